@@ -1,0 +1,123 @@
+/*
+ * board_rk3588.c - RK3588 boards (Rock 5B, Orange Pi 5, ...), firmware
+ * started by U-Boot at EL1 or EL2->EL1 with `go 0x00400000`.
+ *
+ * Memory map (linker defsyms in boards/rk3588/meson.build): image at
+ * 0x00400000, .data/.bss/stack after it, the DMA carve-out at 0x20000000
+ * (64 MiB, below 4 GiB because the NPU's address registers are 32-bit).
+ *
+ * NOT YET RUN ON SILICON: the power-up sequence follows hw.md §2.2 (what the
+ * StarryOS driver and the mainline power-domain table do); U-Boot leaves the
+ * NPU clocks ungated. Every wait is bounded and failures are reported.
+ */
+#include <stdint.h>
+#include <stdio.h>
+
+#include "board.h"
+#include "board_common.h"
+#include "hal.h"
+#include "rknn_api.h"
+#include "rknpu_bm.h"
+
+extern char __dma_pool_start[], __dma_carveout_end[];
+
+#define RK3588_PMU1_BASE 0xFD8D8000u
+#define PMU_PWR_CON 0x14Cu       /* power-gate request, hiword-masked */
+#define PMU_BUS_IDLE_REQ 0x10Cu  /* bus-idle request, hiword-masked */
+#define PMU_BUS_IDLE_ACK 0x118u
+#define PMU_BUS_IDLE_ST 0x120u
+#define PMU_REPAIR_ST 0x290u
+#define PMU_WAIT_US 10000u
+
+typedef struct {
+    const char *name;
+    int8_t pwr_bit, repair_bit, idle_bit; /* -1: the domain has none */
+} rk3588_npu_domain;
+
+/* Order matters: the NPU root domain first, then core 0's, then 1 and 2. */
+static const rk3588_npu_domain npu_domains[] = {
+    {"PD_NPU", 1, -1, -1},
+    {"PD_NPUTOP", 3, 2, 1},
+    {"PD_NPU1", 4, 3, 2},
+    {"PD_NPU2", 5, 4, 3},
+};
+
+static int board_ready;
+
+__attribute__((constructor(101))) static void board_early_init(void)
+{
+    hal_exceptions_install();
+}
+
+static void pmu_write_masked(uint32_t reg, unsigned bit, unsigned value)
+{
+    hal_mmio_write32(RK3588_PMU1_BASE + reg, (1u << (bit + 16)) | ((value & 1u) << bit));
+}
+
+/* Wait until (reg & bit) == want; 0 on success, -1 after PMU_WAIT_US. */
+static int pmu_wait_bit(uint32_t reg, unsigned bit, unsigned want)
+{
+    uint64_t end = hal_time_us() + PMU_WAIT_US;
+
+    do {
+        if (((hal_mmio_read32(RK3588_PMU1_BASE + reg) >> bit) & 1u) == want)
+            return 0;
+    } while (hal_time_us() < end);
+    return -1;
+}
+
+static int power_on_domain(const rk3588_npu_domain *d)
+{
+    pmu_write_masked(PMU_PWR_CON, (unsigned)d->pwr_bit, 0); /* 0 = powered */
+    if (d->repair_bit >= 0 && pmu_wait_bit(PMU_REPAIR_ST, (unsigned)d->repair_bit, 1) != 0) {
+        HAL_LOG_ERR("rk3588: %s did not finish memory repair after power-on", d->name);
+        return -1;
+    }
+    if (d->idle_bit >= 0) {
+        pmu_write_masked(PMU_BUS_IDLE_REQ, (unsigned)d->idle_bit, 0); /* leave bus idle */
+        if (pmu_wait_bit(PMU_BUS_IDLE_ACK, (unsigned)d->idle_bit, 0) != 0 ||
+            pmu_wait_bit(PMU_BUS_IDLE_ST, (unsigned)d->idle_bit, 0) != 0) {
+            HAL_LOG_ERR("rk3588: %s bus stayed idle", d->name);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static const hal_mem_map_entry rk3588_map[] = {
+    {0x00000000u, 0xF0000000u, HAL_MEM_NORMAL_WB}, /* DRAM below the MMIO hole */
+    {0xF0000000u, 0x10000000u, HAL_MEM_DEVICE},    /* peripherals incl. NPU, PMU, UART */
+};
+
+int board_init(void)
+{
+    rknpu_platform_config cfg = {0};
+    int ret;
+
+    if (board_ready)
+        return RKNN_SUCC;
+    if (hal_mmu_enable(rk3588_map, sizeof rk3588_map / sizeof rk3588_map[0]) != 0)
+        return RKNN_ERR_FAIL;
+    for (size_t i = 0; i < sizeof npu_domains / sizeof npu_domains[0]; i++)
+        if (power_on_domain(&npu_domains[i]) != 0)
+            return RKNN_ERR_DEVICE_UNAVAILABLE;
+    cfg.soc = RKNPU_SOC_RK3588;
+    cfg.carveout = __dma_pool_start;
+    cfg.carveout_size = (size_t)(__dma_carveout_end - __dma_pool_start);
+    ret = rknpu_platform_init(&cfg);
+    if (ret != RKNN_SUCC)
+        return ret;
+    board_ready = 1;
+    return RKNN_SUCC;
+}
+
+const char *board_name(void)
+{
+    return "rk3588";
+}
+
+void board_print_report(void)
+{
+    board_report_common();
+    printf("  npu          RK3588 silicon (power domains NPU, NPUTOP, NPU1, NPU2 on)\n");
+}

@@ -1,0 +1,167 @@
+/*
+ * hal_aarch64.c - MMIO, barriers, cache maintenance, generic timer and the
+ * identity-map MMU for AArch64 at EL1.
+ */
+#include <stdint.h>
+
+#include "hal.h"
+
+/* ---- MMIO ---------------------------------------------------------------- */
+
+uint32_t hal_mmio_read32(uintptr_t addr)
+{
+    uint32_t v;
+
+    /* One plain LDR: on QEMU the trap decoder emulates exactly this form. */
+    __asm__ volatile("ldr %w0, [%1]" : "=r"(v) : "r"(addr) : "memory");
+    return v;
+}
+
+void hal_mmio_write32(uintptr_t addr, uint32_t value)
+{
+    __asm__ volatile("str %w0, [%1]" : : "rZ"(value), "r"(addr) : "memory");
+}
+
+void hal_wmb(void)
+{
+    __asm__ volatile("dsb st" ::: "memory");
+}
+
+void hal_rmb(void)
+{
+    __asm__ volatile("dsb ld" ::: "memory");
+}
+
+/* ---- Cache maintenance --------------------------------------------------- */
+
+size_t hal_cache_line_size(void)
+{
+    uint64_t ctr;
+
+    __asm__ volatile("mrs %0, ctr_el0" : "=r"(ctr));
+    return (size_t)4u << ((ctr >> 16) & 0xfu); /* DminLine: log2 of words */
+}
+
+void hal_cache_clean_range(const void *addr, size_t size)
+{
+    size_t line = hal_cache_line_size();
+    uintptr_t p = (uintptr_t)addr & ~(uintptr_t)(line - 1);
+    uintptr_t end = (uintptr_t)addr + size;
+
+    for (; p < end; p += line)
+        __asm__ volatile("dc cvac, %0" : : "r"(p) : "memory");
+    __asm__ volatile("dsb sy" ::: "memory");
+}
+
+void hal_cache_invalidate_range(const void *addr, size_t size)
+{
+    size_t line = hal_cache_line_size();
+    uintptr_t start = (uintptr_t)addr;
+    uintptr_t end = start + size;
+    uintptr_t p = start & ~(uintptr_t)(line - 1);
+
+    for (; p < end; p += line) {
+        /* Partial lines at the edges hold CPU data too: clean+invalidate. */
+        if (p < start || p + line > end)
+            __asm__ volatile("dc civac, %0" : : "r"(p) : "memory");
+        else
+            __asm__ volatile("dc ivac, %0" : : "r"(p) : "memory");
+    }
+    __asm__ volatile("dsb sy" ::: "memory");
+}
+
+/* ---- Generic timer ------------------------------------------------------- */
+
+uint64_t hal_time_ticks(void)
+{
+    uint64_t v;
+
+    __asm__ volatile("isb; mrs %0, cntvct_el0" : "=r"(v));
+    return v;
+}
+
+uint64_t hal_time_freq_hz(void)
+{
+    uint64_t f;
+
+    __asm__ volatile("mrs %0, cntfrq_el0" : "=r"(f));
+    return f;
+}
+
+const char *hal_arch_name(void)
+{
+    return "aarch64";
+}
+
+/* ---- MMU: identity map with 4 KiB granule, 32-bit VA ----------------------
+ * Level 1 covers 4 x 1 GiB; each GiB with an entry in the map gets a level 2
+ * table of 512 x 2 MiB blocks. Unlisted memory stays unmapped (faults). */
+
+#define MAIR_IDX_DEVICE 0u
+#define MAIR_IDX_NC 1u
+#define MAIR_IDX_WB 2u
+#define MAIR_VALUE ((0x00ull << (8 * MAIR_IDX_DEVICE)) | (0x44ull << (8 * MAIR_IDX_NC)) | \
+                    (0xffull << (8 * MAIR_IDX_WB)))
+#define DESC_BLOCK 1ull
+#define DESC_TABLE 3ull
+#define DESC_AF (1ull << 10)
+#define DESC_SH_INNER (3ull << 8)
+#define DESC_XN (3ull << 53) /* PXN | UXN */
+#define BLOCK_2M (2ull << 20)
+#define GIB (1ull << 30)
+
+static uint64_t mmu_l1[4] __attribute__((aligned(4096)));
+static uint64_t mmu_l2[4][512] __attribute__((aligned(4096)));
+
+static uint64_t block_descriptor(uint64_t pa, hal_mem_attr attr)
+{
+    switch (attr) {
+    case HAL_MEM_DEVICE:
+        return pa | DESC_AF | (MAIR_IDX_DEVICE << 2) | DESC_XN | DESC_BLOCK;
+    case HAL_MEM_NORMAL_NC:
+        return pa | DESC_AF | DESC_SH_INNER | (MAIR_IDX_NC << 2) | DESC_BLOCK;
+    case HAL_MEM_NORMAL_WB:
+    default:
+        return pa | DESC_AF | DESC_SH_INNER | (MAIR_IDX_WB << 2) | DESC_BLOCK;
+    }
+}
+
+static int map_region(const hal_mem_map_entry *e)
+{
+    if ((e->base | e->size) & (BLOCK_2M - 1) || e->base + e->size > 4 * GIB || e->size == 0)
+        return -1;
+    for (uint64_t pa = e->base; pa < e->base + e->size; pa += BLOCK_2M) {
+        unsigned gib = (unsigned)(pa / GIB);
+        unsigned idx = (unsigned)((pa % GIB) / BLOCK_2M);
+        mmu_l2[gib][idx] = block_descriptor(pa, e->attr);
+        mmu_l1[gib] = (uint64_t)(uintptr_t)mmu_l2[gib] | DESC_TABLE;
+    }
+    return 0;
+}
+
+int hal_mmu_enable(const hal_mem_map_entry *map, size_t count)
+{
+    const uint64_t tcr = 32u                /* T0SZ: 4 GiB of VA */
+                         | (1ull << 8)      /* IRGN0 write-back write-allocate */
+                         | (1ull << 10)     /* ORGN0 write-back write-allocate */
+                         | (3ull << 12)     /* SH0 inner shareable */
+                         | (0ull << 14)     /* TG0 4 KiB */
+                         | (1ull << 23);    /* EPD1: no TTBR1 walks; IPS = 32 bit */
+
+    for (size_t i = 0; i < count; i++)
+        if (map_region(&map[i]) != 0)
+            return -1;
+    __asm__ volatile("msr mair_el1, %0\n"
+                     "msr tcr_el1, %1\n"
+                     "msr ttbr0_el1, %2\n"
+                     "dsb sy\n isb\n tlbi vmalle1\n dsb sy\n isb\n"
+                     "mrs x9, sctlr_el1\n"
+                     "orr x9, x9, #1\n"          /* M: MMU on */
+                     "orr x9, x9, #(1 << 2)\n"   /* C: data cache */
+                     "orr x9, x9, #(1 << 12)\n"  /* I: instruction cache */
+                     "msr sctlr_el1, x9\n isb\n"
+                     :
+                     : "r"(MAIR_VALUE), "r"(tcr), "r"((uint64_t)(uintptr_t)mmu_l1)
+                     : "x9", "memory");
+    return 0;
+}

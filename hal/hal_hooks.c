@@ -1,0 +1,57 @@
+/*
+ * hal_hooks.c - default (weak) implementations of the platform hooks
+ * declared in rknpu_bm.h. An RTOS overrides any of them by defining a
+ * function with the same name; the linker then ignores the weak one.
+ */
+#include <stdio.h>
+
+#include "hal.h"
+
+#define HAL_WEAK __attribute__((weak))
+
+volatile int rknpu_log_threshold = RKNPU_LOG_WARN;
+
+HAL_WEAK void rknpu_hook_log(rknpu_log_level level, const char *msg)
+{
+    static const char *const prefix[] = {"E", "W", "I", "D"};
+    unsigned idx = (unsigned)level < 4 ? (unsigned)level : 3;
+
+    printf("rknpu %s: %s\n", prefix[idx], msg);
+}
+
+HAL_WEAK uint64_t rknpu_hook_time_us(void)
+{
+    return hal_time_us();
+}
+
+HAL_WEAK void rknpu_hook_poll_yield(void)
+{
+}
+
+HAL_WEAK void rknpu_hook_cache_clean(const void *addr, size_t size)
+{
+    hal_cache_clean_range(addr, size);
+}
+
+HAL_WEAK void rknpu_hook_cache_invalidate(const void *addr, size_t size)
+{
+    hal_cache_invalidate_range(addr, size);
+}
+
+HAL_WEAK uint64_t rknpu_hook_virt_to_phys(const void *virt)
+{
+    return hal_virt_to_dma(virt);
+}
+
+HAL_WEAK void *rknpu_hook_phys_to_virt(uint64_t phys)
+{
+    return hal_dma_to_virt(phys);
+}
+
+HAL_WEAK void rknpu_hook_lock(void)
+{
+}
+
+HAL_WEAK void rknpu_hook_unlock(void)
+{
+}

@@ -1,0 +1,133 @@
+/*
+ * hal.h - the per-architecture layer: MMIO, barriers, cache maintenance by
+ * address range, the monotonic timer, logging, exceptions, MMU and the MMIO
+ * trap-and-emulate registry.
+ *
+ * One interface, three implementations: hal/aarch64, hal/armv7, hal/host.
+ * Everything above hal/ (mem/, npu/, rknn/) uses only this header.
+ *
+ * MMIO and the "trap" registry. On bare metal hal_mmio_read32/write32 are
+ * plain volatile accesses. A device that QEMU does not have (the NPU) is
+ * modelled in software: its window is left unmapped on the virt board, the
+ * access aborts, and the exception handler decodes the faulting load/store
+ * and forwards it to the handler registered for that address range. On the
+ * host the accessors call the registered handler directly. Either way the
+ * driver's code path is the same as on silicon.
+ */
+#ifndef HAL_H
+#define HAL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rknpu_bm.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- MMIO ---------------------------------------------------------------- */
+
+uint32_t hal_mmio_read32(uintptr_t addr);
+void hal_mmio_write32(uintptr_t addr, uint32_t value);
+
+/* Ordering: hal_wmb() before telling a device to read memory the CPU wrote;
+ * hal_rmb() after a device said it finished writing memory the CPU will read. */
+void hal_wmb(void);
+void hal_rmb(void);
+
+/* ---- MMIO trap-and-emulate registry -------------------------------------- */
+
+typedef struct hal_mmio_region {
+    uintptr_t base;
+    uintptr_t size;
+    void *ctx;
+    uint32_t (*read32)(void *ctx, uintptr_t offset);
+    void (*write32)(void *ctx, uintptr_t offset, uint32_t value);
+} hal_mmio_region;
+
+#define HAL_MMIO_MAX_REGIONS 8
+
+/* Register a software-modelled device window. Returns 0, or -1 if the table
+ * is full or the window overlaps one already registered. The struct must
+ * stay alive until hal_mmio_unregister(). */
+int hal_mmio_register(const hal_mmio_region *region);
+void hal_mmio_unregister(const hal_mmio_region *region);
+/* The region containing addr, or NULL. Used by the trap handlers. */
+const hal_mmio_region *hal_mmio_find(uintptr_t addr);
+/* Number of emulated accesses so far (tests check the trap path ran). */
+extern volatile uint32_t hal_mmio_trap_count;
+
+/* ---- Cache maintenance by address range ---------------------------------- */
+
+void hal_cache_clean_range(const void *addr, size_t size);
+/* Invalidate; partial lines at either end are cleaned and invalidated so
+ * that data sharing those lines is not lost. */
+void hal_cache_invalidate_range(const void *addr, size_t size);
+/* Data-cache line size in bytes (64 on Cortex-A76/A55/A7 and the host). */
+size_t hal_cache_line_size(void);
+
+/* ---- DMA address translation -------------------------------------------- */
+
+/* The carve-out's CPU and NPU addresses. hal_virt_to_dma() translates inside
+ * that window and is the identity elsewhere (bare metal, identity-mapped). */
+void hal_dma_window_set(const void *virt, uint64_t dma, size_t size);
+uint64_t hal_virt_to_dma(const void *virt);
+void *hal_dma_to_virt(uint64_t dma);
+
+/* ---- Time --------------------------------------------------------------- */
+
+uint64_t hal_time_us(void);
+/* Ticks and their frequency, for benchmarks that want finer resolution. */
+uint64_t hal_time_ticks(void);
+uint64_t hal_time_freq_hz(void);
+/* Convert ticks to microseconds without floating point or overflow. */
+uint64_t hal_ticks_to_us(uint64_t ticks, uint64_t freq_hz);
+/* Busy-wait at least us microseconds (reset pulse widths). */
+void hal_delay_us(uint32_t us);
+
+/* ---- Logging ------------------------------------------------------------- */
+
+/* Formats into a bounded stack buffer and calls rknpu_hook_log(); does
+ * nothing when level > rknpu_log_threshold. Never allocates. */
+void hal_logf(rknpu_log_level level, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void hal_vlogf(rknpu_log_level level, const char *fmt, va_list ap);
+
+#define HAL_LOG_ERR(...) hal_logf(RKNPU_LOG_ERROR, __VA_ARGS__)
+#define HAL_LOG_WARN(...) hal_logf(RKNPU_LOG_WARN, __VA_ARGS__)
+#define HAL_LOG_INFO(...) hal_logf(RKNPU_LOG_INFO, __VA_ARGS__)
+#define HAL_LOG_DEBUG(...) hal_logf(RKNPU_LOG_DEBUG, __VA_ARGS__)
+
+/* ---- Exceptions and MMU (bare metal; no-ops on the host) ------------------ */
+
+/* Install the exception vectors: any unexpected exception prints a fault
+ * report (kind, syndrome, fault address, PC) and exits with status 99. */
+void hal_exceptions_install(void);
+
+typedef enum {
+    HAL_MEM_DEVICE,      /* Device-nGnRnE, execute-never */
+    HAL_MEM_NORMAL_WB,   /* Normal, write-back cacheable, inner shareable */
+    HAL_MEM_NORMAL_NC,   /* Normal, non-cacheable */
+} hal_mem_attr;
+
+typedef struct {
+    uint64_t base; /* 2 MiB aligned */
+    uint64_t size; /* multiple of 2 MiB */
+    hal_mem_attr attr;
+} hal_mem_map_entry;
+
+/* Identity-map the given regions (everything else faults) and turn the MMU
+ * and caches on. Returns 0, or -1 if a region is misaligned or above 4 GiB.
+ * aarch64 only; returns -1 on other architectures. */
+int hal_mmu_enable(const hal_mem_map_entry *map, size_t count);
+
+/* Architecture name for reports: "aarch64", "armv7", "host". */
+const char *hal_arch_name(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HAL_H */

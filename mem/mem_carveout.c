@@ -1,0 +1,232 @@
+/*
+ * mem_carveout.c - first-fit allocator over the DMA carve-out with an
+ * out-of-band descriptor table (see mem.h).
+ */
+#include <string.h>
+
+#include "mem.h"
+
+static size_t align_up(size_t v, size_t a)
+{
+    return (v + a - 1) & ~(a - 1);
+}
+
+static int is_power_of_two(size_t v)
+{
+    return v && !(v & (v - 1));
+}
+
+mem_status mem_carveout_init(mem_carveout *c, void *base, size_t size)
+{
+    uintptr_t b, aligned;
+
+    if (!c || !base)
+        return MEM_ERR_PARAM;
+    memset(c, 0, sizeof *c);
+    b = (uintptr_t)base;
+    aligned = align_up(b, MEM_MIN_ALIGN);
+    if (size < aligned - b + MEM_MIN_ALIGN)
+        return MEM_ERR_PARAM;
+    size = (size - (aligned - b)) & ~(size_t)(MEM_MIN_ALIGN - 1);
+    /* Offsets are 32-bit (so is the NPU's address space); 32-bit CPUs
+     * cannot exceed this by construction. */
+    if (size > (size_t)(UINT32_MAX - MEM_MIN_ALIGN + 1))
+        return MEM_ERR_PARAM;
+    c->base = (uint8_t *)aligned;
+    c->size = size;
+    c->block_count = 1;
+    c->blocks[0] = (mem_block){.offset = 0, .size = (uint32_t)size, .used = 0};
+    return MEM_OK;
+}
+
+/* Insert a descriptor at position i (caller checked there is room). */
+static void insert_block(mem_carveout *c, uint32_t i, mem_block b)
+{
+    memmove(&c->blocks[i + 1], &c->blocks[i], (c->block_count - i) * sizeof(mem_block));
+    c->blocks[i] = b;
+    c->block_count++;
+}
+
+static void remove_block(mem_carveout *c, uint32_t i)
+{
+    memmove(&c->blocks[i], &c->blocks[i + 1], (c->block_count - i - 1) * sizeof(mem_block));
+    c->block_count--;
+}
+
+/* Find the first free block that can hold size bytes at the alignment;
+ * return its index and the aligned start offset, or -1. */
+static int find_fit(const mem_carveout *c, size_t size, size_t align, uint32_t *start)
+{
+    uintptr_t base = (uintptr_t)c->base;
+
+    for (uint32_t i = 0; i < c->block_count; i++) {
+        const mem_block *b = &c->blocks[i];
+        size_t addr, end;
+        if (b->used)
+            continue;
+        /* Align the address (not the offset): the base is only 64-aligned. */
+        addr = align_up(base + b->offset, align);
+        end = (size_t)base + b->offset + b->size;
+        if (addr + size <= end) {
+            *start = (uint32_t)(addr - base);
+            return (int)i;
+        }
+    }
+    return -1;
+}
+
+static void note_failure(mem_carveout *c)
+{
+    c->failed_requests++;
+}
+
+mem_status mem_carveout_alloc(mem_carveout *c, size_t size, size_t align, void **out)
+{
+    uint32_t start, i, lead, tail, needed;
+    mem_block b;
+    int found;
+
+    if (!c || !out || size == 0 || !is_power_of_two(align ? align : 1)) {
+        if (c)
+            note_failure(c);
+        return MEM_ERR_PARAM;
+    }
+    if (align < MEM_MIN_ALIGN)
+        align = MEM_MIN_ALIGN;
+    if (size > c->size) {
+        note_failure(c);
+        return MEM_ERR_NO_SPACE;
+    }
+    size = align_up(size, MEM_MIN_ALIGN);
+    found = find_fit(c, size, align, &start);
+    if (found < 0) {
+        note_failure(c);
+        return MEM_ERR_NO_SPACE;
+    }
+    i = (uint32_t)found;
+    b = c->blocks[i];
+    lead = start - b.offset;
+    tail = b.size - lead - (uint32_t)size;
+    needed = (lead ? 1u : 0u) + (tail ? 1u : 0u);
+    if (c->block_count + needed > MEM_CARVEOUT_MAX_BLOCKS) {
+        note_failure(c);
+        return MEM_ERR_NO_DESCRIPTOR;
+    }
+    /* Split: [lead free][used][tail free] in place of the free block. */
+    c->blocks[i] = (mem_block){.offset = start, .size = (uint32_t)size, .used = 1};
+    if (lead) {
+        insert_block(c, i, (mem_block){.offset = b.offset, .size = lead, .used = 0});
+        i++;
+    }
+    if (tail)
+        insert_block(c, i + 1, (mem_block){.offset = start + (uint32_t)size, .size = tail, .used = 0});
+    c->used_bytes += size;
+    if (c->used_bytes > c->peak_used_bytes)
+        c->peak_used_bytes = c->used_bytes;
+    c->live_allocations++;
+    *out = c->base + start;
+    return MEM_OK;
+}
+
+/* Index of the block starting exactly at offset, or -1 (binary search). */
+static int block_at(const mem_carveout *c, uint32_t offset)
+{
+    uint32_t lo = 0, hi = c->block_count;
+
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (c->blocks[mid].offset == offset)
+            return (int)mid;
+        if (c->blocks[mid].offset < offset)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return -1;
+}
+
+static int offset_of(const mem_carveout *c, const void *ptr, uint32_t *offset)
+{
+    uintptr_t p = (uintptr_t)ptr, b = (uintptr_t)c->base;
+
+    if (!ptr || p < b || p - b >= c->size)
+        return -1;
+    *offset = (uint32_t)(p - b);
+    return 0;
+}
+
+mem_status mem_carveout_free(mem_carveout *c, void *ptr)
+{
+    uint32_t offset;
+    int idx;
+
+    if (!c)
+        return MEM_ERR_PARAM;
+    if (offset_of(c, ptr, &offset) != 0 || (idx = block_at(c, offset)) < 0)
+        return MEM_ERR_FOREIGN;
+    if (!c->blocks[idx].used)
+        return MEM_ERR_DOUBLE_FREE;
+    c->blocks[idx].used = 0;
+    c->used_bytes -= c->blocks[idx].size;
+    c->live_allocations--;
+    /* Coalesce with the free neighbours (never needs a new descriptor). */
+    if ((uint32_t)idx + 1 < c->block_count && !c->blocks[idx + 1].used) {
+        c->blocks[idx].size += c->blocks[idx + 1].size;
+        remove_block(c, (uint32_t)idx + 1);
+    }
+    if (idx > 0 && !c->blocks[idx - 1].used) {
+        c->blocks[idx - 1].size += c->blocks[idx].size;
+        remove_block(c, (uint32_t)idx);
+    }
+    return MEM_OK;
+}
+
+size_t mem_carveout_alloc_size(const mem_carveout *c, const void *ptr)
+{
+    uint32_t offset;
+    int idx;
+
+    if (!c || offset_of(c, ptr, &offset) != 0 || (idx = block_at(c, offset)) < 0 ||
+        !c->blocks[idx].used)
+        return 0;
+    return c->blocks[idx].size;
+}
+
+int mem_carveout_contains(const mem_carveout *c, const void *ptr, size_t size)
+{
+    uintptr_t p = (uintptr_t)ptr, b;
+
+    if (!c || !ptr)
+        return 0;
+    b = (uintptr_t)c->base;
+    return p >= b && p - b <= c->size && size <= c->size - (p - b);
+}
+
+void mem_carveout_stats(const mem_carveout *c, rknpu_mem_stats *stats)
+{
+    size_t largest = 0;
+
+    for (uint32_t i = 0; i < c->block_count; i++)
+        if (!c->blocks[i].used && c->blocks[i].size > largest)
+            largest = c->blocks[i].size;
+    stats->total_bytes = c->size;
+    stats->used_bytes = c->used_bytes;
+    stats->free_bytes = c->size - c->used_bytes;
+    stats->largest_free = largest;
+    stats->peak_used_bytes = c->peak_used_bytes;
+    stats->allocations = c->live_allocations;
+    stats->failed = c->failed_requests;
+}
+
+const char *mem_status_name(mem_status s)
+{
+    switch (s) {
+    case MEM_OK: return "ok";
+    case MEM_ERR_PARAM: return "invalid parameter";
+    case MEM_ERR_NO_SPACE: return "carve-out exhausted";
+    case MEM_ERR_NO_DESCRIPTOR: return "too many fragments (descriptor table full)";
+    case MEM_ERR_FOREIGN: return "not an allocation of this carve-out";
+    case MEM_ERR_DOUBLE_FREE: return "block already free";
+    }
+    return "unknown";
+}

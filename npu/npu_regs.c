@@ -1,0 +1,186 @@
+/*
+ * npu_regs.c - the register and field tables, expanded from regs.def, and
+ * their lookups. Everything is const data; no heap, no initialisation.
+ */
+#include "npu_regs.h"
+
+#include <string.h>
+
+/* regs.def lists registers in ascending offset order and each register's
+ * fields right after it, so both arrays come out sorted by offset. */
+static const npu_reg_info npu_reg_table[] = {
+#define NPU_REG(block, name, offset) {(offset), NPU_BLOCK_##block, #block "_" #name},
+#include "regs.def"
+};
+
+static const npu_field_info npu_field_table[] = {
+#define NPU_FIELD(block, reg, field, lsb, width) {NPU_##block##_##reg, (lsb), (width), #field},
+#include "regs.def"
+};
+
+#define NPU_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Never called: a duplicate offset in regs.def makes this switch fail to
+ * compile ("duplicate case value"), so uniqueness is a build-time check. */
+static inline int npu_regs_offsets_are_unique(uint32_t offset)
+{
+    switch (offset) {
+#define NPU_REG(block, name, offset) case (offset):
+#include "regs.def"
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* Every field must fit in 32 bits; checked at build time. */
+#define NPU_FIELD(block, reg, field, lsb, width)                                  \
+    _Static_assert((width) >= 1 && (lsb) + (width) <= 32,                         \
+                   #block "_" #reg "_" #field " does not fit in 32 bits");
+#include "regs.def"
+
+/* Every register must lie inside the window of the block it names. */
+enum npu_block_page {
+    NPU_PAGE_PC = 0x0,
+    NPU_PAGE_CNA = 0x1,
+    NPU_PAGE_CMAC = 0x2,
+    NPU_PAGE_CORE = 0x3,
+    NPU_PAGE_DPU = 0x4,
+    NPU_PAGE_DPU_RDMA = 0x5,
+    NPU_PAGE_PPU = 0x6,
+    NPU_PAGE_PPU_RDMA = 0x7,
+    NPU_PAGE_DDMA = 0x8,
+    NPU_PAGE_SDMA = 0x9,
+    NPU_PAGE_GLOBAL = 0xF,
+};
+#define NPU_REG(block, name, offset)                                              \
+    _Static_assert(((offset) >> 12) == NPU_PAGE_##block && (offset) % 4 == 0,     \
+                   #block "_" #name " is outside its block or misaligned");
+#include "regs.def"
+
+size_t npu_reg_count(void)
+{
+    return NPU_ARRAY_LEN(npu_reg_table);
+}
+
+const npu_reg_info *npu_reg_at(size_t index)
+{
+    return index < NPU_ARRAY_LEN(npu_reg_table) ? &npu_reg_table[index] : NULL;
+}
+
+const npu_reg_info *npu_reg_lookup(uint32_t offset)
+{
+    size_t lo = 0;
+    size_t hi = NPU_ARRAY_LEN(npu_reg_table);
+
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        uint32_t here = npu_reg_table[mid].offset;
+        if (here == offset)
+            return &npu_reg_table[mid];
+        if (here < offset)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NULL;
+}
+
+const npu_reg_info *npu_reg_lookup_name(const char *name)
+{
+    if (name == NULL)
+        return NULL;
+    for (size_t i = 0; i < NPU_ARRAY_LEN(npu_reg_table); i++) {
+        if (strcmp(npu_reg_table[i].name, name) == 0)
+            return &npu_reg_table[i];
+    }
+    return NULL;
+}
+
+/* Index of the first field whose register offset is >= offset. */
+static size_t npu_field_lower_bound(uint32_t offset)
+{
+    size_t lo = 0;
+    size_t hi = NPU_ARRAY_LEN(npu_field_table);
+
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (npu_field_table[mid].reg_offset < offset)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+const npu_field_info *npu_reg_fields(uint32_t offset, size_t *count)
+{
+    size_t first = npu_field_lower_bound(offset);
+    size_t end = first;
+
+    while (end < NPU_ARRAY_LEN(npu_field_table) && npu_field_table[end].reg_offset == offset)
+        end++;
+    if (count != NULL)
+        *count = end - first;
+    return end > first ? &npu_field_table[first] : NULL;
+}
+
+size_t npu_field_count(void)
+{
+    return NPU_ARRAY_LEN(npu_field_table);
+}
+
+/* Per block: name, page (offset bits [15:12]) and regcmd target id. */
+static const struct {
+    const char *name;
+    uint8_t page;
+    uint16_t target;
+} npu_block_table[NPU_BLOCK_COUNT] = {
+    [NPU_BLOCK_PC] = {"PC", NPU_PAGE_PC, NPU_TARGET_PC},
+    [NPU_BLOCK_CNA] = {"CNA", NPU_PAGE_CNA, NPU_TARGET_CNA},
+    [NPU_BLOCK_CMAC] = {"CMAC", NPU_PAGE_CMAC, NPU_TARGET_CMAC},
+    [NPU_BLOCK_CORE] = {"CORE", NPU_PAGE_CORE, NPU_TARGET_CORE},
+    [NPU_BLOCK_DPU] = {"DPU", NPU_PAGE_DPU, NPU_TARGET_DPU},
+    [NPU_BLOCK_DPU_RDMA] = {"DPU_RDMA", NPU_PAGE_DPU_RDMA, NPU_TARGET_DPU_RDMA},
+    [NPU_BLOCK_PPU] = {"PPU", NPU_PAGE_PPU, NPU_TARGET_PPU},
+    [NPU_BLOCK_PPU_RDMA] = {"PPU_RDMA", NPU_PAGE_PPU_RDMA, NPU_TARGET_PPU_RDMA},
+    [NPU_BLOCK_DDMA] = {"DDMA", NPU_PAGE_DDMA, 0},
+    [NPU_BLOCK_SDMA] = {"SDMA", NPU_PAGE_SDMA, 0},
+    [NPU_BLOCK_GLOBAL] = {"GLOBAL", NPU_PAGE_GLOBAL, 0},
+};
+
+const char *npu_block_name(enum npu_block block)
+{
+    if ((unsigned)block >= NPU_BLOCK_COUNT)
+        return "UNKNOWN";
+    return npu_block_table[block].name;
+}
+
+int npu_block_of_offset(uint32_t offset)
+{
+    if (offset >= NPU_CORE_WINDOW_BYTES)
+        return -1;
+    for (int b = 0; b < NPU_BLOCK_COUNT; b++) {
+        if (npu_block_table[b].page == (offset >> 12))
+            return b;
+    }
+    return -1;
+}
+
+uint16_t npu_block_target(enum npu_block block)
+{
+    if ((unsigned)block >= NPU_BLOCK_COUNT)
+        return 0;
+    return npu_block_table[block].target;
+}
+
+int npu_block_from_target(uint16_t target)
+{
+    if (target == 0)
+        return -1;
+    for (int b = 0; b < NPU_BLOCK_COUNT; b++) {
+        if (npu_block_table[b].target == target)
+            return b;
+    }
+    return -1;
+}

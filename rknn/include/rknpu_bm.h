@@ -1,0 +1,137 @@
+/*
+ * rknpu_bm.h - rknpu-bm's own platform API (everything that is not the
+ * vendor-compatible rknn_* API).
+ *
+ * A firmware image does three things before calling rknn_init():
+ *   1. bring the NPU's power, clocks and resets up (board code),
+ *   2. describe the platform with rknpu_platform_init(): which SoC, where its
+ *      NPU register windows are, and which physically contiguous memory the
+ *      runtime may hand to the NPU (the DMA carve-out),
+ *   3. optionally override the platform hooks below.
+ *
+ * Platform hooks. Every hook is a weak function with a working default for
+ * bare metal (and for the host build); an RTOS overrides the ones it needs by
+ * defining a function of the same name. The runtime calls nothing else of
+ * the platform: no heap, no threads, no interrupts.
+ *
+ * All functions are safe to call from C and C++.
+ */
+#ifndef RKNPU_BM_H
+#define RKNPU_BM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define RKNPU_BM_VERSION_MAJOR 0
+#define RKNPU_BM_VERSION_MINOR 1
+#define RKNPU_BM_VERSION_PATCH 0
+#define RKNPU_BM_VERSION_STRING "0.1.0"
+
+/* Most NPU cores of any supported SoC (RK3588). */
+#define RKNPU_MAX_CORES 3
+
+typedef enum {
+    RKNPU_LOG_ERROR = 0, /* an API call failed; the message says why */
+    RKNPU_LOG_WARN = 1,  /* something odd that did not fail the call */
+    RKNPU_LOG_INFO = 2,  /* one line per significant step (init, run) */
+    RKNPU_LOG_DEBUG = 3, /* detail for bring-up (register traces) */
+} rknpu_log_level;
+
+typedef enum {
+    RKNPU_SOC_RK3588 = 0, /* 3 cores; also RK3588S */
+    RKNPU_SOC_RK3566 = 1, /* 1 core, "RKNPU lite" */
+    RKNPU_SOC_RK3568 = 2, /* same NPU as RK3566 */
+    RKNPU_SOC_RV1106 = 3, /* 1 core; also RV1103 */
+    RKNPU_SOC_COUNT
+} rknpu_soc_id;
+
+/* What the board tells the runtime. Zero fields take the SoC's defaults. */
+typedef struct {
+    rknpu_soc_id soc;
+    /* CPU address of each core's 64 KiB register window; 0 = the SoC's
+     * documented address (e.g. 0xFDAB0000 for RK3588 core 0). */
+    uintptr_t npu_base[RKNPU_MAX_CORES];
+    /* The DMA carve-out: CPU address and size. Must be 4 KiB aligned and
+     * lie below 4 GiB as the NPU sees it (its address registers are 32-bit). */
+    void *carveout;
+    size_t carveout_size;
+    /* Address of the carve-out as the NPU sees it. 0 = identity (phys == virt),
+     * right for MMU-off or identity-mapped firmware. */
+    uint64_t carveout_phys;
+    /* Completion timeout for one NPU job in microseconds; 0 = 1 s default. */
+    uint32_t job_timeout_us;
+} rknpu_platform_config;
+
+/* Statistics of the carve-out allocator (see RKNPU_QUERY-like use in docs). */
+typedef struct {
+    size_t total_bytes;     /* carve-out size after alignment */
+    size_t used_bytes;      /* bytes in live allocations (incl. alignment) */
+    size_t free_bytes;      /* total - used */
+    size_t largest_free;    /* biggest single allocation that would succeed */
+    size_t peak_used_bytes; /* high-water mark since init */
+    uint32_t allocations;   /* live allocations */
+    uint32_t failed;        /* allocation requests refused since init */
+} rknpu_mem_stats;
+
+/* Bring the runtime up on a platform. Returns RKNN_SUCC or an RKNN_ERR_*
+ * code (RKNN_ERR_PARAM_INVALID for a bad config, logged through the hook).
+ * Calling it again re-initialises; every context must be destroyed first. */
+int rknpu_platform_init(const rknpu_platform_config *cfg);
+
+/* The current platform's configuration (after defaults were applied), or
+ * NULL before rknpu_platform_init(). */
+const rknpu_platform_config *rknpu_platform_get(void);
+
+/* Human-readable SoC name ("RK3588", ...) or "unknown". */
+const char *rknpu_soc_name(rknpu_soc_id soc);
+
+/* Carve-out usage right now. Returns RKNN_SUCC, or RKNN_ERR_PARAM_INVALID
+ * for NULL / RKNN_ERR_DEVICE_UNAVAILABLE before rknpu_platform_init(). */
+int rknpu_mem_get_stats(rknpu_mem_stats *stats);
+
+/* ---- Platform hooks (weak; override by defining the same function) ---- */
+
+/* One log line, without a trailing newline. Default: prints to stdout with a
+ * level prefix if level <= rknpu_log_threshold. */
+void rknpu_hook_log(rknpu_log_level level, const char *msg);
+
+/* Messages above this level are not formatted at all (cheap when quiet).
+ * Default RKNPU_LOG_WARN. May be changed at any time. */
+extern volatile int rknpu_log_threshold;
+
+/* Monotonic time in microseconds. Default: the architectural generic timer
+ * (CNTVCT/CNTFRQ) on bare metal, CLOCK_MONOTONIC on the host. */
+uint64_t rknpu_hook_time_us(void);
+
+/* Called in every iteration of a completion poll loop. Default: nothing
+ * (busy poll). An RTOS may yield or sleep here. */
+void rknpu_hook_poll_yield(void);
+
+/* Make CPU writes in [addr, addr+size) visible to the NPU (clean to the point
+ * of coherency). Default: data-cache clean by virtual address. */
+void rknpu_hook_cache_clean(const void *addr, size_t size);
+
+/* Discard CPU-cached copies of [addr, addr+size) so NPU writes are seen.
+ * Default: clean+invalidate by virtual address (partial lines at the edges
+ * are cleaned first, so neighbouring data is never lost). */
+void rknpu_hook_cache_invalidate(const void *addr, size_t size);
+
+/* CPU address -> NPU (DMA) address and back. Default: the carve-out's
+ * translation from rknpu_platform_config, identity elsewhere. */
+uint64_t rknpu_hook_virt_to_phys(const void *virt);
+void *rknpu_hook_phys_to_virt(uint64_t phys);
+
+/* Serialise API calls that touch shared state (allocator, NPU cores).
+ * Default: nothing (single-threaded firmware). */
+void rknpu_hook_lock(void);
+void rknpu_hook_unlock(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RKNPU_BM_H */

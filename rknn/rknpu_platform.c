@@ -1,0 +1,130 @@
+/*
+ * rknpu_platform.c - rknpu_platform_init() and the platform state: which SoC
+ * this is, where its NPU cores are, and the carve-out allocator.
+ */
+#include <string.h>
+
+#include "hal.h"
+#include "rknn_api.h"
+#include "rknpu_platform_internal.h"
+
+#define DEFAULT_JOB_TIMEOUT_US 1000000u
+#define CARVEOUT_ALIGN 4096u
+#define NPU_ADDRESS_LIMIT (1ull << 32)
+
+static rknpu_platform_config platform;
+static const npu_soc_profile *profile;
+static mem_carveout carveout;
+
+static int check_carveout(const rknpu_platform_config *cfg, uint64_t phys)
+{
+    if (!cfg->carveout || cfg->carveout_size < CARVEOUT_ALIGN) {
+        HAL_LOG_ERR("platform: carve-out missing or smaller than %u bytes", CARVEOUT_ALIGN);
+        return RKNN_ERR_PARAM_INVALID;
+    }
+    if (((uintptr_t)cfg->carveout | phys) & (CARVEOUT_ALIGN - 1)) {
+        HAL_LOG_ERR("platform: carve-out at %p (NPU address 0x%llx) is not 4 KiB aligned",
+                    cfg->carveout, (unsigned long long)phys);
+        return RKNN_ERR_PARAM_INVALID;
+    }
+    if (phys + cfg->carveout_size > NPU_ADDRESS_LIMIT) {
+        HAL_LOG_ERR("platform: carve-out ends at NPU address 0x%llx, above 4 GiB: the NPU's "
+                    "address registers are 32-bit",
+                    (unsigned long long)(phys + cfg->carveout_size));
+        return RKNN_ERR_PARAM_INVALID;
+    }
+    return RKNN_SUCC;
+}
+
+int rknpu_platform_init(const rknpu_platform_config *cfg)
+{
+    const npu_soc_profile *p;
+    rknpu_platform_config c;
+    mem_status ms;
+    int ret;
+
+    if (!cfg) {
+        HAL_LOG_ERR("platform: config is NULL");
+        return RKNN_ERR_PARAM_INVALID;
+    }
+    p = npu_soc_get(cfg->soc);
+    if (!p) {
+        HAL_LOG_ERR("platform: unknown SoC id %d", (int)cfg->soc);
+        return RKNN_ERR_PARAM_INVALID;
+    }
+    c = *cfg;
+    if (!c.carveout_phys)
+        c.carveout_phys = (uint64_t)(uintptr_t)c.carveout;
+    ret = check_carveout(&c, c.carveout_phys);
+    if (ret != RKNN_SUCC)
+        return ret;
+    for (unsigned i = 0; i < RKNPU_MAX_CORES; i++)
+        if (!c.npu_base[i])
+            c.npu_base[i] = i < p->core_count ? p->core_base[i] : 0;
+    if (!c.job_timeout_us)
+        c.job_timeout_us = DEFAULT_JOB_TIMEOUT_US;
+    ms = mem_carveout_init(&carveout, c.carveout, c.carveout_size);
+    if (ms != MEM_OK) {
+        HAL_LOG_ERR("platform: carve-out rejected: %s", mem_status_name(ms));
+        return RKNN_ERR_PARAM_INVALID;
+    }
+    hal_dma_window_set(c.carveout, c.carveout_phys, c.carveout_size);
+    platform = c;
+    profile = p;
+    HAL_LOG_INFO("platform: %s, %u core(s), carve-out %zu KiB at NPU address 0x%llx", p->name,
+                 p->core_count, c.carveout_size / 1024, (unsigned long long)c.carveout_phys);
+    return RKNN_SUCC;
+}
+
+const rknpu_platform_config *rknpu_platform_get(void)
+{
+    return profile ? &platform : NULL;
+}
+
+const char *rknpu_soc_name(rknpu_soc_id soc)
+{
+    const npu_soc_profile *p = npu_soc_get(soc);
+
+    return p ? p->name : "unknown";
+}
+
+int rknpu_mem_get_stats(rknpu_mem_stats *stats)
+{
+    if (!stats) {
+        HAL_LOG_ERR("rknpu_mem_get_stats: stats is NULL");
+        return RKNN_ERR_PARAM_INVALID;
+    }
+    if (!profile) {
+        HAL_LOG_ERR("rknpu_mem_get_stats: rknpu_platform_init() has not been called");
+        return RKNN_ERR_DEVICE_UNAVAILABLE;
+    }
+    rknpu_hook_lock();
+    mem_carveout_stats(&carveout, stats);
+    rknpu_hook_unlock();
+    return RKNN_SUCC;
+}
+
+mem_carveout *rknpu_platform_carveout(void)
+{
+    return profile ? &carveout : NULL;
+}
+
+const npu_soc_profile *rknpu_platform_profile(void)
+{
+    return profile;
+}
+
+int rknpu_mem_status_to_rknn(mem_status s, const char *what)
+{
+    switch (s) {
+    case MEM_OK:
+        return RKNN_SUCC;
+    case MEM_ERR_NO_SPACE:
+    case MEM_ERR_NO_DESCRIPTOR:
+        HAL_LOG_ERR("%s: %s", what, mem_status_name(s));
+        return RKNN_ERR_MALLOC_FAIL;
+    default:
+        HAL_LOG_ERR("%s: %s", what, mem_status_name(s));
+        return RKNN_ERR_PARAM_INVALID;
+    }
+}

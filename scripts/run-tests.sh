@@ -1,0 +1,92 @@
+#!/bin/sh
+# The README's test command: build and test every target, print one summary
+# line per target and the total. Exit status 0 only if every test passed.
+#   scripts/run-tests.sh            (installs missing packages first)
+# Env: BUILD_ROOT (default build), SKIP_DEPS=1 skips the package check,
+#      TARGETS="host qemu-aarch64 ..." runs a subset.
+set -u
+cd "$(dirname "$0")/.."
+[ "${SKIP_DEPS:-0}" = 1 ] || sh scripts/install-deps.sh || exit 1
+root=${BUILD_ROOT:-build}
+targets=${TARGETS:-host qemu-aarch64 qemu-armv7-newlib qemu-armv7-picolibc}
+summary=""
+total_pass=0
+total_fail=0
+mkdir -p "$root"
+
+# count_results DIR -> "PASSED FAILED" from meson's testlog.json
+count_results() {
+    /usr/bin/python3 - "$1/meson-logs/testlog.json" <<'PY'
+import json, sys
+ok = bad = 0
+try:
+    for line in open(sys.argv[1]):
+        r = json.loads(line)["result"]
+        if r in ("OK", "EXPECTEDFAIL"):
+            ok += 1
+        elif r != "SKIP":
+            bad += 1
+except FileNotFoundError:
+    bad = 1
+print(ok, bad)
+PY
+}
+
+# build_and_test NAME [CROSS_FILE] -> sets pass/fail
+build_and_test() {
+    dir=$root/$1
+    rm -rf "$dir"
+    if [ -n "${2:-}" ]; then set -- "$1" --cross-file "$2"; else set -- "$1"; fi
+    if ! meson setup "$dir" "$@" >"$dir.setup.log" 2>&1 ||
+       ! ninja -C "$dir" >"$dir.build.log" 2>&1; then
+        echo "$1: build FAILED"
+        tail -40 "$dir.setup.log" "$dir.build.log" 2>/dev/null
+        pass=0 fail=1
+        return
+    fi
+    meson test -C "$dir" --num-processes 2 --print-errorlogs || true
+    set -- $(count_results "$dir")
+    pass=$1 fail=$2
+}
+
+# extra_check NAME COMMAND... -> counts one more test
+extra_check() {
+    name=$1; shift
+    if "$@" >"$root/$name.log" 2>&1; then
+        echo "check $name: OK"; pass=$((pass + 1))
+    else
+        echo "check $name: FAIL"; tail -30 "$root/$name.log"; fail=$((fail + 1))
+    fi
+}
+
+finish_target() {
+    summary="$summary$1: $pass passed, $fail failed
+"
+    total_pass=$((total_pass + pass))
+    total_fail=$((total_fail + fail))
+}
+
+for t in $targets; do
+    echo "=== $t ==="
+    case $t in
+    host)
+        build_and_test host ;;
+    qemu-aarch64)
+        build_and_test qemu-aarch64 boards/qemu-virt/aarch64.ini
+        # The RK3588 image shares this toolchain; it must link with the
+        # board's memory map.
+        extra_check rk3588-image sh scripts/check-rk3588-image.sh "$root/rk3588" ;;
+    qemu-armv7-newlib)
+        build_and_test qemu-armv7-newlib boards/qemu-virt/armv7-newlib.ini ;;
+    qemu-armv7-picolibc)
+        build_and_test qemu-armv7-picolibc boards/qemu-virt/armv7-picolibc.ini ;;
+    *)
+        echo "unknown target $t"; pass=0 fail=1 ;;
+    esac
+    finish_target "$t"
+done
+
+echo
+printf "%s" "$summary"
+echo "$total_pass passed, $total_fail failed"
+[ "$total_fail" -eq 0 ]

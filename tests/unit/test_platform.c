@@ -1,0 +1,68 @@
+/*
+ * test_platform - rknpu_platform_init() accepts good configurations and
+ * rejects bad ones with RKNN_ERR_PARAM_INVALID, leaving the previous state.
+ */
+#include <string.h>
+
+#include "rknn_api.h"
+#include "rknpu_bm.h"
+#include "test_util.h"
+
+static uint8_t carve[1u << 20] __attribute__((aligned(4096)));
+
+/* Keep the expected error lines out of the test output. */
+void rknpu_hook_log(rknpu_log_level level, const char *msg)
+{
+    (void)level;
+    (void)msg;
+}
+
+int main(void)
+{
+    rknpu_platform_config c;
+    rknpu_mem_stats st;
+
+    CHECK(rknpu_mem_get_stats(&st) == RKNN_ERR_DEVICE_UNAVAILABLE);
+    CHECK(rknpu_platform_get() == NULL);
+    CHECK(rknpu_platform_init(NULL) == RKNN_ERR_PARAM_INVALID);
+
+    memset(&c, 0, sizeof c);
+    c.soc = (rknpu_soc_id)99;
+    c.carveout = carve;
+    c.carveout_size = sizeof carve;
+    CHECK(rknpu_platform_init(&c) == RKNN_ERR_PARAM_INVALID); /* unknown SoC */
+    c.soc = RKNPU_SOC_RK3588;
+    c.carveout = carve + 64;
+    CHECK(rknpu_platform_init(&c) == RKNN_ERR_PARAM_INVALID); /* not 4 KiB aligned */
+    c.carveout = carve;
+    c.carveout_size = 100;
+    CHECK(rknpu_platform_init(&c) == RKNN_ERR_PARAM_INVALID); /* too small */
+    c.carveout_size = sizeof carve;
+    c.carveout_phys = 0xFFF01000ull; /* last byte at 4 GiB + 4095 */
+    CHECK(rknpu_platform_init(&c) == RKNN_ERR_PARAM_INVALID); /* crosses 4 GiB */
+    CHECK(rknpu_platform_get() == NULL);
+
+    c.carveout_phys = 0x20000000u;
+    CHECK(rknpu_platform_init(&c) == RKNN_SUCC);
+    const rknpu_platform_config *p = rknpu_platform_get();
+    CHECK(p != NULL);
+    /* Defaults filled from the SoC documentation (hw.md §2.2). */
+    CHECK_EQ_U(p->npu_base[0], 0xFDAB0000u);
+    CHECK_EQ_U(p->npu_base[1], 0xFDAC0000u);
+    CHECK_EQ_U(p->npu_base[2], 0xFDAD0000u);
+    CHECK(p->job_timeout_us > 0);
+    CHECK(rknpu_hook_virt_to_phys(carve + 100) == 0x20000000u + 100);
+    CHECK(rknpu_mem_get_stats(&st) == RKNN_SUCC);
+    CHECK_EQ_U(st.total_bytes, sizeof carve);
+    CHECK_EQ_U(st.used_bytes, 0);
+    CHECK(rknpu_mem_get_stats(NULL) == RKNN_ERR_PARAM_INVALID);
+    CHECK(strcmp(rknpu_soc_name(RKNPU_SOC_RK3588), "RK3588") == 0);
+    CHECK(strcmp(rknpu_soc_name((rknpu_soc_id)77), "unknown") == 0);
+
+    c.soc = RKNPU_SOC_RK3566;
+    CHECK(rknpu_platform_init(&c) == RKNN_SUCC);
+    p = rknpu_platform_get();
+    CHECK_EQ_U(p->npu_base[0], 0xFDE40000u);
+    CHECK_EQ_U(p->npu_base[1], 0);
+    return test_report("platform");
+}
