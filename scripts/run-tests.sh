@@ -36,11 +36,12 @@ PY
 build_and_test() {
     dir=$root/$1
     rm -rf "$dir"
-    if [ -n "${2:-}" ]; then set -- "$1" --cross-file "$2"; else set -- "$1"; fi
+    if [ -n "${2:-}" ]; then set -- --cross-file "$2"; else set --; fi
     if ! meson setup "$dir" "$@" >"$dir.setup.log" 2>&1 ||
        ! ninja -C "$dir" >"$dir.build.log" 2>&1; then
-        echo "$1: build FAILED"
-        tail -40 "$dir.setup.log" "$dir.build.log" 2>/dev/null
+        echo "$dir: build FAILED"
+        tail -n 40 "$dir.setup.log"
+        [ -f "$dir.build.log" ] && tail -n 40 "$dir.build.log"
         pass=0 fail=1
         return
     fi
