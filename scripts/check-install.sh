@@ -1,0 +1,21 @@
+#!/bin/sh
+# meson install into a staging directory, then build and run an external C
+# and C++ program using nothing but `pkg-config --cflags --libs rknpu-bm`.
+#   check-install.sh BUILD_DIR SOURCE_DIR
+set -eu
+build=$(cd "$1" && pwd) src=$(cd "$2" && pwd)
+stage=$build/install-check
+rm -rf "$stage"
+meson install -C "$build" --destdir "$stage" >/dev/null
+pc=$(find "$stage" -name rknpu-bm.pc | head -n 1)
+[ -n "$pc" ] || { echo "rknpu-bm.pc not installed"; exit 1; }
+prefix=$(sed -n 's/^prefix=//p' "$pc")
+export PKG_CONFIG_PATH=$(dirname "$pc")
+# The .pc names the final prefix; point it at the staging copy.
+export PKG_CONFIG_SYSROOT_DIR=$stage
+flags=$(pkg-config --cflags --libs rknpu-bm)
+echo "pkg-config: $flags (prefix $prefix)"
+cc -std=c11 -Wall -Wextra -Werror "$src/tests/install/consumer.c" $flags -o "$stage/consumer"
+"$stage/consumer"
+c++ -std=c++11 -Wall -Wextra -Werror "$src/tests/install/consumer_cpp.cpp" $flags -o "$stage/consumer_cpp"
+"$stage/consumer_cpp"
