@@ -13,3 +13,18 @@ int rknpu_board_autoinit(void)
     HAL_LOG_ERR("rknpu_platform_init() must be called before any rknn_* function");
     return RKNN_ERR_DEVICE_UNAVAILABLE;
 }
+
+int rknpu_board_map_file(const char *path, const void **data, size_t *size)
+{
+    (void)data;
+    (void)size;
+    HAL_LOG_ERR("rknn_init: size 0 means a file path ('%.64s'), but bare-metal firmware has "
+                "no file system: pass the model bytes and their size", path);
+    return RKNN_ERR_PARAM_INVALID;
+}
+
+void rknpu_board_unmap_file(const void *data, size_t size)
+{
+    (void)data;
+    (void)size;
+}

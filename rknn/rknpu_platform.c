@@ -19,7 +19,7 @@ static mem_carveout carveout;
 static int check_carveout(const rknpu_platform_config *cfg, uint64_t phys)
 {
     if (!cfg->carveout || cfg->carveout_size < CARVEOUT_ALIGN) {
-        HAL_LOG_ERR("platform: carve-out missing or smaller than %u bytes", CARVEOUT_ALIGN);
+        HAL_LOG_ERR("platform: carve-out missing or smaller than %lu bytes", (unsigned long)(CARVEOUT_ALIGN));
         return RKNN_ERR_PARAM_INVALID;
     }
     if (((uintptr_t)cfg->carveout | phys) & (CARVEOUT_ALIGN - 1)) {
@@ -71,8 +71,7 @@ int rknpu_platform_init(const rknpu_platform_config *cfg)
     hal_dma_window_set(c.carveout, c.carveout_phys, c.carveout_size);
     platform = c;
     profile = p;
-    HAL_LOG_INFO("platform: %s, %u core(s), carve-out %zu KiB at NPU address 0x%llx", p->name,
-                 p->core_count, c.carveout_size / 1024, (unsigned long long)c.carveout_phys);
+    HAL_LOG_INFO("platform: %s, %lu core(s), carve-out %zu KiB at NPU address 0x%llx", p->name, (unsigned long)(p->core_count), c.carveout_size / 1024, (unsigned long long)c.carveout_phys);
     return RKNN_SUCC;
 }
 

@@ -18,6 +18,11 @@ const npu_soc_profile *rknpu_platform_profile(void);
  * must call rknpu_platform_init() first). RKNN_SUCC if already up. */
 int rknpu_board_autoinit(void);
 
+/* rknn_init(size == 0): map the model file at path read-only. Only the host
+ * board has files; bare metal returns RKNN_ERR_PARAM_INVALID. */
+int rknpu_board_map_file(const char *path, const void **data, size_t *size);
+void rknpu_board_unmap_file(const void *data, size_t size);
+
 /* Map an allocator status to the vendor error code (and log it). */
 int rknpu_mem_status_to_rknn(mem_status s, const char *what);
 

@@ -7,7 +7,12 @@
  * Environment: RKNPU_SOC=rk3588|rk3566|rk3568|rv1106 picks the NPU profile
  * (default: the build's -Dsoc); RKNPU_LOG_LEVEL=0..3 sets the log threshold.
  */
+#define _DEFAULT_SOURCE
+#include <fcntl.h>
 #include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <string.h>
 #include <strings.h>
 
@@ -52,4 +57,37 @@ int rknpu_board_autoinit(void)
     cfg.carveout_size = sizeof host_carveout;
     cfg.carveout_phys = HOST_CARVEOUT_NPU_ADDRESS;
     return rknpu_platform_init(&cfg);
+}
+
+/* rknn_init(ctx, "model.rknn", 0, ...): the file is mapped read-only for the
+ * context's lifetime (no heap: the model is read in place, as from flash). */
+int rknpu_board_map_file(const char *path, const void **data, size_t *size)
+{
+    struct stat st;
+    void *p;
+    int fd = open(path, O_RDONLY);
+
+    if (fd < 0) {
+        HAL_LOG_ERR("rknn_init: cannot open model file '%s'", path);
+        return RKNN_ERR_PARAM_INVALID;
+    }
+    if (fstat(fd, &st) != 0 || st.st_size <= 0) {
+        close(fd);
+        HAL_LOG_ERR("rknn_init: model file '%s' is empty or unreadable", path);
+        return RKNN_ERR_MODEL_INVALID;
+    }
+    p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    close(fd);
+    if (p == MAP_FAILED) {
+        HAL_LOG_ERR("rknn_init: cannot map model file '%s'", path);
+        return RKNN_ERR_MALLOC_FAIL;
+    }
+    *data = p;
+    *size = (size_t)st.st_size;
+    return RKNN_SUCC;
+}
+
+void rknpu_board_unmap_file(const void *data, size_t size)
+{
+    munmap((void *)(uintptr_t)data, size);
 }

@@ -93,6 +93,22 @@ const char *rknpu_soc_name(rknpu_soc_id soc);
  * for NULL / RKNN_ERR_DEVICE_UNAVAILABLE before rknpu_platform_init(). */
 int rknpu_mem_get_stats(rknpu_mem_stats *stats);
 
+/* Carve-out a model needs, known before rknn_init() so firmware can size its
+ * linker region. All sizes in bytes. */
+typedef struct {
+    uint32_t weight_bytes;         /* constants, shared by duplicated contexts */
+    uint32_t regcmd_bytes;         /* relocated command stream, per context */
+    uint32_t internal_bytes;       /* activation arena incl. inputs/outputs, per context */
+    uint32_t loader_scratch_bytes; /* needed only while rknn_init() runs */
+    uint64_t carveout_bytes;       /* peak rknn_init() needs from an empty carve-out */
+} rknpu_model_mem;
+
+/* Parse and validate a .rknn file (no allocation, no platform needed) and
+ * report its memory needs. RKNN_SUCC, RKNN_ERR_PARAM_INVALID,
+ * RKNN_ERR_MODEL_INVALID or RKNN_ERR_TARGET_PLATFORM_UNMATCH (unknown
+ * target platform). */
+int rknpu_model_mem_requirements(const void *model, size_t size, rknpu_model_mem *out);
+
 /* ---- Platform hooks (weak; override by defining the same function) ---- */
 
 /* One log line, without a trailing newline. Default: prints to stdout with a

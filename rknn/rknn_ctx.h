@@ -1,0 +1,105 @@
+/*
+ * rknn_ctx.h - the context behind an rknn_context handle, and the loader
+ * that turns a parsed .rknn file into NPU-ready memory.
+ *
+ * Memory of one context, all in the carve-out:
+ *   weights  every constant blob of the model, 64-byte aligned, in blob
+ *            order; shared (reference counted) by rknn_dup_context() and
+ *            RKNN_FLAG_SHARE_WEIGHT_MEM contexts
+ *   regcmd   the model's register command stream, relocated for this
+ *            context's buffers (each context has its own copy)
+ *   arena    activations, with inputs and outputs at their model offsets
+ * The task records are read from the model file itself: the NPU never reads
+ * them (hw.md §1.5), so they need no DMA copy. The model buffer must stay
+ * valid and unchanged until rknn_destroy(): names, shapes and quantisation
+ * are read from it on demand, never copied.
+ */
+#ifndef RKNN_CTX_H
+#define RKNN_CTX_H
+
+#include <stdint.h>
+
+#include "mem.h"
+#include "npu_soc.h"
+#include "rknn_api.h"
+#include "rknn_model.h"
+
+#ifndef RKNN_MAX_CONTEXTS
+#define RKNN_MAX_CONTEXTS 4
+#endif
+
+#define RKNN_CTX_MAGIC 0x524b4e43u /* "RKNC" */
+#define RKNN_DMA_ALIGN 64u         /* PC fetch and DMA base alignment */
+
+/* Init flags rknpu-bm acts on or may safely ignore; everything else is
+ * refused with RKNN_ERR_PARAM_INVALID and a log line naming the flag. */
+#define RKNN_CTX_SUPPORTED_FLAGS                                                            \
+    (RKNN_FLAG_PRIOR_MEDIUM | RKNN_FLAG_PRIOR_LOW | RKNN_FLAG_ASYNC_MASK |                  \
+     RKNN_FLAG_COLLECT_PERF_MASK | RKNN_FLAG_MEM_ALLOC_OUTSIDE | RKNN_FLAG_SHARE_WEIGHT_MEM | \
+     RKNN_FLAG_COLLECT_MODEL_INFO_ONLY | RKNN_FLAG_INTERNAL_ALLOC_OUTSIDE |                 \
+     RKNN_FLAG_DISABLE_PROC_HIGH_PRIORITY | RKNN_FLAG_DISABLE_FLUSH_INPUT_MEM_CACHE |       \
+     RKNN_FLAG_DISABLE_FLUSH_OUTPUT_MEM_CACHE | RKNN_FLAG_MODEL_BUFFER_ZERO_COPY)
+
+/* Sizes one context needs (rknpu_model_mem is the public view of it). */
+typedef struct {
+    uint32_t weight_bytes;  /* constant blobs, each 64-byte aligned */
+    uint32_t regcmd_bytes;  /* register command stream */
+    uint32_t arena_bytes;   /* activations incl. inputs and outputs */
+    uint32_t scratch_bytes; /* loader work area, freed before rknn_init returns */
+} rknn_mem_plan;
+
+/* Constant blobs shared between contexts of the same model. */
+typedef struct {
+    const uint8_t *model;   /* identity: the model buffer they came from */
+    uint8_t *dma;           /* carve-out block, or user memory */
+    uint32_t size;
+    uint32_t refs;
+    uint8_t owned;          /* allocated from the carve-out by us */
+} rknn_weights;
+
+typedef struct rknn_ctx {
+    uint32_t magic;
+    uint32_t flags;
+    rknn_model_view model;
+    const npu_soc_profile *soc;
+    rknn_mem_plan plan;
+    rknn_weights *weights;
+    uint8_t *regcmd;        /* relocated copy, RKNN_DMA_ALIGN aligned */
+    uint8_t *arena;         /* NULL until internal memory is bound */
+    uint8_t arena_owned;
+    uint8_t relocated;      /* regcmd matches the bound buffers */
+    const void *mapped_file;/* host board: rknn_init() with a path */
+    size_t mapped_size;
+    int64_t last_run_us;    /* RKNN_QUERY_PERF_RUN */
+} rknn_ctx;
+
+/* Handle <-> context, validating the handle (pool membership and magic). */
+rknn_ctx *rknn_ctx_from_handle(rknn_context handle);
+rknn_context rknn_ctx_to_handle(const rknn_ctx *ctx);
+
+/* ---- loader (rknn_loader.c) ---------------------------------------------- */
+
+/* The model must be able to run on this SoC: target platform, NPU family,
+ * core configurations, compiler version. RKNN_ERR_TARGET_PLATFORM_UNMATCH
+ * with a log line saying what the model wants. */
+int rknn_loader_check_compat(const rknn_model_view *m, const npu_soc_profile *soc);
+
+/* Every task, chain link and register word is well formed, every relocation
+ * targets a known address register and stays inside its tensor, and every
+ * address register in the stream is relocated. Computes the memory plan. */
+int rknn_loader_validate(const rknn_model_view *m, const npu_soc_profile *soc,
+                         rknn_mem_plan *plan);
+
+/* Copy the constant blobs into weights (plan.weight_bytes long). */
+int rknn_loader_copy_weights(const rknn_model_view *m, uint8_t *weights);
+
+/* Copy the stream into ctx->regcmd and patch every address for the
+ * context's bound weights, arena and chain. Needs a scratch block of
+ * plan.scratch_bytes from the carve-out (allocated and freed inside). */
+int rknn_loader_relocate(rknn_ctx *ctx);
+
+/* Size of a model's memory before rknn_init (rknpu_model_mem_requirements). */
+int rknn_loader_plan_file(const void *model, size_t size, rknn_mem_plan *plan,
+                          rknn_model_view *view);
+
+#endif

@@ -1,0 +1,306 @@
+/*
+ * rknn_model.h - parser for RKNN-Toolkit2 .rknn files (container version 6).
+ *
+ * rknn_model_parse() checks a whole model once (container, FlatBuffer, every
+ * tensor, node, relocation, task record) and fills a small fixed-size view
+ * that points into the caller's blob: nothing is copied or allocated, so the
+ * blob must stay valid (and unchanged) while the view is used. The blob may
+ * sit in flash. The accessors below decode one tensor / node / relocation /
+ * ... on demand from the blob; they re-check every bound, so they fail
+ * cleanly (RKNN_ERR_MODEL_INVALID or RKNN_ERR_PARAM_INVALID) instead of
+ * crashing even if they are handed a view that does not match the blob.
+ *
+ * Layout facts are from shared/docs/rknn-format.md (section numbers in the
+ * comments). Field meanings marked "inferred" are observations on the sample
+ * models, not documented by the vendor.
+ */
+#ifndef RKNN_MODEL_H
+#define RKNN_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rknn_fbs.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- limits: models above them are rejected with RKNN_ERR_MODEL_INVALID -- */
+
+#define RKNN_MODEL_MAX_GRAPHS 16             /* only graph 0 is used */
+#define RKNN_MODEL_MAX_TENSORS 4096
+#define RKNN_MODEL_MAX_NODES 4096
+#define RKNN_MODEL_MAX_BLOBS 8192
+#define RKNN_MODEL_MAX_IO 256                /* graph inputs, graph outputs */
+#define RKNN_MODEL_MAX_NODE_IO 1024          /* inputs or outputs of one node */
+#define RKNN_MODEL_MAX_DIMS 8                /* rank of a shape */
+#define RKNN_MODEL_MAX_QUANT 65536           /* per-channel scale / zero-point count */
+#define RKNN_MODEL_MAX_NORM_CHANNELS 16      /* mean/std entries per input */
+#define RKNN_MODEL_MAX_RELOCS 4096           /* relocated tensors */
+#define RKNN_MODEL_MAX_RELOC_ENTRIES 1048576 /* sum over all relocated tensors */
+#define RKNN_MODEL_MAX_TASKS 65536
+#define RKNN_MODEL_MAX_CORE_SLOTS 6          /* 1 + 2 + 3 core configurations */
+#define RKNN_MODEL_MAX_ATTRS 256             /* attributes of one node */
+#define RKNN_MODEL_MAX_ATTR_DEPTH 4          /* BSON nesting in an attribute blob */
+
+/* The only container version / schema generation this parser reads. */
+#define RKNN_MODEL_CONTAINER_VERSION 6
+#define RKNN_MODEL_SCHEMA_GENERATION 6
+
+/* Bytes of one task record (struct rknpu_task layout, §4.2) and regcmd word. */
+#define RKNN_MODEL_TASK_RECORD_SIZE 40
+#define RKNN_MODEL_REGCMD_WORD_SIZE 8
+
+/* Tensor kind (Tensor slot 2, §3.4). */
+enum {
+    RKNN_MODEL_KIND_NULL = 0,
+    RKNN_MODEL_KIND_INPUT = 1,
+    RKNN_MODEL_KIND_OUTPUT = 2,
+    RKNN_MODEL_KIND_INTERNAL = 3,
+    RKNN_MODEL_KIND_CONST = 4,
+    RKNN_MODEL_KIND_HELPER_CONST = 5,
+    RKNN_MODEL_KIND_REGLIST_OLD = 7,
+    RKNN_MODEL_KIND_GENERATED_CONST = 8,
+    RKNN_MODEL_KIND_REGCMD = 9,
+    RKNN_MODEL_KIND_TASKS = 10,
+};
+
+/* Tensor dtype (Tensor slot 0, the file's own enum, §3.4). */
+enum {
+    RKNN_MODEL_DTYPE_INT32 = 1,
+    RKNN_MODEL_DTYPE_INT8 = 3,
+    RKNN_MODEL_DTYPE_INT16 = 5,
+    RKNN_MODEL_DTYPE_FLOAT32 = 6,
+    RKNN_MODEL_DTYPE_INT64 = 7,
+    RKNN_MODEL_DTYPE_FLOAT16 = 10,
+    RKNN_MODEL_DTYPE_RAW = 13,
+};
+
+/* Node executor (Node slot 3): 2 = runs on the NPU (has tasks). */
+#define RKNN_MODEL_EXECUTOR_NPU 2
+
+/* One PC chain: tasks [first, first + count) of the task blob. */
+typedef struct {
+    uint32_t first;
+    uint32_t count;
+} rknn_model_task_range;
+
+typedef struct {
+    /* ---- container (§2) ---- */
+    const uint8_t *file;
+    size_t file_size;
+    uint32_t container_version;  /* always 6 after a successful parse */
+    size_t header_size;          /* 64 */
+    size_t payload_offset;       /* FlatBuffer start in the file */
+    size_t payload_size;
+    const char *json;            /* JSON trailer, NOT NUL-terminated */
+    size_t json_offset;          /* file offset of the JSON text */
+    size_t json_size;
+    size_t trailing_bytes;       /* bytes after the JSON (0 for toolkit-2) */
+
+    /* ---- Model (root table, §3.1) ---- */
+    rknn_fbs_buf fb;             /* the payload */
+    rknn_fbs_table model;
+    rknn_fbs_table graph;        /* graph 0 */
+    int32_t schema_generation;   /* slot 0, always 6 after a successful parse */
+    uint32_t compiler_code;      /* slot 6, MMmmpp (10602 = 1.6.2) */
+    rknn_fbs_string npu_family;      /* slot 1: "RKNPU v2", "RKNPU lite", ... */
+    rknn_fbs_string generator;       /* slot 3: Python-literal dict */
+    rknn_fbs_string compiler;        /* slot 7: compiler version string */
+    rknn_fbs_string target_platform; /* slot 8: "rk3588", "rk3566", ... */
+    rknn_fbs_string source_framework;/* slot 9: "ONNX" */
+    rknn_fbs_string custom_string;   /* slot 11 (inferred): rknn.config(custom_string=); "" if none */
+    rknn_fbs_string input_json;      /* slot 12: native I/O dtype/layout JSON */
+    rknn_fbs_string output_json;     /* slot 13 */
+    rknn_fbs_string shape_mode;      /* slot 16: "static_shape" */
+    rknn_fbs_string custom_op_types; /* slot 21 (inferred): custom op types used, "" if none */
+    uint32_t n_graphs;
+
+    /* ---- tables, as vectors into the payload ---- */
+    rknn_fbs_vector blobs;       /* Model slot 20: [Blob] */
+    rknn_fbs_vector tensors;     /* Graph slot 0: [Tensor] */
+    rknn_fbs_vector nodes;       /* Graph slot 1: [Node] */
+    rknn_fbs_vector inputs;      /* Graph slot 2: [int] tensor indices */
+    rknn_fbs_vector outputs;     /* Graph slot 3: [int] tensor indices */
+    rknn_fbs_vector norms;       /* Graph slot 4: [Norm], one per input */
+    rknn_fbs_vector relocs;      /* Graph slot 7: [Reloc] */
+    uint32_t n_blobs, n_tensors, n_nodes, n_inputs, n_outputs, n_norms, n_relocs;
+    uint32_t n_reloc_entries;    /* sum over all relocation tables */
+
+    /* ---- execution payload (§4) ---- */
+    uint32_t regcmd_tensor;      /* index of the kind-9 tensor */
+    uint32_t task_tensor;        /* index of the kind-10 tensor */
+    const uint8_t *regcmd;       /* regcmd words, 8 bytes each, little endian */
+    uint32_t regcmd_size;        /* bytes */
+    uint32_t n_regcmd_words;
+    const uint8_t *task_data;    /* task records, 40 bytes each */
+    uint32_t n_tasks;
+    /* Task groups in blob order (Node slot 10 summed over nodes, §4.2):
+     * RK3588 (6 slots) = [1-core | 2-core c0, c1 | 3-core c0, c1, c2],
+     * RK356x (1 slot) = one group. Use rknn_model_task_group() to pick one. */
+    uint32_t n_core_slots;
+    rknn_model_task_range groups[RKNN_MODEL_MAX_CORE_SLOTS];
+    uint32_t max_cores;          /* core configurations: 1 slot -> 1, 3 -> 2, 6 -> 3 */
+    /* 1 if every task's op_idx matches the node whose slot-10 count covers it
+     * (true for every sample; a warning is logged otherwise). */
+    uint8_t tasks_in_node_order;
+
+    /* Activation arena: max(offset + size) over input/output/internal tensors. */
+    uint64_t arena_size;
+} rknn_model_view;
+
+typedef struct {
+    rknn_fbs_string name;        /* slot 5; also the relocation key */
+    int8_t dtype;                /* slot 0, RKNN_MODEL_DTYPE_* */
+    int8_t layout_class;         /* slot 1: 64 feature map, 65 weight (inferred) */
+    int8_t kind;                 /* slot 2, RKNN_MODEL_KIND_* */
+    uint8_t compressed;          /* slot 14: 1 = DCOMP-compressed weights */
+    uint32_t n_native_dims;      /* slot 3: native shape, e.g. [N, C1, H, W, C2] */
+    int32_t native_dims[RKNN_MODEL_MAX_DIMS];
+    uint32_t n_dims;             /* slot 4: original shape (NCHW / OIHW) */
+    int32_t dims[RKNN_MODEL_MAX_DIMS];
+    rknn_fbs_string quant_method;/* slot 6: "layer" / "channel" / "" */
+    rknn_fbs_string quant_dtype; /* slot 7: "int8" / "" */
+    uint32_t n_scales;           /* slot 10 */
+    uint32_t n_zero_points;      /* slot 11 */
+    rknn_fbs_vector scales;      /* [float], read with rknn_model_tensor_scale() */
+    rknn_fbs_vector zero_points; /* [int32], read with rknn_model_tensor_zero_point() */
+    uint32_t size;               /* slot 12: bytes of the native tensor */
+    uint32_t arena_offset;       /* slot 13: offset in the activation arena */
+    uint32_t blob_index;         /* slot 18 */
+    /* Blob bytes for kinds CONST / GENERATED_CONST / REGCMD / TASKS, else NULL. */
+    const uint8_t *data;
+    uint32_t data_size;
+} rknn_model_tensor_info;
+
+typedef struct {
+    rknn_fbs_string op_type;     /* slot 1: "Conv", "ConvAdd", "InputOperator", "cst..." */
+    rknn_fbs_string name;        /* slot 2 */
+    uint8_t executor;            /* slot 3: RKNN_MODEL_EXECUTOR_NPU or 0 */
+    uint32_t n_inputs;           /* slot 4 */
+    uint32_t n_outputs;          /* slot 5 */
+    rknn_fbs_vector inputs;      /* read with rknn_model_node_input() */
+    rknn_fbs_vector outputs;     /* read with rknn_model_node_output() */
+    uint32_t n_core_slots;       /* slot 10 length: 0, 1 or 6 */
+    uint32_t tasks_per_slot[RKNN_MODEL_MAX_CORE_SLOTS];
+    /* Operator attributes (slot 9, inferred): a BSON document
+     * {name: {"dtype": <type code>, "value": <value>}}; NULL if the slot holds
+     * something else (e.g. OutputOperator's 16 bytes) or nothing. */
+    const uint8_t *attrs;
+    uint32_t attrs_size;
+    uint32_t n_attrs;
+    uint32_t tensor_limit;       /* n_tensors of the view, for index checks */
+} rknn_model_node_info;
+
+/* BSON element types that can appear in an attribute value. */
+enum {
+    RKNN_MODEL_ATTR_DOUBLE = 0x01,   /* 8 bytes, IEEE double */
+    RKNN_MODEL_ATTR_STRING = 0x02,   /* value = the characters, no NUL */
+    RKNN_MODEL_ATTR_DOCUMENT = 0x03,
+    RKNN_MODEL_ATTR_ARRAY = 0x04,    /* elements via rknn_model_attr_elem() */
+    RKNN_MODEL_ATTR_BINARY = 0x05,   /* value = the bytes (subtype skipped) */
+    RKNN_MODEL_ATTR_BOOL = 0x08,     /* 1 byte */
+    RKNN_MODEL_ATTR_NULL = 0x0a,     /* 0 bytes */
+    RKNN_MODEL_ATTR_INT32 = 0x10,    /* 4 bytes */
+    RKNN_MODEL_ATTR_INT64 = 0x12,    /* 8 bytes */
+};
+
+/* One operator attribute, e.g. cstDualResidual: name "alpha", dtype "f",
+ * value_type RKNN_MODEL_ATTR_DOUBLE, value -> 8 bytes of 0.5. */
+typedef struct {
+    rknn_fbs_string name;
+    rknn_fbs_string dtype;       /* toolkit type code: "f", "i", "is", "fs", "s"...; "" if none */
+    uint8_t value_type;          /* RKNN_MODEL_ATTR_*, 0 if no "value" */
+    const uint8_t *value;        /* raw little-endian value bytes (see types) */
+    uint32_t value_size;
+    uint32_t n_elems;            /* elements of arrays; 1 for scalars and strings (length
+                                  * in value_size); 0 if there is no value */
+} rknn_model_attr;
+
+/* One element of an attribute value (arrays: element i; scalars: i == 0). */
+typedef struct {
+    uint8_t type;                /* RKNN_MODEL_ATTR_* */
+    const uint8_t *data;
+    uint32_t size;
+} rknn_model_attr_value;
+
+typedef struct {
+    rknn_fbs_string tensor_name; /* slot 0 */
+    uint32_t tensor_index;       /* first tensor with that name */
+    uint32_t n_entries;          /* slot 1: [{u32 addend, u32 word_index}] */
+    rknn_fbs_vector entries;     /* read with rknn_model_reloc_entry() */
+    uint32_t word_limit;         /* n_regcmd_words of the view */
+} rknn_model_reloc_info;
+
+typedef struct {
+    uint32_t n_channels;         /* entries of mean/std (4 in the samples) */
+    rknn_fbs_vector mean;        /* slot 0, [float] */
+    rknn_fbs_vector std;         /* slot 1, [float] */
+    rknn_fbs_vector order;       /* slot 2, [int] channel order (inferred) */
+} rknn_model_norm_info;
+
+/* One task record, struct rknpu_task layout (§4.2). regcmd_addr is a byte
+ * offset into the regcmd blob in the file. */
+typedef struct {
+    uint32_t flags;
+    uint32_t op_idx;
+    uint32_t enable_mask;
+    uint32_t int_mask;
+    uint32_t int_clear;
+    uint32_t int_status;
+    uint32_t regcfg_amount;      /* register words of the task */
+    uint32_t regcfg_offset;
+    uint64_t regcmd_addr;
+} rknn_model_task_info;
+
+/* Parse and validate a whole .rknn file. Returns RKNN_SUCC,
+ * RKNN_ERR_PARAM_INVALID (NULL arguments) or RKNN_ERR_MODEL_INVALID (any
+ * problem with the file; one HAL_LOG_ERR line says which field at which
+ * offset). On failure *out is zeroed. */
+int rknn_model_parse(const void *data, size_t size, rknn_model_view *out);
+
+/* Accessors: RKNN_SUCC, RKNN_ERR_PARAM_INVALID (NULL / index >= count) or
+ * RKNN_ERR_MODEL_INVALID (the blob does not decode; logged). */
+int rknn_model_tensor(const rknn_model_view *view, uint32_t index, rknn_model_tensor_info *out);
+int rknn_model_tensor_scale(const rknn_model_tensor_info *t, uint32_t i, float *out);
+int rknn_model_tensor_zero_point(const rknn_model_tensor_info *t, uint32_t i, int32_t *out);
+/* Index of the first tensor named name[0..len), or RKNN_ERR_PARAM_INVALID. */
+int rknn_model_find_tensor(const rknn_model_view *view, const char *name, uint32_t len,
+                           uint32_t *index);
+
+int rknn_model_node(const rknn_model_view *view, uint32_t index, rknn_model_node_info *out);
+int rknn_model_node_input(const rknn_model_node_info *node, uint32_t i, uint32_t *tensor);
+int rknn_model_node_output(const rknn_model_node_info *node, uint32_t i, uint32_t *tensor);
+int rknn_model_node_attr(const rknn_model_node_info *node, uint32_t i, rknn_model_attr *out);
+int rknn_model_node_attr_find(const rknn_model_node_info *node, const char *name,
+                              rknn_model_attr *out);
+int rknn_model_attr_elem(const rknn_model_attr *attr, uint32_t i, rknn_model_attr_value *out);
+
+/* Graph input / output i as a tensor index. */
+int rknn_model_input(const rknn_model_view *view, uint32_t i, uint32_t *tensor);
+int rknn_model_output(const rknn_model_view *view, uint32_t i, uint32_t *tensor);
+
+int rknn_model_norm(const rknn_model_view *view, uint32_t i, rknn_model_norm_info *out);
+int rknn_model_norm_mean(const rknn_model_norm_info *norm, uint32_t c, float *out);
+int rknn_model_norm_std(const rknn_model_norm_info *norm, uint32_t c, float *out);
+
+int rknn_model_reloc(const rknn_model_view *view, uint32_t i, rknn_model_reloc_info *out);
+int rknn_model_reloc_entry(const rknn_model_reloc_info *reloc, uint32_t i, uint32_t *addend,
+                           uint32_t *word_index);
+
+int rknn_model_blob(const rknn_model_view *view, uint32_t i, const uint8_t **data,
+                    uint32_t *size);
+
+int rknn_model_task(const rknn_model_view *view, uint32_t i, rknn_model_task_info *out);
+
+/* The task group core `core` runs when the model runs on `n_cores` cores
+ * (1 <= n_cores <= view->max_cores, core < n_cores). */
+int rknn_model_task_group(const rknn_model_view *view, uint32_t n_cores, uint32_t core,
+                          rknn_model_task_range *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RKNN_MODEL_H */

@@ -1,0 +1,165 @@
+/*
+ * rknn_tensor.c - rknn_tensor_attr for a model's inputs and outputs, in the
+ * user-facing layout (NHWC inputs, NCHW outputs, as the vendor runtime
+ * reports them) and in the NPU's native layout (packed NHWC for 1/3/4
+ * channel inputs, NC1HWC2 otherwise).
+ */
+#include <string.h>
+
+#include "hal.h"
+#include "rknn_tensor.h"
+
+int rknn_tensor_type_from_model(int dtype, rknn_tensor_type *out)
+{
+    switch (dtype) {
+    case RKNN_MODEL_DTYPE_INT8: *out = RKNN_TENSOR_INT8; return RKNN_SUCC;
+    case RKNN_MODEL_DTYPE_INT16: *out = RKNN_TENSOR_INT16; return RKNN_SUCC;
+    case RKNN_MODEL_DTYPE_INT32: *out = RKNN_TENSOR_INT32; return RKNN_SUCC;
+    case RKNN_MODEL_DTYPE_INT64: *out = RKNN_TENSOR_INT64; return RKNN_SUCC;
+    case RKNN_MODEL_DTYPE_FLOAT16: *out = RKNN_TENSOR_FLOAT16; return RKNN_SUCC;
+    case RKNN_MODEL_DTYPE_FLOAT32: *out = RKNN_TENSOR_FLOAT32; return RKNN_SUCC;
+    default: return RKNN_ERR_MODEL_INVALID;
+    }
+}
+
+uint32_t rknn_tensor_type_size(rknn_tensor_type t)
+{
+    switch (t) {
+    case RKNN_TENSOR_INT8:
+    case RKNN_TENSOR_UINT8:
+    case RKNN_TENSOR_BOOL: return 1;
+    case RKNN_TENSOR_FLOAT16:
+    case RKNN_TENSOR_BFLOAT16:
+    case RKNN_TENSOR_INT16:
+    case RKNN_TENSOR_UINT16: return 2;
+    case RKNN_TENSOR_FLOAT32:
+    case RKNN_TENSOR_INT32:
+    case RKNN_TENSOR_UINT32: return 4;
+    case RKNN_TENSOR_INT64: return 8;
+    default: return 0;
+    }
+}
+
+/* Name, type and quantisation: the same in every layout. */
+static int fill_common(const rknn_model_tensor_info *t, uint32_t index, rknn_tensor_attr *a)
+{
+    uint32_t n = t->name.len < RKNN_MAX_NAME_LEN - 1 ? t->name.len : RKNN_MAX_NAME_LEN - 1;
+    int ret;
+
+    memset(a, 0, sizeof *a);
+    a->index = index;
+    memcpy(a->name, t->name.ptr, n);
+    ret = rknn_tensor_type_from_model(t->dtype, &a->type);
+    if (ret != RKNN_SUCC) {
+        HAL_LOG_ERR("tensor '%s': data type %d is not an I/O type rknpu-bm supports", a->name,
+                    t->dtype);
+        return ret;
+    }
+    a->qnt_type = RKNN_TENSOR_QNT_NONE;
+    if (t->n_scales > 0 && t->n_zero_points > 0) {
+        int32_t zp = 0;
+        float scale = 0;
+        if (rknn_model_tensor_scale(t, 0, &scale) != RKNN_SUCC ||
+            rknn_model_tensor_zero_point(t, 0, &zp) != RKNN_SUCC)
+            return RKNN_ERR_MODEL_INVALID;
+        a->qnt_type = RKNN_TENSOR_QNT_AFFINE_ASYMMETRIC;
+        a->zp = zp;
+        a->scale = scale;
+    }
+    return RKNN_SUCC;
+}
+
+static int dims_valid(const int32_t *d, uint32_t n)
+{
+    if (n == 0 || n > RKNN_MAX_DIMS)
+        return 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (d[i] <= 0)
+            return 0;
+    return 1;
+}
+
+static uint32_t elems_of(const rknn_tensor_attr *a)
+{
+    uint64_t n = 1;
+
+    for (uint32_t i = 0; i < a->n_dims; i++)
+        n *= a->dims[i];
+    return n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
+}
+
+int rknn_tensor_user_attr(const rknn_model_tensor_info *t, uint32_t index, int is_input,
+                          rknn_tensor_attr *a)
+{
+    int ret = fill_common(t, index, a);
+
+    if (ret != RKNN_SUCC)
+        return ret;
+    if (!dims_valid(t->dims, t->n_dims)) {
+        HAL_LOG_ERR("tensor '%s': shape is not valid", a->name);
+        return RKNN_ERR_MODEL_INVALID;
+    }
+    a->n_dims = t->n_dims;
+    if (t->n_dims == 4 && is_input) {
+        /* Inputs are fed NHWC (the vendor convention for 4-D inputs). */
+        a->fmt = RKNN_TENSOR_NHWC;
+        a->dims[0] = (uint32_t)t->dims[0];
+        a->dims[1] = (uint32_t)t->dims[2];
+        a->dims[2] = (uint32_t)t->dims[3];
+        a->dims[3] = (uint32_t)t->dims[1];
+    } else {
+        a->fmt = t->n_dims == 4 ? RKNN_TENSOR_NCHW : RKNN_TENSOR_UNDEFINED;
+        for (uint32_t i = 0; i < t->n_dims; i++)
+            a->dims[i] = (uint32_t)t->dims[i];
+    }
+    a->n_elems = elems_of(a);
+    a->size = a->n_elems * rknn_tensor_type_size(a->type);
+    a->w_stride = a->fmt == RKNN_TENSOR_NHWC ? a->dims[2] : 0;
+    a->size_with_stride = a->size;
+    return RKNN_SUCC;
+}
+
+int rknn_tensor_native_attr(const rknn_model_tensor_info *t, uint32_t index, rknn_tensor_attr *a)
+{
+    const int32_t *nd = t->native_dims;
+    uint32_t elem;
+    int ret = fill_common(t, index, a);
+
+    if (ret != RKNN_SUCC)
+        return ret;
+    if (!dims_valid(nd, t->n_native_dims) || !dims_valid(t->dims, t->n_dims)) {
+        HAL_LOG_ERR("tensor '%s': native shape is not valid", a->name);
+        return RKNN_ERR_MODEL_INVALID;
+    }
+    elem = rknn_tensor_type_size(a->type);
+    a->n_elems = 1;
+    for (uint32_t i = 0; i < t->n_dims; i++)
+        a->n_elems *= (uint32_t)t->dims[i];
+    a->size = t->size;
+    a->size_with_stride = t->size;
+    if (t->n_native_dims == 5 && nd[1] == 1 && t->n_dims == 4 && nd[4] == t->dims[1]) {
+        /* Packed NHWC (first-layer inputs with 1, 3 or 4 channels); rows may
+         * be padded: the stride is what the tensor's byte size implies. */
+        uint64_t row = (uint64_t)nd[0] * (uint32_t)nd[2] * (uint32_t)nd[4] * elem;
+        a->fmt = RKNN_TENSOR_NHWC;
+        a->n_dims = 4;
+        a->dims[0] = (uint32_t)nd[0];
+        a->dims[1] = (uint32_t)nd[2];
+        a->dims[2] = (uint32_t)nd[3];
+        a->dims[3] = (uint32_t)nd[4];
+        a->w_stride = row && t->size % row == 0 ? (uint32_t)(t->size / row) : a->dims[2];
+        a->size = a->n_elems * elem;
+    } else if (t->n_native_dims == 5) {
+        a->fmt = RKNN_TENSOR_NC1HWC2;
+        a->n_dims = 5;
+        for (uint32_t i = 0; i < 5; i++)
+            a->dims[i] = (uint32_t)nd[i];
+        a->w_stride = a->dims[3];
+    } else {
+        a->fmt = t->n_native_dims == 4 ? RKNN_TENSOR_NCHW : RKNN_TENSOR_UNDEFINED;
+        a->n_dims = t->n_native_dims;
+        for (uint32_t i = 0; i < t->n_native_dims; i++)
+            a->dims[i] = (uint32_t)nd[i];
+    }
+    return RKNN_SUCC;
+}

@@ -1,0 +1,406 @@
+/*
+ * test_rknn_init - rknn_init / rknn_query / rknn_dup_context / rknn_destroy
+ * on the real sample models, on every target.
+ *
+ * Expected values are typed from independent sources: shared/docs/
+ * rknn-format.md, the vendor demo's printed attributes, and
+ * shared/tools/rknn_inspect.py (a separate Python parser): e.g. 4864 weight
+ * bytes for the RK3588 multiple_input_demo = its constant blobs, each
+ * rounded to 64 bytes, as summed by the inspector.
+ *
+ * Usage: test_rknn_init MODELS_DIR   (skips when the directory is missing)
+ */
+#include <string.h>
+
+#include "npu_regcmd.h"
+#include "npu_regs.h"
+#include "rknn_api.h"
+#include "rknn_ctx.h"
+#include "rknpu_bm.h"
+#include "test_files.h"
+#include "test_util.h"
+
+#define CARVE_BYTES (4u << 20)
+#define CARVE_NPU_ADDR 0x30000000u
+
+static uint8_t carve[CARVE_BYTES] __attribute__((aligned(4096)));
+static uint8_t model[256 * 1024];
+static uint8_t other[256 * 1024];
+static const char *models_dir;
+
+typedef struct {
+    const char *file;
+    rknpu_soc_id soc;
+    uint32_t n_in, n_out;
+    uint32_t weight_bytes, regcmd_bytes, arena_bytes, tasks;
+    uint32_t out_c2; /* native output C2 */
+} sample;
+
+static const sample samples[] = {
+    /* weights/stream/arena: rknn_inspect.py; arena 1114112 also rknn-format.md §4.4 */
+    {"rk3588_multiple_input_demo.v6.rknn", RKNPU_SOC_RK3588, 2, 1, 4864, 13696, 1114112, 17, 16},
+    {"rk3566_multiple_input_demo.v6.rknn", RKNPU_SOC_RK3566, 2, 1, 6528, 7232, 1114112, 10, 8},
+    {"rk3588_dual_residual_custom.v6.rknn", RKNPU_SOC_RK3588, 2, 2, 2176, 12032, 9920, 17, 0},
+    {"rk3566_dual_residual_custom.v6.rknn", RKNPU_SOC_RK3566, 2, 2, 128, 1920, 5568, 2, 0},
+};
+
+/* Keep expected error lines out of the log; count them instead. */
+static int errors_logged;
+void rknpu_hook_log(rknpu_log_level level, const char *msg)
+{
+    (void)msg;
+    if (level == RKNPU_LOG_ERROR)
+        errors_logged++;
+}
+
+static void platform(rknpu_soc_id soc, size_t carve_bytes)
+{
+    rknpu_platform_config c;
+
+    memset(&c, 0, sizeof c);
+    c.soc = soc;
+    c.carveout = carve;
+    c.carveout_size = carve_bytes;
+    c.carveout_phys = CARVE_NPU_ADDR;
+    CHECK(rknpu_platform_init(&c) == RKNN_SUCC);
+}
+
+static size_t used_bytes(void)
+{
+    rknpu_mem_stats st;
+
+    rknpu_mem_get_stats(&st);
+    return st.used_bytes;
+}
+
+static size_t load(const char *name, uint8_t *buf)
+{
+    char path[512];
+    size_t n = test_read_file(test_path(path, sizeof path, models_dir, name), buf, sizeof model);
+
+    CHECK(n > 0);
+    return n;
+}
+
+static uint64_t word_at(const uint8_t *stream, uint32_t i)
+{
+    uint64_t w = 0;
+
+    for (unsigned b = 0; b < 8; b++)
+        w |= (uint64_t)stream[(size_t)i * 8 + b] << (8 * b);
+    return w;
+}
+
+static int is_address_reg(uint16_t reg)
+{
+    return reg == 0x1070 || reg == 0x1110 || reg == 0x4020 || reg == 0x5018 || reg == 0x5020 ||
+           reg == 0x502C || reg == 0x5038 || reg == 0x6070 || reg == 0x701C;
+}
+
+/* Every address in the relocated stream lies in this context's weights or
+ * arena, and every chain link is the DMA address of a task start. */
+static void check_relocated_stream(rknn_context h, const sample *s)
+{
+    rknn_ctx *ctx = rknn_ctx_from_handle(h);
+    uint32_t w0 = CARVE_NPU_ADDR + (uint32_t)(ctx->weights->dma - carve);
+    uint32_t a0 = CARVE_NPU_ADDR + (uint32_t)(ctx->arena - carve);
+    uint32_t r0 = CARVE_NPU_ADDR + (uint32_t)(ctx->regcmd - carve);
+    uint32_t addresses = 0, links = 0, bad = 0;
+
+    for (uint32_t i = 0; i < s->regcmd_bytes / 8; i++) {
+        uint64_t w = word_at(ctx->regcmd, i);
+        uint32_t v = npu_regcmd_value(w);
+        if (npu_regcmd_target(w) == 0x0101 && npu_regcmd_reg(w) == 0x0010 && v) {
+            links++;
+            int is_task = 0;
+            for (uint32_t t = 0; t < ctx->model.n_tasks; t++) {
+                rknn_model_task_info ti;
+                rknn_model_task(&ctx->model, t, &ti);
+                is_task |= v == r0 + ti.regcmd_addr;
+            }
+            bad += !is_task;
+        } else if (npu_regcmd_target(w) != 0x0101 && is_address_reg(npu_regcmd_reg(w)) && v) {
+            addresses++;
+            bad += !((v >= w0 && v < w0 + s->weight_bytes) || (v >= a0 && v < a0 + s->arena_bytes));
+        }
+    }
+    CHECK(addresses > 0 && links > 0);
+    CHECK_EQ_U(bad, 0);
+}
+
+static void check_attr(rknn_context h, rknn_query_cmd cmd, uint32_t index, const char *name,
+                       rknn_tensor_format fmt, uint32_t n_dims, const uint32_t *dims,
+                       rknn_tensor_type type, int32_t zp, float scale, uint32_t size)
+{
+    rknn_tensor_attr a;
+
+    memset(&a, 0, sizeof a);
+    a.index = index;
+    if (!CHECK(rknn_query(h, cmd, &a, sizeof a) == RKNN_SUCC))
+        return;
+    CHECK(strcmp(a.name, name) == 0);
+    CHECK_EQ_U(a.fmt, fmt);
+    CHECK_EQ_U(a.n_dims, n_dims);
+    for (uint32_t i = 0; i < n_dims; i++)
+        CHECK_EQ_U(a.dims[i], dims[i]);
+    CHECK_EQ_U(a.type, type);
+    CHECK_EQ_U(a.size, size);
+    if (type == RKNN_TENSOR_INT8) {
+        CHECK(a.qnt_type == RKNN_TENSOR_QNT_AFFINE_ASYMMETRIC);
+        CHECK(a.zp == zp);
+        CHECK(a.scale > scale - 1e-5f && a.scale < scale + 1e-5f);
+    } else {
+        CHECK(a.qnt_type == RKNN_TENSOR_QNT_NONE);
+    }
+}
+
+/* The attributes the vendor demo prints for multiple_input_demo. */
+static void check_mid_attrs(rknn_context h, uint32_t c2)
+{
+    static const uint32_t in0[] = {1, 128, 128, 1}, in1[] = {1, 128, 128, 3};
+    static const uint32_t out[] = {1, 8, 128, 128};
+    /* rknn_inspect.py: native [1, 2, 128, 128, C2]; the compiler pads the 8
+     * output channels to 2 surfaces on both SoCs. */
+    uint32_t native_out[] = {1, 2, 128, 128, c2};
+
+    check_attr(h, RKNN_QUERY_INPUT_ATTR, 0, "input.1", RKNN_TENSOR_NHWC, 4, in0, RKNN_TENSOR_INT8,
+               -128, 1.0f, 16384);
+    check_attr(h, RKNN_QUERY_INPUT_ATTR, 1, "input", RKNN_TENSOR_NHWC, 4, in1, RKNN_TENSOR_INT8,
+               -128, 1.0f, 49152);
+    check_attr(h, RKNN_QUERY_OUTPUT_ATTR, 0, "8", RKNN_TENSOR_NCHW, 4, out, RKNN_TENSOR_INT8, 20,
+               4.142374515533447f, 131072);
+    check_attr(h, RKNN_QUERY_NATIVE_INPUT_ATTR, 1, "input", RKNN_TENSOR_NHWC, 4, in1,
+               RKNN_TENSOR_INT8, -128, 1.0f, 49152);
+    check_attr(h, RKNN_QUERY_NATIVE_NHWC_INPUT_ATTR, 0, "input.1", RKNN_TENSOR_NHWC, 4, in0,
+               RKNN_TENSOR_INT8, -128, 1.0f, 16384);
+    check_attr(h, RKNN_QUERY_NATIVE_OUTPUT_ATTR, 0, "8", RKNN_TENSOR_NC1HWC2, 5, native_out,
+               RKNN_TENSOR_INT8, 20, 4.142374515533447f, 2 * 128 * 128 * c2);
+}
+
+static void check_queries(rknn_context h, const sample *s, uint32_t flags)
+{
+    rknn_input_output_num io;
+    rknn_mem_size ms;
+    rknn_sdk_version v;
+    rknn_custom_string cs;
+    rknn_perf_run pr;
+    rknn_perf_detail pd;
+    rknn_tensor_attr a;
+
+    CHECK(rknn_query(h, RKNN_QUERY_IN_OUT_NUM, &io, sizeof io) == RKNN_SUCC);
+    CHECK_EQ_U(io.n_input, s->n_in);
+    CHECK_EQ_U(io.n_output, s->n_out);
+    CHECK(rknn_query(h, RKNN_QUERY_MEM_SIZE, &ms, sizeof ms) == RKNN_SUCC);
+    CHECK_EQ_U(ms.total_weight_size, s->weight_bytes);
+    CHECK_EQ_U(ms.total_internal_size, (s->arena_bytes + 63) / 64 * 64);
+    CHECK_EQ_U(ms.total_sram_size, 0);
+    CHECK(rknn_query(h, RKNN_QUERY_SDK_VERSION, &v, sizeof v) == RKNN_SUCC);
+    CHECK(strstr(v.api_version, RKNPU_BM_VERSION_STRING) && strstr(v.drv_version, "bare-metal"));
+    CHECK(rknn_query(h, RKNN_QUERY_CUSTOM_STRING, &cs, sizeof cs) == RKNN_SUCC);
+    CHECK(cs.string[sizeof cs.string - 1] == 0);
+    CHECK(rknn_query(h, RKNN_QUERY_PERF_RUN, &pr, sizeof pr) == RKNN_SUCC && pr.run_duration == 0);
+    CHECK((rknn_query(h, RKNN_QUERY_PERF_DETAIL, &pd, sizeof pd) == RKNN_SUCC) ==
+          !!(flags & RKNN_FLAG_COLLECT_PERF_MASK));
+    /* bad arguments: a vendor error code and a log line, never garbage */
+    int before = errors_logged;
+    memset(&a, 0, sizeof a);
+    a.index = s->n_in;
+    CHECK(rknn_query(h, RKNN_QUERY_INPUT_ATTR, &a, sizeof a) == RKNN_ERR_PARAM_INVALID);
+    a.index = 0;
+    CHECK(rknn_query(h, RKNN_QUERY_INPUT_ATTR, &a, sizeof a - 1) == RKNN_ERR_PARAM_INVALID);
+    CHECK(rknn_query(h, RKNN_QUERY_INPUT_ATTR, NULL, sizeof a) == RKNN_ERR_PARAM_INVALID);
+    CHECK(rknn_query(h, (rknn_query_cmd)99, &a, sizeof a) == RKNN_ERR_PARAM_INVALID);
+    CHECK(rknn_query(h, RKNN_QUERY_DEVICE_MEM_INFO, &a, sizeof a) == RKNN_ERR_PARAM_INVALID);
+    CHECK(rknn_query(h, RKNN_QUERY_INPUT_DYNAMIC_RANGE, &a, sizeof a) == RKNN_ERR_PARAM_INVALID);
+    CHECK(errors_logged == before + 6);
+}
+
+static void test_sample(const sample *s)
+{
+    rknn_context h = 0;
+    size_t n = load(s->file, model);
+    rknpu_model_mem need;
+
+    platform(s->soc, CARVE_BYTES);
+    CHECK(rknpu_model_mem_requirements(model, n, &need) == RKNN_SUCC);
+    CHECK_EQ_U(need.weight_bytes, s->weight_bytes);
+    CHECK_EQ_U(need.regcmd_bytes, s->regcmd_bytes);
+    if (!CHECK(rknn_init(&h, model, (uint32_t)n, 0, NULL) == RKNN_SUCC))
+        return;
+    CHECK(h != 0);
+    CHECK_EQ_U(rknn_ctx_from_handle(h)->model.n_tasks, s->tasks);
+    check_queries(h, s, 0);
+    if (s->out_c2)
+        check_mid_attrs(h, s->out_c2);
+    check_relocated_stream(h, s);
+    CHECK_EQ_U(used_bytes(), s->weight_bytes + s->regcmd_bytes + (s->arena_bytes + 63) / 64 * 64);
+    CHECK(rknn_destroy(h) == RKNN_SUCC);
+    CHECK_EQ_U(used_bytes(), 0); /* every byte back */
+    CHECK(rknn_destroy(h) == RKNN_ERR_CTX_INVALID);
+    CHECK(rknn_query(h, RKNN_QUERY_IN_OUT_NUM, model, 8) == RKNN_ERR_CTX_INVALID);
+
+    /* The size reported before init is enough, exactly. */
+    platform(s->soc, (size_t)(need.carveout_bytes + 4095) / 4096 * 4096);
+    CHECK(rknn_init(&h, model, (uint32_t)n, 0, NULL) == RKNN_SUCC);
+    CHECK(rknn_destroy(h) == RKNN_SUCC);
+}
+
+static void test_compatibility(void)
+{
+    rknn_context h = 1234;
+    size_t n;
+
+    n = load("rk3566_multiple_input_demo.v6.rknn", model);
+    platform(RKNPU_SOC_RK3588, CARVE_BYTES);
+    CHECK(rknn_init(&h, model, (uint32_t)n, 0, NULL) == RKNN_ERR_TARGET_PLATFORM_UNMATCH);
+    CHECK(h == 0);
+    n = load("rk3588_multiple_input_demo.v6.rknn", model);
+    platform(RKNPU_SOC_RK3566, CARVE_BYTES);
+    CHECK(rknn_init(&h, model, (uint32_t)n, 0, NULL) == RKNN_ERR_TARGET_PLATFORM_UNMATCH);
+    platform(RKNPU_SOC_RK3568, CARVE_BYTES); /* RK3566 models run on RK3568 */
+    n = load("rk3566_multiple_input_demo.v6.rknn", model);
+    CHECK(rknn_init(&h, model, (uint32_t)n, 0, NULL) == RKNN_SUCC);
+    CHECK(rknn_destroy(h) == RKNN_SUCC);
+
+    platform(RKNPU_SOC_RK3588, CARVE_BYTES);
+    n = load("rk3588_multiple_input_demo.v2.rknn", model);
+    CHECK(rknn_init(&h, model, (uint32_t)n, 0, NULL) == RKNN_ERR_MODEL_INVALID);
+    n = load("rk3588_multiple_input_demo.v6.rknn", model);
+    memcpy(other, "CYPTRKNN", 8); /* an encrypted model's magic */
+    memcpy(other + 8, model + 8, n - 8);
+    CHECK(rknn_init(&h, other, (uint32_t)n, 0, NULL) == RKNN_ERR_MODEL_INVALID);
+    CHECK(rknn_init(&h, model, (uint32_t)n / 2, 0, NULL) == RKNN_ERR_MODEL_INVALID);
+    CHECK_EQ_U(used_bytes(), 0);
+}
+
+static void test_flags(void)
+{
+    rknn_context h = 0;
+    rknn_mem_size ms;
+    size_t n = load("rk3588_multiple_input_demo.v6.rknn", model);
+
+    platform(RKNPU_SOC_RK3588, CARVE_BYTES);
+    CHECK(rknn_init(&h, model, (uint32_t)n, RKNN_FLAG_ENABLE_SRAM, NULL) == RKNN_ERR_PARAM_INVALID);
+    CHECK(rknn_init(&h, model, (uint32_t)n, RKNN_FLAG_FENCE_IN_OUTSIDE, NULL) ==
+          RKNN_ERR_PARAM_INVALID);
+    CHECK(rknn_init(&h, model, (uint32_t)n, 0x80000000u, NULL) == RKNN_ERR_PARAM_INVALID);
+    CHECK(rknn_init(&h, model, (uint32_t)n, RKNN_FLAG_SHARE_WEIGHT_MEM, NULL) ==
+          RKNN_ERR_PARAM_INVALID); /* needs extend->ctx */
+
+    CHECK(rknn_init(&h, model, (uint32_t)n, RKNN_FLAG_COLLECT_MODEL_INFO_ONLY, NULL) == RKNN_SUCC);
+    CHECK_EQ_U(used_bytes(), 0);
+    CHECK(rknn_query(h, RKNN_QUERY_MEM_SIZE, &ms, sizeof ms) == RKNN_SUCC);
+    CHECK_EQ_U(ms.total_weight_size, 4864);
+    CHECK_EQ_U(ms.total_dma_allocated_size, 0);
+    CHECK(rknn_destroy(h) == RKNN_SUCC);
+
+    CHECK(rknn_init(&h, model, (uint32_t)n, RKNN_FLAG_MEM_ALLOC_OUTSIDE, NULL) == RKNN_SUCC);
+    CHECK_EQ_U(used_bytes(), 13696); /* only the stream: weights and arena come from the user */
+    CHECK(rknn_destroy(h) == RKNN_SUCC);
+
+    CHECK(rknn_init(&h, model, (uint32_t)n, RKNN_FLAG_COLLECT_PERF_MASK | RKNN_FLAG_PRIOR_LOW,
+                    NULL) == RKNN_SUCC);
+    check_queries(h, &samples[0], RKNN_FLAG_COLLECT_PERF_MASK);
+    CHECK(rknn_destroy(h) == RKNN_SUCC);
+    CHECK_EQ_U(used_bytes(), 0);
+}
+
+static void test_out_of_memory(void)
+{
+    rknn_context h = 0;
+    size_t n = load("rk3588_multiple_input_demo.v6.rknn", model);
+
+    /* Weights and stream fit, the 1 MiB arena does not. */
+    platform(RKNPU_SOC_RK3588, 256 * 1024);
+    CHECK(rknn_init(&h, model, (uint32_t)n, 0, NULL) == RKNN_ERR_MALLOC_FAIL);
+    CHECK(h == 0);
+    CHECK_EQ_U(used_bytes(), 0); /* nothing leaked */
+}
+
+static void test_dup_and_share(void)
+{
+    rknn_context a = 0, b = 0, c = 0;
+    rknn_init_extend ext;
+    size_t n = load("rk3588_multiple_input_demo.v6.rknn", model);
+    size_t one;
+
+    platform(RKNPU_SOC_RK3588, CARVE_BYTES);
+    CHECK(rknn_init(&a, model, (uint32_t)n, 0, NULL) == RKNN_SUCC);
+    one = used_bytes();
+    CHECK(rknn_dup_context(&a, &b) == RKNN_SUCC);
+    CHECK(b != 0 && b != a);
+    CHECK_EQ_U(used_bytes(), 2 * one - 4864); /* weights shared */
+    CHECK(rknn_ctx_from_handle(a)->weights == rknn_ctx_from_handle(b)->weights);
+    check_relocated_stream(b, &samples[0]);
+    CHECK(rknn_destroy(a) == RKNN_SUCC);
+    check_relocated_stream(b, &samples[0]); /* weights live on with the duplicate */
+    check_mid_attrs(b, 16);
+    memset(&ext, 0, sizeof ext);
+    ext.ctx = b;
+    CHECK(rknn_init(&c, model, (uint32_t)n, RKNN_FLAG_SHARE_WEIGHT_MEM, &ext) == RKNN_SUCC);
+    CHECK(rknn_ctx_from_handle(c)->weights == rknn_ctx_from_handle(b)->weights);
+    CHECK(rknn_destroy(b) == RKNN_SUCC);
+    CHECK(rknn_destroy(c) == RKNN_SUCC);
+    CHECK_EQ_U(used_bytes(), 0);
+    CHECK(rknn_dup_context(NULL, &b) == RKNN_ERR_PARAM_INVALID);
+    CHECK(rknn_dup_context(&c, &b) == RKNN_ERR_CTX_INVALID);
+}
+
+static void test_context_pool(void)
+{
+    rknn_context h[RKNN_MAX_CONTEXTS + 1];
+    size_t n = load("rk3588_multiple_input_demo.v6.rknn", model);
+
+    platform(RKNPU_SOC_RK3588, CARVE_BYTES);
+    for (int i = 0; i < RKNN_MAX_CONTEXTS; i++)
+        CHECK(rknn_init(&h[i], model, (uint32_t)n, RKNN_FLAG_COLLECT_MODEL_INFO_ONLY, NULL) ==
+              RKNN_SUCC);
+    CHECK(rknn_init(&h[RKNN_MAX_CONTEXTS], model, (uint32_t)n, 0, NULL) == RKNN_ERR_MALLOC_FAIL);
+    for (int i = 0; i < RKNN_MAX_CONTEXTS; i++)
+        CHECK(rknn_destroy(h[i]) == RKNN_SUCC);
+    CHECK(rknn_destroy(0) == RKNN_ERR_CTX_INVALID);
+    CHECK(rknn_destroy((rknn_context)(uintptr_t)carve) == RKNN_ERR_CTX_INVALID);
+    CHECK(rknn_init(NULL, model, (uint32_t)n, 0, NULL) == RKNN_ERR_PARAM_INVALID);
+    CHECK(rknn_init(&h[0], NULL, (uint32_t)n, 0, NULL) == RKNN_ERR_PARAM_INVALID);
+}
+
+static void test_path_init(void)
+{
+    char path[512];
+    rknn_context h = 0;
+    int ret;
+
+    platform(RKNPU_SOC_RK3588, CARVE_BYTES);
+    test_path(path, sizeof path, models_dir, "rk3588_multiple_input_demo.v6.rknn");
+    ret = rknn_init(&h, path, 0, 0, NULL);
+#if defined(RKNPU_BOARD_HOST)
+    CHECK(ret == RKNN_SUCC); /* the host board maps the file */
+    check_queries(h, &samples[0], 0);
+    CHECK(rknn_dup_context(&h, &h) == RKNN_ERR_PARAM_INVALID);
+    CHECK(rknn_destroy(h) == RKNN_SUCC);
+    path[strlen(path) - 1] = 'X';
+    CHECK(rknn_init(&h, path, 0, 0, NULL) == RKNN_ERR_PARAM_INVALID);
+#else
+    CHECK(ret == RKNN_ERR_PARAM_INVALID); /* no file system on bare metal */
+#endif
+    CHECK_EQ_U(used_bytes(), 0);
+}
+
+int main(int argc, char **argv)
+{
+    int skip;
+
+    models_dir = test_models_dir(argc, argv);
+    skip = test_require_models(models_dir, samples[0].file);
+    if (skip)
+        return skip;
+    for (size_t i = 0; i < sizeof samples / sizeof samples[0]; i++)
+        test_sample(&samples[i]);
+    test_compatibility();
+    test_flags();
+    test_out_of_memory();
+    test_dup_and_share();
+    test_context_pool();
+    test_path_init();
+    return test_report("rknn_init");
+}
