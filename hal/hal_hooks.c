@@ -48,6 +48,12 @@ HAL_WEAK void *rknpu_hook_phys_to_virt(uint64_t phys)
     return hal_dma_to_virt(phys);
 }
 
+HAL_WEAK int rknpu_hook_npu_reset(unsigned core)
+{
+    (void)core;
+    return -1;
+}
+
 HAL_WEAK void rknpu_hook_lock(void)
 {
 }

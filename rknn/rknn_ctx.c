@@ -8,6 +8,7 @@
 
 #include "hal.h"
 #include "rknn_ctx.h"
+#include "rknn_io.h"
 #include "rknpu_platform_internal.h"
 
 MEM_POOL_DEFINE(ctx_pool, rknn_ctx, RKNN_MAX_CONTEXTS);
@@ -76,6 +77,7 @@ static void weights_release(rknn_ctx *ctx)
 /* Free everything a context holds and return it to the pool. */
 static void ctx_release(rknn_ctx *ctx)
 {
+    rknn_io_release_all(ctx);
     weights_release(ctx);
     dma_free(&ctx->regcmd);
     if (ctx->arena_owned)
@@ -156,6 +158,8 @@ static int bind_memory(rknn_ctx *ctx, const rknn_init_extend *extend)
     if (ret != RKNN_SUCC)
         return ret;
     ctx->arena_owned = 1;
+    /* No dirty CPU lines may sit over memory the NPU writes. */
+    rknpu_hook_cache_invalidate(ctx->arena, ctx->plan.arena_bytes);
     if (ctx->weights->dma)
         return rknn_loader_relocate(ctx);
     return RKNN_SUCC;
@@ -176,6 +180,13 @@ static int load_model(rknn_ctx *ctx, void *model, uint32_t size)
         ctx->mapped_size = len;
     }
     ret = rknn_model_parse(data, len, &ctx->model);
+    if (ret == RKNN_SUCC && (ctx->model.n_inputs > RKNN_CTX_MAX_INPUTS ||
+                             ctx->model.n_outputs > RKNN_CTX_MAX_OUTPUTS)) {
+        HAL_LOG_ERR("rknn_init: model has %lu inputs / %lu outputs; rknpu-bm supports %d / %d",
+                    (unsigned long)ctx->model.n_inputs, (unsigned long)ctx->model.n_outputs,
+                    RKNN_CTX_MAX_INPUTS, RKNN_CTX_MAX_OUTPUTS);
+        ret = RKNN_ERR_MODEL_INVALID;
+    }
     if (ret == RKNN_SUCC)
         ret = rknn_loader_check_compat(&ctx->model, ctx->soc);
     if (ret == RKNN_SUCC)

@@ -29,6 +29,17 @@
 #endif
 
 #define RKNN_CTX_MAGIC 0x524b4e43u /* "RKNC" */
+#define RKNN_CTX_MAX_INPUTS 16     /* inputs / outputs of one model */
+#define RKNN_CTX_MAX_OUTPUTS 16
+
+/* A zero-copy buffer bound to an input or output with rknn_set_io_mem. */
+typedef struct {
+    struct _rknn_tensor_memory *mem;
+    rknn_tensor_type type;
+    rknn_tensor_format fmt;
+    uint8_t pass_through;
+    uint8_t native;         /* NPU reads/writes it directly (relocated) */
+} rknn_io_binding;
 #define RKNN_DMA_ALIGN 64u         /* PC fetch and DMA base alignment */
 
 /* Init flags rknpu-bm acts on or may safely ignore; everything else is
@@ -71,11 +82,22 @@ typedef struct rknn_ctx {
     const void *mapped_file;/* host board: rknn_init() with a path */
     size_t mapped_size;
     int64_t last_run_us;    /* RKNN_QUERY_PERF_RUN */
+    uint32_t core_mask;     /* rknn_set_core_mask() value */
+    uint32_t runs;          /* completed rknn_run() calls */
+    uint32_t inputs_set;    /* bit i: input i has data (inputs_set or io mem) */
+    rknn_io_binding in_bind[RKNN_CTX_MAX_INPUTS];
+    rknn_io_binding out_bind[RKNN_CTX_MAX_OUTPUTS];
+    void *out_alloc[RKNN_CTX_MAX_OUTPUTS]; /* rknn_outputs_get buffers (carve-out) */
+    char perf_text[512];    /* RKNN_QUERY_PERF_DETAIL */
 } rknn_ctx;
 
 /* Handle <-> context, validating the handle (pool membership and magic). */
 rknn_ctx *rknn_ctx_from_handle(rknn_context handle);
 rknn_context rknn_ctx_to_handle(const rknn_ctx *ctx);
+
+/* Run the model's NPU task groups for the context's core mask
+ * (rknn_run.c); also used by the custom-op graph executor. */
+int rknn_ctx_run_npu(rknn_ctx *ctx);
 
 /* ---- loader (rknn_loader.c) ---------------------------------------------- */
 
@@ -97,6 +119,10 @@ int rknn_loader_copy_weights(const rknn_model_view *m, uint8_t *weights);
  * context's bound weights, arena and chain. Needs a scratch block of
  * plan.scratch_bytes from the carve-out (allocated and freed inside). */
 int rknn_loader_relocate(rknn_ctx *ctx);
+
+/* Point every relocation of one tensor at a new DMA address (zero-copy
+ * I/O buffers). The stream is cleaned to the point of coherency. */
+int rknn_loader_rebind(rknn_ctx *ctx, uint32_t tensor_index, uint32_t dma);
 
 /* Size of a model's memory before rknn_init (rknpu_model_mem_requirements). */
 int rknn_loader_plan_file(const void *model, size_t size, rknn_mem_plan *plan,

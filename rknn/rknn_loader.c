@@ -527,3 +527,27 @@ int rknn_loader_plan_file(const void *model, size_t size, rknn_mem_plan *plan,
     }
     return rknn_loader_validate(view, soc, plan);
 }
+
+int rknn_loader_rebind(rknn_ctx *ctx, uint32_t tensor_index, uint32_t dma)
+{
+    const rknn_model_view *m = &ctx->model;
+
+    for (uint32_t r = 0; r < m->n_relocs; r++) {
+        rknn_model_reloc_info ri;
+        int ret = rknn_model_reloc(m, r, &ri);
+        if (ret != RKNN_SUCC)
+            return ret;
+        if (ri.tensor_index != tensor_index)
+            continue;
+        for (uint32_t e = 0; e < ri.n_entries; e++) {
+            uint32_t addend, word;
+            uint64_t w;
+            rknn_model_reloc_entry(&ri, e, &addend, &word);
+            w = stream_word(m, word);
+            put_word(ctx->regcmd, word,
+                     npu_regcmd_make(npu_regcmd_target(w), npu_regcmd_reg(w), dma + addend));
+        }
+    }
+    rknpu_hook_cache_clean(ctx->regcmd, m->regcmd_size);
+    return RKNN_SUCC;
+}

@@ -137,7 +137,7 @@ static int query_perf_detail(const rknn_ctx *ctx, void *info, uint32_t size)
         HAL_LOG_ERR("rknn_query(PERF_DETAIL): needs rknn_init(..., RKNN_FLAG_COLLECT_PERF_MASK)");
         return RKNN_ERR_PARAM_INVALID;
     }
-    p->perf_data = (char *)(uintptr_t)"no run yet";
+    p->perf_data = (char *)(uintptr_t)(ctx->runs ? ctx->perf_text : "no run yet");
     p->data_len = strlen(p->perf_data);
     return RKNN_SUCC;
 }

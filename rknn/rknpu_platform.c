@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "hal.h"
+#include "npu_driver.h"
 #include "rknn_api.h"
 #include "rknpu_platform_internal.h"
 
@@ -69,6 +70,7 @@ int rknpu_platform_init(const rknpu_platform_config *cfg)
         return RKNN_ERR_PARAM_INVALID;
     }
     hal_dma_window_set(c.carveout, c.carveout_phys, c.carveout_size);
+    npu_driver_configure(p, c.npu_base, c.job_timeout_us);
     platform = c;
     profile = p;
     HAL_LOG_INFO("platform: %s, %lu core(s), carve-out %zu KiB at NPU address 0x%llx", p->name, (unsigned long)(p->core_count), c.carveout_size / 1024, (unsigned long long)c.carveout_phys);

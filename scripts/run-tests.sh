@@ -71,7 +71,12 @@ for t in $targets; do
     echo "=== $t ==="
     case $t in
     host)
-        build_and_test host ;;
+        build_and_test host
+        # The same host tests once more with clang and ASan+UBSan, plus a
+        # bounded fuzzing run (counted in this target's line).
+        if [ -f scripts/run-host-sanitize.sh ]; then
+            extra_check host-sanitize sh scripts/run-host-sanitize.sh "$root/host-sanitize"
+        fi ;;
     qemu-aarch64)
         build_and_test qemu-aarch64 boards/qemu-virt/aarch64.ini
         # The RK3588 image shares this toolchain; it must link with the

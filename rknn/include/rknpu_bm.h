@@ -141,6 +141,12 @@ void rknpu_hook_cache_invalidate(const void *addr, size_t size);
 uint64_t rknpu_hook_virt_to_phys(const void *virt);
 void *rknpu_hook_phys_to_virt(uint64_t phys);
 
+/* Soft-reset one NPU core (assert and release its AXI and AHB resets, per
+ * the SoC's CRU), after a timeout or DMA error. Return 0 on success.
+ * Default: returns -1 (no reset available; the driver logs a warning). The
+ * RK3588 board and the QEMU/host boards (virtual NPU) provide one. */
+int rknpu_hook_npu_reset(unsigned core);
+
 /* Serialise API calls that touch shared state (allocator, NPU cores).
  * Default: nothing (single-threaded firmware). */
 void rknpu_hook_lock(void);

@@ -1,0 +1,62 @@
+/*
+ * vnpu_attach.c - put the virtual NPU behind the SoC's NPU register windows.
+ * Boards without an NPU (the host, QEMU virt) call board_vnpu_attach() after
+ * rknpu_platform_init(): the model gets the carve-out as its DMA window and
+ * the HAL's trap registry routes every access to a core window to it. The
+ * NPU reset hook resets the model's core.
+ */
+#include "board_common.h"
+#include "hal.h"
+#include "rknn_api.h"
+#include "vnpu.h"
+
+static vnpu_device vnpu;
+static hal_mmio_region windows[VNPU_MAX_CORES];
+static int attached;
+
+static uint32_t window_read(void *ctx, uintptr_t offset)
+{
+    return vnpu_mmio_read(&vnpu, (unsigned)(uintptr_t)ctx, (uint32_t)offset);
+}
+
+static void window_write(void *ctx, uintptr_t offset, uint32_t value)
+{
+    vnpu_mmio_write(&vnpu, (unsigned)(uintptr_t)ctx, (uint32_t)offset, value);
+}
+
+int board_vnpu_attach(const rknpu_platform_config *p, const npu_soc_profile *soc)
+{
+    vnpu_dma_window dma = {(uint32_t)p->carveout_phys, (uint32_t)p->carveout_size, p->carveout};
+
+    for (unsigned i = 0; attached && i < VNPU_MAX_CORES; i++)
+        hal_mmio_unregister(&windows[i]);
+    attached = 0;
+    if (vnpu_init(&vnpu, soc, &dma) != 0) {
+        HAL_LOG_ERR("board: virtual NPU rejected the %s profile", soc->name);
+        return RKNN_ERR_DEVICE_UNAVAILABLE;
+    }
+    for (unsigned i = 0; i < soc->core_count && i < VNPU_MAX_CORES; i++) {
+        windows[i] = (hal_mmio_region){p->npu_base[i], 0x10000u, (void *)(uintptr_t)i,
+                                       window_read, window_write};
+        if (hal_mmio_register(&windows[i]) != 0) {
+            HAL_LOG_ERR("board: NPU core %u window at 0x%lx overlaps another device", i,
+                        (unsigned long)p->npu_base[i]);
+            return RKNN_ERR_DEVICE_UNAVAILABLE;
+        }
+    }
+    attached = 1;
+    return RKNN_SUCC;
+}
+
+vnpu_device *board_vnpu(void)
+{
+    return attached ? &vnpu : NULL;
+}
+
+int rknpu_hook_npu_reset(unsigned core)
+{
+    if (!attached)
+        return -1;
+    vnpu_reset(&vnpu, core);
+    return 0;
+}

@@ -1,0 +1,223 @@
+/*
+ * npu_driver.c - the submit_pc sequence, completion polling with the
+ * fuzz-status rule, timeouts and reset (see npu_driver.h).
+ */
+#include <string.h>
+
+#include "hal.h"
+#include "npu_driver.h"
+#include "npu_regcmd.h"
+#include "npu_regs.h"
+#include "rknn_api.h"
+
+#define S_POINTER_ARM 0xEu           /* POINTER_PP_EN | EXECUTER_PP_EN | POINTER_PP_MODE */
+#define S_POINTER_CORE_STEP 0x10000000u
+#define PC_SLAVE_MODE 0x1u
+
+static const npu_soc_profile *soc;
+static uintptr_t core_base[RKNPU_MAX_CORES];
+static uint32_t timeout_us = 1000000u;
+
+void npu_driver_configure(const npu_soc_profile *profile, const uintptr_t *bases, uint32_t t_us)
+{
+    soc = profile;
+    for (unsigned i = 0; i < RKNPU_MAX_CORES; i++)
+        core_base[i] = bases[i];
+    timeout_us = t_us ? t_us : 1000000u;
+}
+
+static uint32_t le32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+void npu_task_decode(const uint8_t *records, uint32_t i, npu_task *out)
+{
+    const uint8_t *r = records + (size_t)i * NPU_TASK_RECORD_SIZE;
+
+    out->enable_mask = le32(r + 8);
+    out->int_mask = le32(r + 12);
+    out->regcfg_amount = le32(r + 24);
+    out->regcmd_addr = (uint64_t)le32(r + 32) | (uint64_t)le32(r + 36) << 32;
+}
+
+uint32_t npu_fuzz_status(uint32_t status)
+{
+    static const uint32_t groups[] = {0x003, 0x00C, 0x030, 0x0C0, 0x300, 0xC00};
+    uint32_t out = 0;
+
+    for (unsigned i = 0; i < sizeof groups / sizeof groups[0]; i++)
+        if (status & groups[i])
+            out |= groups[i];
+    return out;
+}
+
+static void reg_write(unsigned core, uint32_t offset, uint32_t value)
+{
+    hal_mmio_write32(core_base[core] + offset, value);
+}
+
+static uint32_t reg_read(unsigned core, uint32_t offset)
+{
+    return hal_mmio_read32(core_base[core] + offset);
+}
+
+uint32_t npu_core_version(unsigned core)
+{
+    return reg_read(core, NPU_PC_VERSION) + (reg_read(core, NPU_PC_VERSION_NUM) & 0xFFFFu);
+}
+
+void npu_core_reset(unsigned core)
+{
+    if (rknpu_hook_npu_reset(core) != 0)
+        HAL_LOG_WARN("npu: core %u has no reset hook: its state after the failure is unknown", core);
+    reg_write(core, NPU_PC_INTERRUPT_CLEAR, soc->int_clear_all);
+}
+
+/* ---- per-core submission state ------------------------------------------- */
+
+typedef struct {
+    const npu_core_job *job;
+    uint32_t next;      /* first task of the slice to submit next */
+    uint32_t left;      /* tasks not yet submitted */
+    uint32_t int_mask;  /* last task of the slice in flight */
+    uint8_t busy;
+} core_state;
+
+/* The BSP's submit_pc for tasks [first, first + count) (hw.md §3.2). */
+static void submit_slice(unsigned core, const npu_core_job *job, uint32_t first, uint32_t count,
+                         uint32_t *last_int_mask)
+{
+    npu_task t_first, t_last;
+
+    npu_task_decode(job->records, first, &t_first);
+    npu_task_decode(job->records, first + count - 1, &t_last);
+    reg_write(core, NPU_PC_DATA_ADDR, PC_SLAVE_MODE);
+    if (soc->multi_irq) {
+        reg_write(core, NPU_CNA_S_POINTER, S_POINTER_ARM + S_POINTER_CORE_STEP * core);
+        reg_write(core, NPU_CORE_S_POINTER, S_POINTER_ARM + S_POINTER_CORE_STEP * core);
+    }
+    reg_write(core, NPU_PC_DATA_ADDR, job->stream_dma + (uint32_t)t_first.regcmd_addr);
+    reg_write(core, NPU_PC_DATA_AMOUNT,
+              npu_pc_fetch_amount(t_first.regcfg_amount, soc->pc_data_amount_scale));
+    reg_write(core, NPU_PC_INTERRUPT_MASK, t_last.int_mask);
+    reg_write(core, NPU_PC_INTERRUPT_CLEAR, t_first.int_mask);
+    reg_write(core, NPU_PC_TASK_CON, npu_soc_task_con(soc, count, false));
+    reg_write(core, NPU_PC_TASK_DMA_BASE_ADDR, 0);
+    hal_wmb(); /* the stream and data must be visible before the kick */
+    reg_write(core, NPU_PC_OPERATION_ENABLE, 1);
+    reg_write(core, NPU_PC_OPERATION_ENABLE, 0);
+    *last_int_mask = t_last.int_mask;
+}
+
+static void start_next_slice(core_state *cs)
+{
+    uint32_t n = cs->left < soc->max_submit_tasks ? cs->left : soc->max_submit_tasks;
+
+    submit_slice(cs->job->core, cs->job, cs->next, n, &cs->int_mask);
+    cs->next += n;
+    cs->left -= n;
+    cs->busy = 1;
+}
+
+static int check_jobs(const npu_core_job *jobs, unsigned n)
+{
+    unsigned seen = 0;
+
+    if (!soc || !jobs || n == 0 || n > soc->core_count)
+        return RKNN_ERR_PARAM_INVALID;
+    for (unsigned i = 0; i < n; i++) {
+        if (jobs[i].core >= soc->core_count || (seen & (1u << jobs[i].core)) || !jobs[i].records ||
+            jobs[i].count == 0)
+            return RKNN_ERR_PARAM_INVALID;
+        seen |= 1u << jobs[i].core;
+    }
+    return RKNN_SUCC;
+}
+
+/* Poll one busy core once. Returns 1 when its slice finished, 0 while it
+ * runs, or a negative RKNN error. */
+static int poll_core(core_state *cs, uint32_t *status_out)
+{
+    unsigned core = cs->job->core;
+    uint32_t raw = reg_read(core, NPU_PC_INTERRUPT_RAW_STATUS);
+    uint32_t status = reg_read(core, NPU_PC_INTERRUPT_STATUS);
+
+    *status_out = status;
+    if (raw & (NPU_INT_DMA_READ_ERROR | NPU_INT_DMA_WRITE_ERROR)) {
+        HAL_LOG_ERR("npu: core %u raised a DMA %s error (raw status 0x%lx) after %lu task(s)", core,
+                    (raw & NPU_INT_DMA_READ_ERROR) ? "read" : "write", (unsigned long)raw,
+                    (unsigned long)(reg_read(core, soc->pc_task_status_offset) &
+                                    soc->pc_task_number_mask));
+        return RKNN_ERR_FAIL;
+    }
+    if (status && npu_fuzz_status(status) == cs->int_mask) {
+        reg_write(core, NPU_PC_INTERRUPT_CLEAR, soc->int_clear_all);
+        cs->busy = 0;
+        return 1;
+    }
+    return 0;
+}
+
+static void fail_all(core_state *cs, unsigned n, npu_job_result *res)
+{
+    for (unsigned i = 0; i < n; i++) {
+        unsigned core = cs[i].job->core;
+        res->tasks_done[i] = reg_read(core, soc->pc_task_status_offset) & soc->pc_task_number_mask;
+        npu_core_reset(core);
+    }
+}
+
+int npu_run(const npu_core_job *jobs, unsigned n, npu_job_result *res)
+{
+    core_state cs[RKNPU_MAX_CORES];
+    uint64_t start, deadline;
+    unsigned busy = n;
+    int ret = check_jobs(jobs, n);
+
+    if (ret != RKNN_SUCC) {
+        HAL_LOG_ERR("npu: invalid job (%u core(s))", n);
+        return ret;
+    }
+    memset(res, 0, sizeof *res);
+    memset(cs, 0, sizeof cs);
+    start = rknpu_hook_time_us();
+    for (unsigned i = 0; i < n; i++) {
+        cs[i].job = &jobs[i];
+        cs[i].next = jobs[i].first;
+        cs[i].left = jobs[i].count;
+        start_next_slice(&cs[i]);
+    }
+    deadline = start + timeout_us;
+    while (busy) {
+        for (unsigned i = 0; i < n; i++) {
+            if (!cs[i].busy)
+                continue;
+            ret = poll_core(&cs[i], &res->int_status[i]);
+            if (ret < 0) {
+                fail_all(cs, n, res);
+                return ret;
+            }
+            if (ret == 1 && cs[i].left)
+                start_next_slice(&cs[i]); /* the next slice gets a fresh timeout */
+            else if (ret == 1)
+                busy--;
+            if (ret == 1)
+                deadline = rknpu_hook_time_us() + timeout_us;
+        }
+        if (busy && rknpu_hook_time_us() > deadline) {
+            for (unsigned i = 0; i < n; i++)
+                if (cs[i].busy)
+                    HAL_LOG_ERR("npu: core %u: no completion within %lu us (status 0x%lx, want "
+                                "0x%lx)", cs[i].job->core, (unsigned long)timeout_us,
+                                (unsigned long)res->int_status[i], (unsigned long)cs[i].int_mask);
+            fail_all(cs, n, res);
+            return RKNN_ERR_TIMEOUT;
+        }
+        if (busy)
+            rknpu_hook_poll_yield();
+    }
+    hal_rmb(); /* outputs written by the NPU are visible from here on */
+    res->hw_time_us = rknpu_hook_time_us() - start;
+    return RKNN_SUCC;
+}

@@ -1,0 +1,79 @@
+/*
+ * npu_driver.h - submit task chains to NPU cores and wait for them.
+ *
+ * One job = one chain of tasks per participating core, given as
+ * struct rknpu_task records (40 bytes, the layout .rknn files and the
+ * vendor kernel use) whose regcmd_addr is relative to a stream base. The
+ * driver programs each core with the BSP's submit_pc sequence (hw.md §3.2),
+ * polls INT_STATUS with the fuzz-status rule until it equals the last
+ * task's int_mask (hw.md §3.3), bounded by a timeout measured with the time
+ * hook, and on a timeout or DMA error resets the core through the reset
+ * hook so the next job starts clean. Chains longer than the SoC's
+ * max_submit_tasks are submitted in slices. No floating point, no
+ * unbounded loop.
+ */
+#ifndef NPU_DRIVER_H
+#define NPU_DRIVER_H
+
+#include <stdint.h>
+
+#include "npu_soc.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define NPU_TASK_RECORD_SIZE 40u
+#define NPU_INT_DMA_READ_ERROR 0x1000u
+#define NPU_INT_DMA_WRITE_ERROR 0x2000u
+
+/* The fields of one task record the driver uses. */
+typedef struct {
+    uint32_t enable_mask;
+    uint32_t int_mask;
+    uint32_t regcfg_amount; /* body words, without the 4-word tail */
+    uint64_t regcmd_addr;   /* offset from the job's stream base */
+} npu_task;
+
+/* Decode record i of a packed little-endian rknpu_task array. */
+void npu_task_decode(const uint8_t *records, uint32_t i, npu_task *out);
+
+/* What one core runs in a job. */
+typedef struct {
+    unsigned core;            /* 0 .. soc->core_count - 1 */
+    const uint8_t *records;   /* rknpu_task records */
+    uint32_t first, count;    /* the chain: records [first, first + count) */
+    uint32_t stream_dma;      /* DMA address regcmd_addr is relative to */
+} npu_core_job;
+
+typedef struct {
+    uint32_t int_status[3];   /* last INT_STATUS seen per job entry */
+    uint32_t tasks_done[3];   /* TASK_STATUS on failure */
+    uint64_t hw_time_us;      /* kick to completion of the whole job */
+} npu_job_result;
+
+/* The SoC profile and register windows the driver works on. */
+void npu_driver_configure(const npu_soc_profile *soc, const uintptr_t *core_base,
+                          uint32_t timeout_us);
+
+/* Run a job on n cores (n <= soc->core_count; distinct cores). Returns
+ * RKNN_SUCC, RKNN_ERR_TIMEOUT (no completion within the timeout; cores reset),
+ * RKNN_ERR_FAIL (the NPU raised a DMA error; cores reset) or
+ * RKNN_ERR_PARAM_INVALID. Every failure is logged with the core, the task
+ * counter and the status bits. */
+int npu_run(const npu_core_job *jobs, unsigned n, npu_job_result *result);
+
+/* Fold each 2-bit ping-pong group so either group's bit matches (hw.md §3.3). */
+uint32_t npu_fuzz_status(uint32_t status);
+
+/* Reset one core (hook) and clear its interrupts. */
+void npu_core_reset(unsigned core);
+
+/* Hardware version (VERSION + VERSION_NUM low 16 bits) of a core. */
+uint32_t npu_core_version(unsigned core);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

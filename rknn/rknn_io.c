@@ -1,0 +1,384 @@
+/*
+ * rknn_io.c - rknn_inputs_set, rknn_outputs_get, rknn_outputs_release.
+ *
+ * Inputs are converted from the application's type and layout (uint8,
+ * int8, float16, float32; NHWC or NCHW) into the tensor's native buffer:
+ * normalised with the model's mean/std, quantised with its scale/zero point
+ * and scattered into packed NHWC (with the row stride the NPU reads) or
+ * NC1HWC2. Outputs are gathered from NC1HWC2 into NCHW and, with
+ * want_float, dequantised to float32. The CPU cleans exactly the input
+ * bytes it wrote and invalidates exactly the output bytes it reads.
+ */
+#include <string.h>
+
+#include "hal.h"
+#include "rknn_convert.h"
+#include "rknn_ctx.h"
+#include "rknn_io.h"
+#include "rknn_tensor.h"
+#include "rknpu_platform_internal.h"
+
+int rknn_io_tensor(const rknn_ctx *ctx, int is_input, uint32_t index, rknn_model_tensor_info *t)
+{
+    uint32_t count = is_input ? ctx->model.n_inputs : ctx->model.n_outputs, ti;
+    int ret;
+
+    if (index >= count)
+        return RKNN_ERR_PARAM_INVALID;
+    ret = is_input ? rknn_model_input(&ctx->model, index, &ti)
+                   : rknn_model_output(&ctx->model, index, &ti);
+    return ret == RKNN_SUCC ? rknn_model_tensor(&ctx->model, ti, t) : ret;
+}
+
+/* Logical N, C, H, W of a tensor's original (NCHW) shape; non-4-D shapes
+ * become N=1, C=1, H=1, W=elements. */
+static void logical_dims(const rknn_model_tensor_info *t, rknn_layout *l)
+{
+    if (t->n_dims == 4) {
+        l->n = (uint32_t)t->dims[0];
+        l->c = (uint32_t)t->dims[1];
+        l->h = (uint32_t)t->dims[2];
+        l->w = (uint32_t)t->dims[3];
+    } else {
+        uint64_t e = 1;
+        for (uint32_t i = 0; i < t->n_dims; i++)
+            e *= (uint32_t)t->dims[i];
+        l->n = l->c = l->h = 1;
+        l->w = (uint32_t)e;
+    }
+}
+
+int rknn_io_native_layout(const rknn_ctx *ctx, const rknn_model_tensor_info *t, rknn_layout *l)
+{
+    rknn_tensor_attr a;
+    int ret = rknn_tensor_native_attr(t, 0, &a);
+
+    if (ret != RKNN_SUCC)
+        return ret;
+    memset(l, 0, sizeof *l);
+    logical_dims(t, l);
+    l->type = a.type;
+    if (a.fmt == RKNN_TENSOR_NHWC) {
+        l->kind = RKNN_LAYOUT_NHWC;
+        l->w_stride = a.w_stride;
+    } else if (a.fmt == RKNN_TENSOR_NC1HWC2) {
+        l->kind = RKNN_LAYOUT_NC1HWC2;
+        l->c1 = a.dims[1];
+        l->c2 = a.dims[4];
+    } else if (t->n_dims == 4) {
+        /* 4-D "NCHW" natives whose byte size says NC1HWC2 (fp16 conv outputs). */
+        uint32_t c2 = a.type == RKNN_TENSOR_FLOAT16 ? ctx->soc->c2_fp16 : ctx->soc->c2_int8;
+        uint32_t c1 = (l->c + c2 - 1) / c2;
+        uint64_t as_nc1hwc2 = (uint64_t)l->n * c1 * l->h * l->w * c2 * rknn_tensor_type_size(a.type);
+        l->kind = RKNN_LAYOUT_NCHW;
+        if (c2 && t->size == as_nc1hwc2 && t->size != a.n_elems * rknn_tensor_type_size(a.type)) {
+            l->kind = RKNN_LAYOUT_NC1HWC2;
+            l->c1 = c1;
+            l->c2 = c2;
+        }
+    } else {
+        l->kind = RKNN_LAYOUT_NCHW;
+    }
+    if (rknn_layout_bytes(l) > t->size) {
+        HAL_LOG_ERR("tensor '%.64s': native layout needs %llu bytes, the model gives %lu", t->name.ptr,
+                    (unsigned long long)rknn_layout_bytes(l), (unsigned long)t->size);
+        return RKNN_ERR_MODEL_INVALID;
+    }
+    return RKNN_SUCC;
+}
+
+uint8_t *rknn_io_input_target(const rknn_ctx *ctx, uint32_t index, const rknn_model_tensor_info *t)
+{
+    const rknn_io_binding *b = &ctx->in_bind[index];
+
+    if (b->mem && b->native)
+        return (uint8_t *)b->mem->virt_addr + b->mem->offset;
+    return ctx->arena + t->arena_offset;
+}
+
+const uint8_t *rknn_io_output_source(const rknn_ctx *ctx, uint32_t index,
+                                     const rknn_model_tensor_info *t)
+{
+    const rknn_io_binding *b = &ctx->out_bind[index];
+
+    if (b->mem && b->native)
+        return (const uint8_t *)b->mem->virt_addr + b->mem->offset;
+    return ctx->arena + t->arena_offset;
+}
+
+void rknn_io_value_map(const rknn_ctx *ctx, uint32_t input, const rknn_model_tensor_info *t,
+                       const rknn_layout *native, rknn_value_map *m)
+{
+    rknn_model_norm_info norm;
+    float scale = 1.0f;
+    int32_t zp = 0;
+
+    memset(m, 0, sizeof *m);
+    for (int c = 0; c < 4; c++)
+        m->std[c] = 1.0f;
+    if (t->n_scales && t->n_zero_points && rknn_model_tensor_scale(t, 0, &scale) == RKNN_SUCC &&
+        rknn_model_tensor_zero_point(t, 0, &zp) == RKNN_SUCC && scale > 0.0f) {
+        m->quantised = native->type == RKNN_TENSOR_INT8;
+        m->scale = scale;
+        m->zp = zp;
+    }
+    if (input != UINT32_MAX && rknn_model_norm(&ctx->model, input, &norm) == RKNN_SUCC) {
+        for (uint32_t c = 0; c < 4 && c < norm.n_channels; c++) {
+            float mean = 0.0f, std = 1.0f;
+            rknn_model_norm_mean(&norm, c, &mean);
+            rknn_model_norm_std(&norm, c, &std);
+            m->mean[c] = mean;
+            m->std[c] = std != 0.0f ? std : 1.0f;
+            m->normalise |= mean != 0.0f || std != 1.0f;
+        }
+    }
+    /* RK356x: the CNA's input converter subtracts 128 from packed-NHWC int8
+     * inputs (it reads unsigned pixels), so the buffer holds code + 128. */
+    if (input != UINT32_MAX && ctx->soc->feature_atom_bytes == 8 &&
+        native->kind == RKNN_LAYOUT_NHWC && native->type == RKNN_TENSOR_INT8)
+        m->store_offset = 128;
+}
+
+/* ---- rknn_inputs_set ------------------------------------------------------- */
+
+static int user_input_layout(const rknn_input *in, const rknn_model_tensor_info *t, rknn_layout *u)
+{
+    memset(u, 0, sizeof *u);
+    logical_dims(t, u);
+    u->type = in->type;
+    u->kind = in->fmt == RKNN_TENSOR_NHWC ? RKNN_LAYOUT_NHWC : RKNN_LAYOUT_NCHW;
+    u->w_stride = u->w;
+    if (in->type != RKNN_TENSOR_UINT8 && in->type != RKNN_TENSOR_INT8 &&
+        in->type != RKNN_TENSOR_FLOAT16 && in->type != RKNN_TENSOR_FLOAT32) {
+        HAL_LOG_ERR("rknn_inputs_set: input %lu: type %s is not accepted (uint8, int8, float16, "
+                    "float32)", (unsigned long)in->index, get_type_string(in->type));
+        return RKNN_ERR_INPUT_INVALID;
+    }
+    if (in->fmt != RKNN_TENSOR_NHWC && in->fmt != RKNN_TENSOR_NCHW &&
+        !(t->n_dims != 4 && in->fmt == RKNN_TENSOR_UNDEFINED)) {
+        HAL_LOG_ERR("rknn_inputs_set: input %lu: layout %s is not accepted (NHWC or NCHW)",
+                    (unsigned long)in->index, get_format_string(in->fmt));
+        return RKNN_ERR_INPUT_INVALID;
+    }
+    if (in->size < rknn_layout_bytes(u)) {
+        HAL_LOG_ERR("rknn_inputs_set: input %lu: %lu bytes given, %llu needed", (unsigned long)in->index,
+                    (unsigned long)in->size, (unsigned long long)rknn_layout_bytes(u));
+        return RKNN_ERR_INPUT_INVALID;
+    }
+    return RKNN_SUCC;
+}
+
+int rknn_io_set_input(rknn_ctx *ctx, const rknn_input *in)
+{
+    rknn_model_tensor_info t;
+    rknn_layout native, user;
+    rknn_value_map map;
+    uint8_t *dst;
+    int ret;
+
+    if (!in->buf || rknn_io_tensor(ctx, 1, in->index, &t) != RKNN_SUCC) {
+        HAL_LOG_ERR("rknn_inputs_set: input %lu: %s", (unsigned long)in->index,
+                    in->buf ? "index out of range" : "buf is NULL");
+        return RKNN_ERR_INPUT_INVALID;
+    }
+    if ((ret = rknn_io_native_layout(ctx, &t, &native)) != RKNN_SUCC)
+        return ret;
+    dst = rknn_io_input_target(ctx, in->index, &t);
+    if (in->pass_through) {
+        if (in->size > t.size) {
+            HAL_LOG_ERR("rknn_inputs_set: input %lu: pass-through data of %lu bytes exceeds the "
+                        "native buffer (%lu)", (unsigned long)in->index, (unsigned long)in->size,
+                        (unsigned long)t.size);
+            return RKNN_ERR_INPUT_INVALID;
+        }
+        memcpy(dst, in->buf, in->size);
+    } else {
+        if ((ret = user_input_layout(in, &t, &user)) != RKNN_SUCC)
+            return ret;
+        rknn_io_value_map(ctx, in->index, &t, &native, &map);
+        if (rknn_convert_input(&user, in->buf, &native, dst, &map) != 0)
+            return RKNN_ERR_INPUT_INVALID;
+    }
+    if (!(ctx->flags & RKNN_FLAG_DISABLE_FLUSH_INPUT_MEM_CACHE))
+        rknpu_hook_cache_clean(dst, t.size);
+    ctx->inputs_set |= 1u << in->index;
+    return RKNN_SUCC;
+}
+
+int rknn_inputs_set(rknn_context context, uint32_t n_inputs, rknn_input inputs[])
+{
+    rknn_ctx *ctx = rknn_ctx_from_handle(context);
+    int ret = RKNN_SUCC;
+
+    if (!ctx) {
+        HAL_LOG_ERR("rknn_inputs_set: invalid context");
+        return RKNN_ERR_CTX_INVALID;
+    }
+    if (!inputs || n_inputs == 0 || n_inputs > ctx->model.n_inputs) {
+        HAL_LOG_ERR("rknn_inputs_set: %lu input(s) given, the model has %lu",
+                    (unsigned long)n_inputs, (unsigned long)ctx->model.n_inputs);
+        return RKNN_ERR_PARAM_INVALID;
+    }
+    if (!ctx->arena) {
+        HAL_LOG_ERR("rknn_inputs_set: the context has no internal memory bound yet");
+        return RKNN_ERR_CTX_INVALID;
+    }
+    rknpu_hook_lock();
+    for (uint32_t i = 0; i < n_inputs && ret == RKNN_SUCC; i++)
+        ret = rknn_io_set_input(ctx, &inputs[i]);
+    rknpu_hook_unlock();
+    return ret;
+}
+
+/* ---- rknn_outputs_get / rknn_outputs_release --------------------------------- */
+
+/* Gather output out->index into out->buf (out->size bytes) as user_type
+ * NCHW; out->size becomes the bytes written. */
+int rknn_io_get_output(rknn_ctx *ctx, rknn_output *out, rknn_tensor_type user_type)
+{
+    rknn_model_tensor_info t;
+    rknn_layout native, user;
+    rknn_value_map map;
+    const uint8_t *src;
+    int ret;
+
+    if (rknn_io_tensor(ctx, 0, out->index, &t) != RKNN_SUCC) {
+        HAL_LOG_ERR("rknn_outputs_get: output index %lu out of range", (unsigned long)out->index);
+        return RKNN_ERR_OUTPUT_INVALID;
+    }
+    if ((ret = rknn_io_native_layout(ctx, &t, &native)) != RKNN_SUCC)
+        return ret;
+    user = native;
+    user.kind = RKNN_LAYOUT_NCHW;
+    user.type = user_type;
+    if (!out->buf || out->size < rknn_layout_bytes(&user)) {
+        HAL_LOG_ERR("rknn_outputs_get: output %lu: buffer of %lu bytes, %llu needed",
+                    (unsigned long)out->index, (unsigned long)out->size,
+                    (unsigned long long)rknn_layout_bytes(&user));
+        return RKNN_ERR_OUTPUT_INVALID;
+    }
+    out->size = (uint32_t)rknn_layout_bytes(&user);
+    src = rknn_io_output_source(ctx, out->index, &t);
+    if (!(ctx->flags & RKNN_FLAG_DISABLE_FLUSH_OUTPUT_MEM_CACHE))
+        rknpu_hook_cache_invalidate(src, t.size);
+    rknn_io_value_map(ctx, UINT32_MAX, &t, &native, &map);
+    if (rknn_convert_output(&native, src, &user, out->buf, &map) != 0)
+        return RKNN_ERR_OUTPUT_INVALID;
+    return RKNN_SUCC;
+}
+
+/* The user type of an output: float32 with want_float, else the native one. */
+static int output_bytes(rknn_ctx *ctx, const rknn_output *out, rknn_tensor_type *type,
+                        uint64_t *bytes)
+{
+    rknn_model_tensor_info t;
+    rknn_layout native;
+    int ret;
+
+    if (rknn_io_tensor(ctx, 0, out->index, &t) != RKNN_SUCC) {
+        HAL_LOG_ERR("rknn_outputs_get: output index %lu out of range", (unsigned long)out->index);
+        return RKNN_ERR_OUTPUT_INVALID;
+    }
+    if ((ret = rknn_io_native_layout(ctx, &t, &native)) != RKNN_SUCC)
+        return ret;
+    *type = out->want_float ? RKNN_TENSOR_FLOAT32 : native.type;
+    native.kind = RKNN_LAYOUT_NCHW;
+    native.type = *type;
+    *bytes = rknn_layout_bytes(&native);
+    return RKNN_SUCC;
+}
+
+static int get_one_output(rknn_ctx *ctx, rknn_output *out, uint32_t slot)
+{
+    rknn_tensor_type type;
+    uint64_t need;
+    int ret = output_bytes(ctx, out, &type, &need);
+
+    if (ret != RKNN_SUCC)
+        return ret;
+    if (!out->is_prealloc) {
+        void *p = NULL;
+        ret = rknpu_mem_status_to_rknn(
+            mem_carveout_alloc(rknpu_platform_carveout(), (size_t)need, 64, &p),
+            "rknn_outputs_get: output buffer");
+        if (ret != RKNN_SUCC)
+            return ret;
+        out->buf = p;
+        out->size = (uint32_t)need;
+        ctx->out_alloc[slot] = p;
+    }
+    return rknn_io_get_output(ctx, out, type);
+}
+
+static void release_slot(rknn_ctx *ctx, uint32_t slot)
+{
+    if (ctx->out_alloc[slot]) {
+        mem_carveout_free(rknpu_platform_carveout(), ctx->out_alloc[slot]);
+        ctx->out_alloc[slot] = NULL;
+    }
+}
+
+int rknn_outputs_get(rknn_context context, uint32_t n_outputs, rknn_output outputs[],
+                     rknn_output_extend *extend)
+{
+    rknn_ctx *ctx = rknn_ctx_from_handle(context);
+    int ret = RKNN_SUCC;
+
+    (void)extend;
+    if (!ctx) {
+        HAL_LOG_ERR("rknn_outputs_get: invalid context");
+        return RKNN_ERR_CTX_INVALID;
+    }
+    if (!outputs || n_outputs == 0 || n_outputs > ctx->model.n_outputs ||
+        n_outputs > RKNN_CTX_MAX_OUTPUTS) {
+        HAL_LOG_ERR("rknn_outputs_get: %lu output(s) asked, the model has %lu",
+                    (unsigned long)n_outputs, (unsigned long)ctx->model.n_outputs);
+        return RKNN_ERR_PARAM_INVALID;
+    }
+    if (ctx->runs == 0) {
+        HAL_LOG_ERR("rknn_outputs_get: rknn_run has not completed yet");
+        return RKNN_ERR_OUTPUT_INVALID;
+    }
+    rknpu_hook_lock();
+    for (uint32_t i = 0; i < n_outputs && ret == RKNN_SUCC; i++) {
+        release_slot(ctx, i); /* a previous get without release */
+        ret = get_one_output(ctx, &outputs[i], i);
+    }
+    if (ret != RKNN_SUCC)
+        for (uint32_t i = 0; i < n_outputs; i++)
+            if (ctx->out_alloc[i]) {
+                release_slot(ctx, i);
+                outputs[i].buf = NULL;
+            }
+    rknpu_hook_unlock();
+    return ret;
+}
+
+int rknn_outputs_release(rknn_context context, uint32_t n_outputs, rknn_output outputs[])
+{
+    rknn_ctx *ctx = rknn_ctx_from_handle(context);
+
+    if (!ctx) {
+        HAL_LOG_ERR("rknn_outputs_release: invalid context");
+        return RKNN_ERR_CTX_INVALID;
+    }
+    if (!outputs && n_outputs) {
+        HAL_LOG_ERR("rknn_outputs_release: outputs is NULL");
+        return RKNN_ERR_PARAM_INVALID;
+    }
+    rknpu_hook_lock();
+    for (uint32_t i = 0; i < n_outputs && i < RKNN_CTX_MAX_OUTPUTS; i++) {
+        if (!outputs[i].is_prealloc && outputs[i].buf == ctx->out_alloc[i]) {
+            release_slot(ctx, i);
+            outputs[i].buf = NULL;
+        }
+    }
+    rknpu_hook_unlock();
+    return RKNN_SUCC;
+}
+
+void rknn_io_release_all(rknn_ctx *ctx)
+{
+    for (uint32_t i = 0; i < RKNN_CTX_MAX_OUTPUTS; i++)
+        release_slot(ctx, i);
+}

@@ -1,0 +1,27 @@
+/* rknn_io.h - tensors, layouts and buffers of a context's inputs/outputs. */
+#ifndef RKNN_IO_H
+#define RKNN_IO_H
+
+#include "rknn_convert.h"
+#include "rknn_ctx.h"
+
+/* The model tensor of input/output `index`. */
+int rknn_io_tensor(const rknn_ctx *ctx, int is_input, uint32_t index, rknn_model_tensor_info *t);
+/* The layout of a tensor's native buffer (what the NPU reads / writes). */
+int rknn_io_native_layout(const rknn_ctx *ctx, const rknn_model_tensor_info *t, rknn_layout *l);
+/* How values map for a tensor (input = its input index, or UINT32_MAX). */
+void rknn_io_value_map(const rknn_ctx *ctx, uint32_t input, const rknn_model_tensor_info *t,
+                       const rknn_layout *native, rknn_value_map *m);
+/* Where the NPU reads input `index` / writes output `index` (arena or a
+ * zero-copy buffer bound with rknn_set_io_mem in native layout). */
+uint8_t *rknn_io_input_target(const rknn_ctx *ctx, uint32_t index, const rknn_model_tensor_info *t);
+const uint8_t *rknn_io_output_source(const rknn_ctx *ctx, uint32_t index,
+                                     const rknn_model_tensor_info *t);
+/* One input from an rknn_input (rknn_inputs_set and converted bindings). */
+int rknn_io_set_input(rknn_ctx *ctx, const rknn_input *in);
+/* One output into a caller's buffer in user_type NCHW. */
+int rknn_io_get_output(rknn_ctx *ctx, rknn_output *out, rknn_tensor_type user_type);
+/* Free output buffers rknn_outputs_get allocated and nobody released. */
+void rknn_io_release_all(rknn_ctx *ctx);
+
+#endif

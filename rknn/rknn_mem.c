@@ -1,0 +1,454 @@
+/*
+ * rknn_mem.c - the zero-copy API: tensor memory from the carve-out or
+ * wrapped from the caller, bound to inputs, outputs, weights and internal
+ * memory.
+ *
+ * A buffer bound with rknn_set_io_mem in the tensor's native type and
+ * layout is used by the NPU directly: the tensor's relocations are pointed
+ * at it. A buffer in another type or layout (e.g. float32 NCHW output) is
+ * converted by the CPU at rknn_run, as the vendor runtime does.
+ * Memory handles come from a static pool.
+ */
+#include <string.h>
+
+#include "hal.h"
+#include "rknn_ctx.h"
+#include "rknn_io.h"
+#include "rknn_mem.h"
+#include "rknn_tensor.h"
+#include "rknpu_platform_internal.h"
+
+#ifndef RKNN_MAX_TENSOR_MEMS
+#define RKNN_MAX_TENSOR_MEMS 32
+#endif
+
+typedef struct {
+    rknn_tensor_mem mem; /* first: the handle applications hold */
+    uint32_t magic;
+} mem_record;
+
+#define MEM_RECORD_MAGIC 0x524b4d45u /* "RKME" */
+
+MEM_POOL_DEFINE(mem_pool_records, mem_record, RKNN_MAX_TENSOR_MEMS);
+
+static mem_record *record_of(rknn_tensor_mem *mem)
+{
+    mem_record *r = (mem_record *)(void *)mem;
+
+    return mem && mem_pool_owns(&mem_pool_records, r) && r->magic == MEM_RECORD_MAGIC ? r : NULL;
+}
+
+static rknn_tensor_mem *new_record(void *virt, uint64_t phys, uint32_t size, uint32_t flags)
+{
+    mem_record *r = mem_pool_take(&mem_pool_records);
+
+    if (!r) {
+        HAL_LOG_ERR("rknn_create_mem: all %d tensor-memory handles are in use", RKNN_MAX_TENSOR_MEMS);
+        return NULL;
+    }
+    r->magic = MEM_RECORD_MAGIC;
+    r->mem.virt_addr = virt;
+    r->mem.phys_addr = phys;
+    r->mem.fd = -1;
+    r->mem.offset = 0;
+    r->mem.size = size;
+    r->mem.flags = flags;
+    return &r->mem;
+}
+
+static rknn_tensor_mem *create_inside(rknn_context context, uint64_t size, const char *who)
+{
+    void *p = NULL;
+    rknn_tensor_mem *m;
+
+    if (!rknn_ctx_from_handle(context) || size == 0 || size > UINT32_MAX) {
+        HAL_LOG_ERR("%s: invalid context or size %llu", who, (unsigned long long)size);
+        return NULL;
+    }
+    rknpu_hook_lock();
+    if (rknpu_mem_status_to_rknn(mem_carveout_alloc(rknpu_platform_carveout(), (size_t)size,
+                                                    64, &p), who) != RKNN_SUCC) {
+        rknpu_hook_unlock();
+        return NULL;
+    }
+    m = new_record(p, rknpu_hook_virt_to_phys(p), (uint32_t)size,
+                   RKNN_TENSOR_MEMORY_FLAGS_ALLOC_INSIDE);
+    if (!m)
+        mem_carveout_free(rknpu_platform_carveout(), p);
+    rknpu_hook_unlock();
+    return m;
+}
+
+rknn_tensor_mem *rknn_create_mem(rknn_context ctx, uint32_t size)
+{
+    return create_inside(ctx, size, "rknn_create_mem");
+}
+
+rknn_tensor_mem *rknn_create_mem2(rknn_context ctx, uint64_t size, uint64_t alloc_flags)
+{
+    (void)alloc_flags; /* cacheability is the board's choice of carve-out attributes */
+    return create_inside(ctx, size, "rknn_create_mem2");
+}
+
+rknn_tensor_mem *rknn_create_mem_from_phys(rknn_context ctx, uint64_t phys_addr, void *virt_addr,
+                                           uint32_t size)
+{
+    rknn_tensor_mem *m;
+
+    if (!rknn_ctx_from_handle(ctx) || !virt_addr || size == 0) {
+        HAL_LOG_ERR("rknn_create_mem_from_phys: invalid context, address or size");
+        return NULL;
+    }
+    if (phys_addr + size > (1ull << 32) || phys_addr % 16u) {
+        HAL_LOG_ERR("rknn_create_mem_from_phys: NPU address 0x%llx (+%lu) must be 16-byte aligned "
+                    "and below 4 GiB", (unsigned long long)phys_addr, (unsigned long)size);
+        return NULL;
+    }
+    rknpu_hook_lock();
+    m = new_record(virt_addr, phys_addr, size, RKNN_TENSOR_MEMORY_FLAGS_FROM_PHYS);
+    rknpu_hook_unlock();
+    return m;
+}
+
+rknn_tensor_mem *rknn_create_mem_from_fd(rknn_context ctx, int32_t fd, void *virt_addr,
+                                         uint32_t size, int32_t offset)
+{
+    (void)ctx;
+    (void)fd;
+    (void)virt_addr;
+    (void)size;
+    (void)offset;
+    HAL_LOG_ERR("rknn_create_mem_from_fd: there are no dma-buf file descriptors on bare metal; use "
+                "rknn_create_mem_from_phys");
+    return NULL;
+}
+
+rknn_tensor_mem *rknn_create_mem_from_mb_blk(rknn_context ctx, void *mb_blk, int32_t offset)
+{
+    (void)ctx;
+    (void)mb_blk;
+    (void)offset;
+    HAL_LOG_ERR("rknn_create_mem_from_mb_blk: media-buffer blocks do not exist on bare metal");
+    return NULL;
+}
+
+/* Drop every binding of a context that uses mem. */
+static void unbind_everywhere(rknn_ctx *ctx, rknn_tensor_mem *mem)
+{
+    for (uint32_t i = 0; i < RKNN_CTX_MAX_INPUTS; i++)
+        if (ctx->in_bind[i].mem == mem) {
+            memset(&ctx->in_bind[i], 0, sizeof ctx->in_bind[i]);
+            ctx->inputs_set &= ~(1u << i);
+        }
+    for (uint32_t i = 0; i < RKNN_CTX_MAX_OUTPUTS; i++)
+        if (ctx->out_bind[i].mem == mem)
+            memset(&ctx->out_bind[i], 0, sizeof ctx->out_bind[i]);
+}
+
+int rknn_destroy_mem(rknn_context context, rknn_tensor_mem *mem)
+{
+    rknn_ctx *ctx = rknn_ctx_from_handle(context);
+    mem_record *r;
+
+    rknpu_hook_lock();
+    r = record_of(mem);
+    if (!r) {
+        rknpu_hook_unlock();
+        HAL_LOG_ERR("rknn_destroy_mem: not a tensor memory created by this runtime");
+        return RKNN_ERR_PARAM_INVALID;
+    }
+    if (ctx)
+        unbind_everywhere(ctx, mem);
+    if (mem->flags == RKNN_TENSOR_MEMORY_FLAGS_ALLOC_INSIDE)
+        mem_carveout_free(rknpu_platform_carveout(), mem->virt_addr);
+    r->magic = 0;
+    mem_pool_give(&mem_pool_records, r);
+    rknpu_hook_unlock();
+    return RKNN_SUCC;
+}
+
+int rknn_mem_sync(rknn_context context, rknn_tensor_mem *mem, rknn_mem_sync_mode mode)
+{
+    (void)context; /* the vendor lets it be 0 on most SoCs */
+    if (!record_of(mem) || !(mode & RKNN_MEMORY_SYNC_BIDIRECTIONAL)) {
+        HAL_LOG_ERR("rknn_mem_sync: unknown memory or mode %d", (int)mode);
+        return RKNN_ERR_PARAM_INVALID;
+    }
+    if (mode & RKNN_MEMORY_SYNC_TO_DEVICE)
+        rknpu_hook_cache_clean((uint8_t *)mem->virt_addr + mem->offset, mem->size);
+    if (mode & RKNN_MEMORY_SYNC_FROM_DEVICE)
+        rknpu_hook_cache_invalidate((uint8_t *)mem->virt_addr + mem->offset, mem->size);
+    return RKNN_SUCC;
+}
+
+/* ---- binding -------------------------------------------------------------- */
+
+/* strnlen is POSIX, not C11. */
+static size_t bounded_len(const char *s, size_t cap)
+{
+    size_t n = 0;
+
+    while (n < cap && s[n])
+        n++;
+    return n;
+}
+
+static uint32_t mem_dma(const rknn_tensor_mem *mem)
+{
+    return (uint32_t)(mem->phys_addr + (uint32_t)mem->offset);
+}
+
+/* Which input or output the attr names (by name; the index alone is
+ * ambiguous between inputs and outputs). */
+static int find_io(const rknn_ctx *ctx, const rknn_tensor_attr *attr, int *is_input, uint32_t *index)
+{
+    for (int in = 1; in >= 0; in--) {
+        uint32_t count = in ? ctx->model.n_inputs : ctx->model.n_outputs;
+        for (uint32_t i = 0; i < count; i++) {
+            rknn_model_tensor_info t;
+            if (rknn_io_tensor(ctx, in, i, &t) != RKNN_SUCC)
+                continue;
+            if (t.name.len == bounded_len(attr->name, sizeof attr->name) &&
+                memcmp(t.name.ptr, attr->name, t.name.len) == 0) {
+                *is_input = in;
+                *index = i;
+                return RKNN_SUCC;
+            }
+        }
+    }
+    HAL_LOG_ERR("rknn_set_io_mem: no input or output is named '%.64s'", attr->name);
+    return RKNN_ERR_PARAM_INVALID;
+}
+
+/* Point the NPU at a binding's buffer (native) or at the tensor's place in
+ * the arena (converted by the CPU around the run). */
+static int apply_binding(rknn_ctx *ctx, int is_input, uint32_t index)
+{
+    const rknn_io_binding *b = is_input ? &ctx->in_bind[index] : &ctx->out_bind[index];
+    rknn_model_tensor_info t;
+    uint32_t tensor, dma;
+    int ret = is_input ? rknn_model_input(&ctx->model, index, &tensor)
+                       : rknn_model_output(&ctx->model, index, &tensor);
+
+    if (ret == RKNN_SUCC)
+        ret = rknn_model_tensor(&ctx->model, tensor, &t);
+    if (ret != RKNN_SUCC)
+        return ret;
+    dma = b->mem && b->native ? mem_dma(b->mem)
+                              : (uint32_t)rknpu_hook_virt_to_phys(ctx->arena + t.arena_offset);
+    return rknn_loader_rebind(ctx, tensor, dma);
+}
+
+int rknn_mem_apply_bindings(rknn_ctx *ctx)
+{
+    int ret = RKNN_SUCC;
+
+    for (uint32_t i = 0; i < ctx->model.n_inputs && ret == RKNN_SUCC; i++)
+        if (ctx->in_bind[i].mem)
+            ret = apply_binding(ctx, 1, i);
+    for (uint32_t i = 0; i < ctx->model.n_outputs && ret == RKNN_SUCC; i++)
+        if (ctx->out_bind[i].mem)
+            ret = apply_binding(ctx, 0, i);
+    return ret;
+}
+
+/* A native binding: same type and layout as the NPU buffer. */
+static int is_native(const rknn_tensor_attr *attr, const rknn_tensor_attr *native)
+{
+    return attr->type == native->type && attr->fmt == native->fmt &&
+           (attr->pass_through || native->qnt_type == RKNN_TENSOR_QNT_NONE ||
+            attr->type == RKNN_TENSOR_INT8 || attr->type == RKNN_TENSOR_FLOAT16);
+}
+
+static int bind_io(rknn_ctx *ctx, rknn_tensor_mem *mem, const rknn_tensor_attr *attr)
+{
+    rknn_model_tensor_info t;
+    rknn_tensor_attr native;
+    rknn_io_binding *b;
+    uint32_t index, need;
+    int is_input, ret = find_io(ctx, attr, &is_input, &index);
+
+    if (ret == RKNN_SUCC)
+        ret = rknn_io_tensor(ctx, is_input, index, &t);
+    if (ret == RKNN_SUCC)
+        ret = rknn_tensor_native_attr(&t, index, &native);
+    if (ret != RKNN_SUCC)
+        return ret;
+    b = is_input ? &ctx->in_bind[index] : &ctx->out_bind[index];
+    memset(b, 0, sizeof *b);
+    b->native = (uint8_t)is_native(attr, &native);
+    need = b->native ? native.size_with_stride : attr->n_elems * rknn_tensor_type_size(attr->type);
+    if (!b->native && attr->n_elems != native.n_elems) {
+        HAL_LOG_ERR("rknn_set_io_mem: '%.64s' has %lu elements, the attr says %lu", attr->name,
+                    (unsigned long)native.n_elems, (unsigned long)attr->n_elems);
+        return RKNN_ERR_PARAM_INVALID;
+    }
+    if (need == 0 || mem->size < need || (b->native && mem_dma(mem) % 16u)) {
+        HAL_LOG_ERR("rknn_set_io_mem: '%.64s' needs %lu bytes%s, the memory has %lu", attr->name,
+                    (unsigned long)need, b->native ? " at a 16-byte aligned address" : "",
+                    (unsigned long)mem->size);
+        return RKNN_ERR_PARAM_INVALID;
+    }
+    b->mem = mem;
+    b->type = attr->type;
+    b->fmt = attr->fmt;
+    b->pass_through = attr->pass_through;
+    if (is_input)
+        ctx->inputs_set |= 1u << index;
+    /* Before weights and internal memory are bound, relocation applies it. */
+    return ctx->relocated ? apply_binding(ctx, is_input, index) : RKNN_SUCC;
+}
+
+int rknn_set_io_mem(rknn_context context, rknn_tensor_mem *mem, rknn_tensor_attr *attr)
+{
+    rknn_ctx *ctx = rknn_ctx_from_handle(context);
+    int ret;
+
+    if (!ctx) {
+        HAL_LOG_ERR("rknn_set_io_mem: invalid context");
+        return RKNN_ERR_CTX_INVALID;
+    }
+    if (!record_of(mem) || !attr) {
+        HAL_LOG_ERR("rknn_set_io_mem: %s", attr ? "unknown tensor memory" : "attr is NULL");
+        return RKNN_ERR_PARAM_INVALID;
+    }
+    rknpu_hook_lock();
+    ret = bind_io(ctx, mem, attr);
+    rknpu_hook_unlock();
+    return ret;
+}
+
+/* ---- weights and internal memory (RKNN_FLAG_MEM_ALLOC_OUTSIDE) ------------- */
+
+static int relocate_when_complete(rknn_ctx *ctx)
+{
+    int ret;
+
+    if (!ctx->weights || !ctx->weights->dma || !ctx->arena)
+        return RKNN_SUCC;
+    ret = rknn_loader_relocate(ctx);
+    return ret == RKNN_SUCC ? rknn_mem_apply_bindings(ctx) : ret;
+}
+
+static int check_outside_mem(const rknn_ctx *ctx, const rknn_tensor_mem *mem, uint32_t need,
+                             const char *who)
+{
+    if (!ctx) {
+        HAL_LOG_ERR("%s: invalid context", who);
+        return RKNN_ERR_CTX_INVALID;
+    }
+    if (!record_of((rknn_tensor_mem *)(uintptr_t)mem) || mem->size < need || mem_dma(mem) % 64u) {
+        HAL_LOG_ERR("%s: needs a tensor memory of %lu bytes at a 64-byte aligned address", who,
+                    (unsigned long)need);
+        return RKNN_ERR_PARAM_INVALID;
+    }
+    return RKNN_SUCC;
+}
+
+int rknn_set_weight_mem(rknn_context context, rknn_tensor_mem *mem)
+{
+    rknn_ctx *ctx = rknn_ctx_from_handle(context);
+    int ret = check_outside_mem(ctx, mem, ctx ? ctx->plan.weight_bytes : 0, "rknn_set_weight_mem");
+
+    if (ret != RKNN_SUCC)
+        return ret;
+    if (!(ctx->flags & RKNN_FLAG_MEM_ALLOC_OUTSIDE) || ctx->weights->refs > 1) {
+        HAL_LOG_ERR("rknn_set_weight_mem: only for contexts created with RKNN_FLAG_MEM_ALLOC_OUTSIDE "
+                    "whose weights are not shared");
+        return RKNN_ERR_PARAM_INVALID;
+    }
+    rknpu_hook_lock();
+    ctx->weights->dma = (uint8_t *)mem->virt_addr + mem->offset;
+    ctx->weights->owned = 0;
+    ret = rknn_loader_copy_weights(&ctx->model, ctx->weights->dma);
+    if (ret == RKNN_SUCC) {
+        rknpu_hook_cache_clean(ctx->weights->dma, ctx->plan.weight_bytes);
+        ret = relocate_when_complete(ctx);
+    }
+    rknpu_hook_unlock();
+    return ret;
+}
+
+int rknn_set_internal_mem(rknn_context context, rknn_tensor_mem *mem)
+{
+    rknn_ctx *ctx = rknn_ctx_from_handle(context);
+    int ret = check_outside_mem(ctx, mem, ctx ? ctx->plan.arena_bytes : 0, "rknn_set_internal_mem");
+
+    if (ret != RKNN_SUCC)
+        return ret;
+    if (!(ctx->flags & (RKNN_FLAG_MEM_ALLOC_OUTSIDE | RKNN_FLAG_INTERNAL_ALLOC_OUTSIDE))) {
+        HAL_LOG_ERR("rknn_set_internal_mem: only for contexts created with "
+                    "RKNN_FLAG_MEM_ALLOC_OUTSIDE or RKNN_FLAG_INTERNAL_ALLOC_OUTSIDE");
+        return RKNN_ERR_PARAM_INVALID;
+    }
+    rknpu_hook_lock();
+    ctx->arena = (uint8_t *)mem->virt_addr + mem->offset;
+    ctx->arena_owned = 0;
+    rknpu_hook_cache_invalidate(ctx->arena, ctx->plan.arena_bytes);
+    ret = relocate_when_complete(ctx);
+    rknpu_hook_unlock();
+    return ret;
+}
+
+/* ---- conversions around a run for non-native bindings ---------------------- */
+
+static int convert_bound_input(rknn_ctx *ctx, uint32_t i)
+{
+    const rknn_io_binding *b = &ctx->in_bind[i];
+    rknn_input in;
+
+    memset(&in, 0, sizeof in);
+    in.index = i;
+    in.buf = (uint8_t *)b->mem->virt_addr + b->mem->offset;
+    in.size = b->mem->size;
+    in.pass_through = b->pass_through;
+    in.type = b->type;
+    in.fmt = b->fmt;
+    return rknn_io_set_input(ctx, &in);
+}
+
+int rknn_mem_before_run(rknn_ctx *ctx)
+{
+    for (uint32_t i = 0; i < ctx->model.n_inputs; i++) {
+        const rknn_io_binding *b = &ctx->in_bind[i];
+        int ret;
+        if (!b->mem)
+            continue;
+        if (b->native) {
+            if (!(ctx->flags & RKNN_FLAG_DISABLE_FLUSH_INPUT_MEM_CACHE))
+                rknpu_hook_cache_clean((uint8_t *)b->mem->virt_addr + b->mem->offset, b->mem->size);
+        } else if ((ret = convert_bound_input(ctx, i)) != RKNN_SUCC) {
+            return ret;
+        }
+    }
+    return RKNN_SUCC;
+}
+
+int rknn_mem_after_run(rknn_ctx *ctx)
+{
+    for (uint32_t i = 0; i < ctx->model.n_outputs; i++) {
+        const rknn_io_binding *b = &ctx->out_bind[i];
+        rknn_output out;
+        int ret;
+        if (!b->mem)
+            continue;
+        if (b->native) {
+            if (!(ctx->flags & RKNN_FLAG_DISABLE_FLUSH_OUTPUT_MEM_CACHE))
+                rknpu_hook_cache_invalidate((uint8_t *)b->mem->virt_addr + b->mem->offset,
+                                            b->mem->size);
+            continue;
+        }
+        memset(&out, 0, sizeof out);
+        out.index = i;
+        out.is_prealloc = 1;
+        out.want_float = b->type == RKNN_TENSOR_FLOAT32;
+        out.buf = (uint8_t *)b->mem->virt_addr + b->mem->offset;
+        out.size = b->mem->size;
+        ret = rknn_io_get_output(ctx, &out, b->type);
+        if (ret != RKNN_SUCC)
+            return ret;
+        if (!(ctx->flags & RKNN_FLAG_DISABLE_FLUSH_OUTPUT_MEM_CACHE))
+            rknpu_hook_cache_clean(out.buf, out.size); /* the application may hand it to a DMA */
+    }
+    return RKNN_SUCC;
+}

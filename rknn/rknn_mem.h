@@ -1,0 +1,14 @@
+/* rknn_mem.h - zero-copy bindings, used by the run path. */
+#ifndef RKNN_MEM_H
+#define RKNN_MEM_H
+
+#include "rknn_ctx.h"
+
+/* Re-point the stream at every bound native I/O buffer (after relocation). */
+int rknn_mem_apply_bindings(rknn_ctx *ctx);
+/* Convert non-native input bindings into the arena / clean native ones. */
+int rknn_mem_before_run(rknn_ctx *ctx);
+/* Convert the arena into non-native output bindings / invalidate native ones. */
+int rknn_mem_after_run(rknn_ctx *ctx);
+
+#endif

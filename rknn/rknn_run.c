@@ -1,0 +1,148 @@
+/*
+ * rknn_run.c - rknn_set_core_mask, rknn_run, rknn_wait: choose the task
+ * groups for the core mask and hand them to the driver.
+ *
+ * A model built for RK3588 carries one task group per core configuration
+ * (1 core; 2 cores; 3 cores). A mask selects the configuration and the
+ * physical cores; each core runs its own chain, all at once.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "hal.h"
+#include "npu_driver.h"
+#include "rknn_ctx.h"
+#include "rknn_mem.h"
+
+/* The physical cores a mask means for this context; 0 on success. */
+static int cores_for_mask(const rknn_ctx *ctx, uint32_t mask, unsigned *cores, unsigned *n)
+{
+    unsigned soc_cores = ctx->soc->core_count, model_cores = ctx->model.max_cores;
+
+    *n = 0;
+    switch (mask) {
+    case RKNN_NPU_CORE_AUTO:
+        cores[(*n)++] = 0; /* runs are synchronous: every core is idle, take core 0 */
+        return 0;
+    case RKNN_NPU_CORE_ALL:
+        for (unsigned c = 0; c < soc_cores && c < model_cores; c++)
+            cores[(*n)++] = c;
+        return 0;
+    case RKNN_NPU_CORE_0:
+    case RKNN_NPU_CORE_1:
+    case RKNN_NPU_CORE_2:
+    case RKNN_NPU_CORE_0_1:
+    case RKNN_NPU_CORE_0_1_2:
+        for (unsigned c = 0; c < 3; c++)
+            if (mask & (1u << c))
+                cores[(*n)++] = c;
+        if (cores[*n - 1] >= soc_cores || *n > model_cores)
+            return -1;
+        return 0;
+    default:
+        return -1;
+    }
+}
+
+int rknn_set_core_mask(rknn_context context, rknn_core_mask core_mask)
+{
+    rknn_ctx *ctx = rknn_ctx_from_handle(context);
+    unsigned cores[3], n;
+
+    if (!ctx) {
+        HAL_LOG_ERR("rknn_set_core_mask: invalid context");
+        return RKNN_ERR_CTX_INVALID;
+    }
+    if (cores_for_mask(ctx, (uint32_t)core_mask, cores, &n) != 0) {
+        HAL_LOG_ERR("rknn_set_core_mask: mask 0x%lx cannot run on %s (%lu core(s)) with a model "
+                    "built for %lu core configuration(s)", (unsigned long)core_mask, ctx->soc->name,
+                    (unsigned long)ctx->soc->core_count, (unsigned long)ctx->model.max_cores);
+        return RKNN_ERR_PARAM_INVALID;
+    }
+    ctx->core_mask = (uint32_t)core_mask;
+    return RKNN_SUCC;
+}
+
+static void record_perf(rknn_ctx *ctx, const npu_core_job *jobs, unsigned n, uint64_t us)
+{
+    int len = snprintf(ctx->perf_text, sizeof ctx->perf_text,
+                       "run %lu: %lu core(s), %llu us on the NPU\n", (unsigned long)ctx->runs,
+                       (unsigned long)n, (unsigned long long)us);
+
+    for (unsigned i = 0; i < n && len > 0 && (size_t)len < sizeof ctx->perf_text; i++)
+        len += snprintf(ctx->perf_text + len, sizeof ctx->perf_text - (size_t)len,
+                        "  core %u: task group of %lu task(s) starting at task %lu\n", jobs[i].core,
+                        (unsigned long)jobs[i].count, (unsigned long)jobs[i].first);
+}
+
+int rknn_ctx_run_npu(rknn_ctx *ctx)
+{
+    npu_core_job jobs[RKNPU_MAX_CORES];
+    npu_job_result res;
+    unsigned cores[3], n;
+    int ret;
+
+    if (cores_for_mask(ctx, ctx->core_mask, cores, &n) != 0)
+        return RKNN_ERR_PARAM_INVALID;
+    for (unsigned i = 0; i < n; i++) {
+        rknn_model_task_range g;
+        ret = rknn_model_task_group(&ctx->model, n, i, &g);
+        if (ret != RKNN_SUCC)
+            return ret;
+        jobs[i].core = cores[i];
+        jobs[i].records = ctx->model.task_data;
+        jobs[i].first = g.first;
+        jobs[i].count = g.count;
+        jobs[i].stream_dma = (uint32_t)rknpu_hook_virt_to_phys(ctx->regcmd);
+    }
+    ret = npu_run(jobs, n, &res);
+    if (ret != RKNN_SUCC)
+        return ret;
+    ctx->runs++;
+    ctx->last_run_us = (int64_t)res.hw_time_us;
+    if (ctx->flags & RKNN_FLAG_COLLECT_PERF_MASK)
+        record_perf(ctx, jobs, n, res.hw_time_us);
+    return RKNN_SUCC;
+}
+
+int rknn_run(rknn_context context, rknn_run_extend *extend)
+{
+    rknn_ctx *ctx = rknn_ctx_from_handle(context);
+    int ret;
+
+    if (!ctx) {
+        HAL_LOG_ERR("rknn_run: invalid context");
+        return RKNN_ERR_CTX_INVALID;
+    }
+    if (!ctx->relocated) {
+        HAL_LOG_ERR("rknn_run: the context has no %s bound (RKNN_FLAG_MEM_ALLOC_OUTSIDE needs "
+                    "rknn_set_weight_mem and rknn_set_internal_mem first)",
+                    (ctx->flags & RKNN_FLAG_COLLECT_MODEL_INFO_ONLY) ? "memory (info-only init)"
+                                                                      : "weights/internal memory");
+        return RKNN_ERR_CTX_INVALID;
+    }
+    if (ctx->inputs_set != (1u << ctx->model.n_inputs) - 1u) {
+        HAL_LOG_ERR("rknn_run: not every input has data (set mask 0x%lx of %lu inputs)",
+                    (unsigned long)ctx->inputs_set, (unsigned long)ctx->model.n_inputs);
+        return RKNN_ERR_INPUT_INVALID;
+    }
+    (void)extend; /* runs complete before returning; non_block is honoured by rknn_wait */
+    rknpu_hook_lock();
+    ret = rknn_mem_before_run(ctx);
+    if (ret == RKNN_SUCC)
+        ret = rknn_ctx_run_npu(ctx);
+    if (ret == RKNN_SUCC)
+        ret = rknn_mem_after_run(ctx);
+    rknpu_hook_unlock();
+    return ret;
+}
+
+int rknn_wait(rknn_context context, rknn_run_extend *extend)
+{
+    (void)extend;
+    if (!rknn_ctx_from_handle(context)) {
+        HAL_LOG_ERR("rknn_wait: invalid context");
+        return RKNN_ERR_CTX_INVALID;
+    }
+    return RKNN_SUCC; /* rknn_run has already waited for completion */
+}
