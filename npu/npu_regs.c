@@ -22,7 +22,7 @@ static const npu_field_info npu_field_table[] = {
 
 /* Never called: a duplicate offset in regs.def makes this switch fail to
  * compile ("duplicate case value"), so uniqueness is a build-time check. */
-static inline int npu_regs_offsets_are_unique(uint32_t offset)
+__attribute__((unused)) static int npu_regs_offsets_are_unique(uint32_t offset)
 {
     switch (offset) {
 #define NPU_REG(block, name, offset) case (offset):

@@ -78,6 +78,7 @@ static void weights_release(rknn_ctx *ctx)
 static void ctx_release(rknn_ctx *ctx)
 {
     rknn_io_release_all(ctx);
+    rknn_custom_release_all(ctx);
     weights_release(ctx);
     dma_free(&ctx->regcmd);
     if (ctx->arena_owned)
@@ -160,7 +161,9 @@ static int bind_memory(rknn_ctx *ctx, const rknn_init_extend *extend)
     ctx->arena_owned = 1;
     /* No dirty CPU lines may sit over memory the NPU writes. */
     rknpu_hook_cache_invalidate(ctx->arena, ctx->plan.arena_bytes);
-    if (ctx->weights->dma)
+    /* Without weights yet (user memory to come) the stream waits; a model
+     * without constants has none to wait for. */
+    if (ctx->weights->dma || ctx->plan.weight_bytes == 0)
         return rknn_loader_relocate(ctx);
     return RKNN_SUCC;
 }

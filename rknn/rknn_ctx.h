@@ -31,6 +31,10 @@
 #define RKNN_CTX_MAGIC 0x524b4e43u /* "RKNC" */
 #define RKNN_CTX_MAX_INPUTS 16     /* inputs / outputs of one model */
 #define RKNN_CTX_MAX_OUTPUTS 16
+#define RKNN_CTX_MAX_CUSTOM_NODES 8 /* custom-op nodes of one model */
+#define RKNN_CUSTOM_MAX_IO 8        /* inputs + outputs of one custom-op node */
+
+struct rknn_custom_node;
 
 /* A zero-copy buffer bound to an input or output with rknn_set_io_mem. */
 typedef struct {
@@ -89,6 +93,8 @@ typedef struct rknn_ctx {
     rknn_io_binding out_bind[RKNN_CTX_MAX_OUTPUTS];
     void *out_alloc[RKNN_CTX_MAX_OUTPUTS]; /* rknn_outputs_get buffers (carve-out) */
     char perf_text[512];    /* RKNN_QUERY_PERF_DETAIL */
+    struct rknn_custom_node *custom[RKNN_CTX_MAX_CUSTOM_NODES]; /* registered op nodes */
+    uint32_t n_custom;
 } rknn_ctx;
 
 /* Handle <-> context, validating the handle (pool membership and magic). */
@@ -98,6 +104,10 @@ rknn_context rknn_ctx_to_handle(const rknn_ctx *ctx);
 /* Run the model's NPU task groups for the context's core mask
  * (rknn_run.c); also used by the custom-op graph executor. */
 int rknn_ctx_run_npu(rknn_ctx *ctx);
+
+/* Custom CPU operators (rknn_custom.c). */
+int rknn_custom_has_cpu_nodes(const rknn_ctx *ctx);
+void rknn_custom_release_all(rknn_ctx *ctx);
 
 /* ---- loader (rknn_loader.c) ---------------------------------------------- */
 

@@ -145,6 +145,25 @@ static int check_task_body(const rknn_model_view *m, uint32_t t, const rknn_mode
     return RKNN_SUCC;
 }
 
+/* The last link of a chain is never followed (TASK_NUMBER stops the PC), but
+ * rebase_chain() turns it into a DMA address like the others: it must be 0
+ * or a task start, never a position inside a task. */
+static int check_chain_end(const rknn_model_view *m, uint32_t t, uint64_t addr)
+{
+    uint32_t v = npu_regcmd_value(addr);
+
+    if (npu_regcmd_is_nop(addr) || v == 0)
+        return RKNN_SUCC;
+    for (uint32_t k = 0; k < m->n_tasks; k++) {
+        rknn_model_task_info ti;
+        if (rknn_model_task(m, k, &ti) == RKNN_SUCC && ti.regcmd_addr == v)
+            return RKNN_SUCC;
+    }
+    HAL_LOG_ERR("rknn_init: task %lu ends its chain with a link to stream byte %lu, which is "
+                "not a task start", (unsigned long)t, (unsigned long)v);
+    return RKNN_ERR_MODEL_INVALID;
+}
+
 /* The 4-word tail: next address, next amount, pre-enable, op-enable. */
 static int check_tail(const rknn_model_view *m, uint32_t t, const rknn_model_task_info *ti,
                       const rknn_model_task_info *next, const npu_soc_profile *soc)
@@ -164,7 +183,7 @@ static int check_tail(const rknn_model_view *m, uint32_t t, const rknn_model_tas
         return RKNN_ERR_MODEL_INVALID;
     }
     if (!next)
-        return RKNN_SUCC; /* the chain ends: TASK_NUMBER stops the PC here */
+        return check_chain_end(m, t, addr); /* TASK_NUMBER stops the PC here */
     if (npu_regcmd_value(addr) != next->regcmd_addr ||
         (npu_regcmd_value(amount) & 0xFFFFu) !=
             npu_pc_fetch_amount(next->regcfg_amount, soc->pc_data_amount_scale)) {
@@ -281,8 +300,15 @@ static int tensor_extent(const rknn_model_view *m, const rknn_model_tensor_info 
 {
     if (is_constant(t->kind)) {
         const uint8_t *data;
-        int ret = rknn_model_blob(m, t->blob_index, &data, extent);
-        return ret;
+        uint32_t regcmd_blob, task_blob;
+        int ret = stream_blobs(m, &regcmd_blob, &task_blob);
+        if (ret != RKNN_SUCC)
+            return ret;
+        /* Those two blobs are not copied to the weights region: a constant
+         * stored there has no DMA address (it would point past the weights). */
+        if (!blob_is_weight(m, t->blob_index, regcmd_blob, task_blob))
+            return RKNN_ERR_MODEL_INVALID;
+        return rknn_model_blob(m, t->blob_index, &data, extent);
     }
     if (is_activation(t->kind)) {
         if ((uint64_t)t->arena_offset + t->size > m->arena_size)
@@ -478,6 +504,30 @@ static int rebase_chain(rknn_ctx *ctx)
     return RKNN_SUCC;
 }
 
+/* Words no task covers (gaps between tasks, the DMA block's padding) become
+ * NOPs: nothing the file put there was validated, and the PC's fetch
+ * granularity (2 words on RK3588) can reach one word past a task's tail.
+ * `covered` is a bitmap of n_regcmd_words bits. */
+static void clear_unfetched(rknn_ctx *ctx, uint32_t *covered)
+{
+    const rknn_model_view *m = &ctx->model;
+
+    memset(covered, 0, (m->n_regcmd_words + 31) / 32 * 4u);
+    for (uint32_t t = 0; t < m->n_tasks; t++) {
+        rknn_model_task_info ti;
+        uint32_t first;
+        if (rknn_model_task(m, t, &ti) != RKNN_SUCC)
+            continue;
+        first = (uint32_t)(ti.regcmd_addr / RKNN_MODEL_REGCMD_WORD_SIZE);
+        for (uint32_t i = first; i < first + ti.regcfg_amount + PC_TAIL_WORDS; i++)
+            covered[i / 32] |= 1u << (i % 32);
+    }
+    for (uint32_t i = 0; i < m->n_regcmd_words; i++)
+        if (!(covered[i / 32] & (1u << (i % 32))))
+            put_word(ctx->regcmd, i, npu_regcmd_nop());
+    memset(ctx->regcmd + m->regcmd_size, 0, ctx->plan.regcmd_bytes - m->regcmd_size);
+}
+
 int rknn_loader_relocate(rknn_ctx *ctx)
 {
     mem_carveout *heap = rknpu_platform_carveout();
@@ -501,10 +551,12 @@ int rknn_loader_relocate(rknn_ctx *ctx)
         ret = check_unrelocated(m, patched);
     if (ret == RKNN_SUCC)
         ret = rebase_chain(ctx);
+    if (ret == RKNN_SUCC)
+        clear_unfetched(ctx, patched); /* the bitmap is free again */
     mem_carveout_free(heap, scratch);
     if (ret != RKNN_SUCC)
         return ret;
-    rknpu_hook_cache_clean(ctx->regcmd, m->regcmd_size);
+    rknpu_hook_cache_clean(ctx->regcmd, ctx->plan.regcmd_bytes);
     ctx->relocated = 1;
     return RKNN_SUCC;
 }

@@ -12,6 +12,7 @@
 #include "hal.h"
 #include "npu_driver.h"
 #include "rknn_ctx.h"
+#include "rknn_custom.h"
 #include "rknn_mem.h"
 
 /* The physical cores a mask means for this context; 0 on success. */
@@ -95,7 +96,12 @@ int rknn_ctx_run_npu(rknn_ctx *ctx)
         jobs[i].count = g.count;
         jobs[i].stream_dma = (uint32_t)rknpu_hook_virt_to_phys(ctx->regcmd);
     }
-    ret = npu_run(jobs, n, &res);
+    if (rknn_custom_has_cpu_nodes(ctx)) {
+        memset(&res, 0, sizeof res);
+        ret = rknn_custom_run_graph(ctx, jobs, n, &res.hw_time_us);
+    } else {
+        ret = npu_run(jobs, n, &res);
+    }
     if (ret != RKNN_SUCC)
         return ret;
     ctx->runs++;

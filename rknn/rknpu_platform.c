@@ -129,3 +129,18 @@ int rknpu_mem_status_to_rknn(mem_status s, const char *what)
         return RKNN_ERR_PARAM_INVALID;
     }
 }
+
+int rknpu_set_job_timeout(uint32_t timeout_us)
+{
+    if (!profile) {
+        HAL_LOG_ERR("rknpu_set_job_timeout: rknpu_platform_init() has not been called");
+        return RKNN_ERR_DEVICE_UNAVAILABLE;
+    }
+    if (timeout_us == 0) {
+        HAL_LOG_ERR("rknpu_set_job_timeout: the timeout must be > 0");
+        return RKNN_ERR_PARAM_INVALID;
+    }
+    platform.job_timeout_us = timeout_us;
+    npu_driver_configure(profile, platform.npu_base, timeout_us);
+    return RKNN_SUCC;
+}

@@ -15,7 +15,18 @@ export PKG_CONFIG_PATH=$(dirname "$pc")
 export PKG_CONFIG_SYSROOT_DIR=$stage
 flags=$(pkg-config --cflags --libs rknpu-bm)
 echo "pkg-config: $flags (prefix $prefix)"
+# run_fresh BINARY: a just-linked file can briefly be "text file busy"
+# (exit 126) on a loaded machine; retry only that.
+run_fresh() {
+    for try in 1 2 3; do
+        "$1" && return 0
+        rc=$?
+        [ $rc -eq 126 ] || return $rc
+        sleep 1
+    done
+    return 126
+}
 cc -std=c11 -Wall -Wextra -Werror "$src/tests/install/consumer.c" $flags -o "$stage/consumer"
-"$stage/consumer"
+run_fresh "$stage/consumer"
 c++ -std=c++11 -Wall -Wextra -Werror "$src/tests/install/consumer_cpp.cpp" $flags -o "$stage/consumer_cpp"
-"$stage/consumer_cpp"
+run_fresh "$stage/consumer_cpp"

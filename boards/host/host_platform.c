@@ -16,13 +16,10 @@
 #include <string.h>
 #include <strings.h>
 
+#include "board_common.h"
 #include "hal.h"
 #include "rknn_api.h"
 #include "rknpu_platform_internal.h"
-
-#ifndef BOARD_SOC /* set from -Dsoc by the build */
-#define BOARD_SOC RKNPU_SOC_RK3588
-#endif
 
 #define HOST_CARVEOUT_BYTES (64u << 20)
 #define HOST_CARVEOUT_NPU_ADDRESS 0x10000000u
@@ -47,6 +44,7 @@ int rknpu_board_autoinit(void)
 {
     rknpu_platform_config cfg = {0};
     const char *level = getenv("RKNPU_LOG_LEVEL");
+    int ret;
 
     if (rknpu_platform_get())
         return RKNN_SUCC;
@@ -56,7 +54,10 @@ int rknpu_board_autoinit(void)
     cfg.carveout = host_carveout;
     cfg.carveout_size = sizeof host_carveout;
     cfg.carveout_phys = HOST_CARVEOUT_NPU_ADDRESS;
-    return rknpu_platform_init(&cfg);
+    ret = rknpu_platform_init(&cfg);
+    if (ret != RKNN_SUCC)
+        return ret;
+    return board_vnpu_attach(rknpu_platform_get(), rknpu_platform_profile());
 }
 
 /* rknn_init(ctx, "model.rknn", 0, ...): the file is mapped read-only for the

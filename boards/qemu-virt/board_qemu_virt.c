@@ -12,6 +12,7 @@
 #include "board_common.h"
 #include "hal.h"
 #include "rknn_api.h"
+#include "npu_soc.h"
 #include "rknpu_bm.h"
 
 extern char __dma_pool_start[], __dma_carveout_end[];
@@ -63,6 +64,8 @@ int board_init(void)
     cfg.carveout = __dma_pool_start;
     cfg.carveout_size = (size_t)(__dma_carveout_end - __dma_pool_start);
     ret = rknpu_platform_init(&cfg);
+    if (ret == RKNN_SUCC) /* QEMU has no NPU: the virtual one answers at the SoC's addresses */
+        ret = board_vnpu_attach(rknpu_platform_get(), npu_soc_get(cfg.soc));
     if (ret != RKNN_SUCC)
         return ret;
     board_ready = 1;

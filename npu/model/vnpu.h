@@ -89,6 +89,18 @@ typedef struct {
 } vnpu_stats;
 void vnpu_get_stats(const vnpu_device *dev, unsigned core, vnpu_stats *out);
 
+/* Meaning of CNA CVT_CON0 bit 0 (the input converter switch), an open
+ * hardware question on RK356x (vnpu-streams §5.3). Default (PROFILE): bypass
+ * on RK3588/RV1106 (Mesa-verified), enable on RK3566/RK3568 (the vendor
+ * streams then expect raw uint8 input buffers). Applies to all cores;
+ * vnpu_init() restores the default. */
+typedef enum {
+    VNPU_CVT_BIT0_PROFILE = 0,
+    VNPU_CVT_BIT0_BYPASS,   /* bit 0 set = converter bypassed */
+    VNPU_CVT_BIT0_ENABLE,   /* bit 0 set = converter enabled */
+} vnpu_cvt_bit0;
+void vnpu_set_cvt_bit0(vnpu_device *dev, vnpu_cvt_bit0 meaning);
+
 #ifdef __cplusplus
 }
 #endif

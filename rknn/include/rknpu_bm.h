@@ -86,6 +86,10 @@ int rknpu_platform_init(const rknpu_platform_config *cfg);
  * NULL before rknpu_platform_init(). */
 const rknpu_platform_config *rknpu_platform_get(void);
 
+/* Change the NPU job timeout (microseconds, > 0) of the running platform.
+ * RKNN_SUCC, RKNN_ERR_PARAM_INVALID or RKNN_ERR_DEVICE_UNAVAILABLE. */
+int rknpu_set_job_timeout(uint32_t timeout_us);
+
 /* Human-readable SoC name ("RK3588", ...) or "unknown". */
 const char *rknpu_soc_name(rknpu_soc_id soc);
 

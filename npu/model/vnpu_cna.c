@@ -1,0 +1,601 @@
+/*
+ * vnpu_cna.c - CNA (feature/weight fetch, input converter, padding) and
+ * CORE (MAC array + accumulator) of the virtual NPU: direct and depthwise
+ * convolution, int8 (exact int32 accumulation) and fp16 (fp32
+ * accumulation), feeding the DPU row by row.
+ *
+ * Layouts (what the model reads; hw.md §4, vnpu-streams §5, §6):
+ *  - Input, ARGB_IN = 8..11 (packed NHWC, C_real = ARGB_IN - 7 <= 4
+ *    channels): element (y, x, c) at FEATURE_DATA_ADDR + y * pitch +
+ *    (x * C_real + c) * elem, pitch = pitch_px * C_real * elem with pitch_px
+ *    = CBUF_CON1 / DATAIN_HEIGHT on RK3588/RV1106 and CBUF_CON1[31:16] on
+ *    RK356x (vnpu-streams §5.1). Channels C_real..DATAIN_CHANNEL-1 read as 0.
+ *  - Input, ARGB_IN = 0 (NC1HWC2, C2 = atom / elem): element (c, y, x) at
+ *    FEATURE_DATA_ADDR + (c / C2) * surf + y * line + x * atom + (c % C2) *
+ *    elem. RK356x: line = LINE_STRIDE * atom, surf = SURF_STRIDE * atom.
+ *    RK3588: line = LINE_STRIDE / 4 * atom (group-line fetch; LINE_STRIDE
+ *    itself when GROUP_LINE_OFF = 1), surf = (SURF_STRIDE + LINE_STRIDE) *
+ *    atom with SURF_STRIDE a 28-bit two's complement (hw.md §4.2).
+ *  - Weights at DCOMP_ADDR0: [kernel group][input slice][ky][kx][kernel in
+ *    group][channel in slice]; groups of 32 (int8) / 16 (fp16) kernels on
+ *    RK3588, 16 / 8 on RK356x, the last group compact; slices of 32
+ *    channels, the last one compact (DATAIN_CHANNEL - 32 * s).
+ *    Depthwise (CONV_MODE 3, WEIGHT_KERNELS 1): [slice][ky][kx][channel],
+ *    slices of 64 bytes (RK3588) / 32 bytes (RK356x), the last compact.
+ *  - Padding: PAD_CON0 top/left, bottom/right implied by the output size
+ *    (at most kernel - 1 rows/columns), value PAD_CON1 (RK356x:
+ *    PAD_CON0[31:16]) - the low 8 bits for int8, the fp16 bits for fp16.
+ *  - Converter (CVT_CON0..4) on the first <= 4 real channels when enabled:
+ *    CVT_CON0[0] means bypass on RK3588/RV1106 and enable on RK356x (the
+ *    note's reading (A), switchable with vnpu_set_cvt_bit0); TYPE 0:
+ *    ((x * scale) >> trunc) + offset, TYPE 1: ((x + offset) * scale) >> trunc,
+ *    floor shifts, DATA_SIGN = 0 reads bytes unsigned; result saturated to
+ *    int8. The pad value is applied after it.
+ * The result does not depend on CBUF programming (banks, entries, grains).
+ */
+#include <string.h>
+
+#include "vnpu_internal.h"
+
+/* Scratch: the padded input window, the repacked weights and one chunk of
+ * accumulators. Inputs/weights larger than this are reported, not guessed:
+ * real tasks are bounded by the 384 KiB CBUF. */
+#define VNPU_X_BYTES (768u * 1024u)
+#define VNPU_W_BYTES (512u * 1024u)
+#define VNPU_ACC_ELEMS (32u * 1024u)
+#define VNPU_SLICE 32u /* input channels per weight slice */
+
+static _Alignas(16) union {
+    int8_t i8[VNPU_X_BYTES];
+    float f32[VNPU_X_BYTES / 4];
+} vnpu_x;
+static _Alignas(16) union {
+    int8_t i8[VNPU_W_BYTES];
+    float f32[VNPU_W_BYTES / 4];
+} vnpu_w;
+static _Alignas(16) union {
+    int32_t i32[VNPU_ACC_ELEMS];
+    float f32[VNPU_ACC_ELEMS];
+} vnpu_acc;
+static int32_t vnpu_sumx[VNPU_ACC_ELEMS];
+
+typedef struct {
+    unsigned prec, elem;
+    int fp, dw;
+    uint32_t hin, win, cin, creal;
+    uint32_t hout, wout, kout;
+    uint32_t nker;           /* kernels with weights (dw: channels computed) */
+    uint32_t kh, kw, sx, sy;
+    uint32_t pt, pl;
+    uint32_t hp, wp;         /* padded window in the scratch */
+    int8_t pad_i8;
+    float pad_f;
+    int cvt_on, cvt_type1, cvt_signed;
+    int64_t cvt_scale[4], cvt_off[4];
+    unsigned cvt_trunc[4];
+} vnpu_conv;
+
+static uint32_t R(const vnpu_task *t, uint32_t off)
+{
+    return vnpu_reg(t->core, off);
+}
+
+/* ---- register decode -------------------------------------------------------- */
+
+static int vnpu_conv_decode(vnpu_task *t, vnpu_conv *g)
+{
+    uint32_t con1 = R(t, NPU_CNA_CONV_CON1);
+    uint32_t con2 = R(t, NPU_CNA_CONV_CON2);
+    uint32_t con3 = R(t, NPU_CNA_CONV_CON3);
+    uint32_t ws2 = R(t, NPU_CNA_WEIGHT_SIZE2);
+    uint32_t o0 = R(t, NPU_CORE_DATAOUT_SIZE_0);
+    uint32_t misc = R(t, NPU_CORE_MISC_CFG);
+    unsigned mode = vnpu_bits(con1, 3, 0);
+
+    memset(g, 0, sizeof *g);
+    if (mode != 0 && mode != 3)
+        return vnpu_unsupported(t, NPU_CNA_CONV_CON1,
+                                "this CONV_MODE (only 0 direct, 3 depthwise)");
+    g->dw = mode == 3;
+    g->prec = vnpu_bits(con1, 6, 4);
+    if (g->prec != VNPU_PREC_INT8 && g->prec != VNPU_PREC_FP16)
+        return vnpu_unsupported(t, NPU_CNA_CONV_CON1, "this IN_PRECISION (only int8, fp16)");
+    g->fp = g->prec == VNPU_PREC_FP16;
+    g->elem = g->fp ? 2u : 1u;
+    if (vnpu_bits(con1, 16, 16))
+        return vnpu_unsupported(t, NPU_CNA_CONV_CON1, "deconvolution");
+    if (vnpu_bits(con2, 2, 1))
+        return vnpu_unsupported(t, NPU_CNA_CONV_CON2, "CSC_DO_EN/CSC_WO_EN");
+    g->sx = vnpu_bits(con3, 2, 0);
+    g->sy = vnpu_bits(con3, 5, 3);
+    if (g->sx == 0 || g->sy == 0)
+        return vnpu_unsupported(t, NPU_CNA_CONV_CON3, "a stride of 0");
+    if (vnpu_bits(con3, 13, 8))
+        return vnpu_unsupported(t, NPU_CNA_CONV_CON3, "deconvolution strides");
+    if (vnpu_bits(con3, 25, 16))
+        return vnpu_unsupported(t, NPU_CNA_CONV_CON3,
+                                "atrous dilation (field encoding unverified)");
+    if (vnpu_bits(con3, 30, 28))
+        return vnpu_unsupported(t, NPU_CNA_CONV_CON3, "multi-core NN_MODE");
+    if (R(t, NPU_CNA_FC_CON0) & 1u)
+        return vnpu_unsupported(t, NPU_CNA_FC_CON0, "zero skipping");
+    if (vnpu_bits(R(t, NPU_CNA_DCOMP_CTRL), 2, 0))
+        return vnpu_unsupported(t, NPU_CNA_DCOMP_CTRL, "weight decompression");
+    if (vnpu_bits(R(t, NPU_CORE_CLIP_TRUNCATE), 4, 0))
+        return vnpu_unsupported(t, NPU_CORE_CLIP_TRUNCATE, "an accumulator truncation");
+    g->hin = vnpu_bits(R(t, NPU_CNA_DATA_SIZE0), 10, 0);
+    g->win = vnpu_bits(R(t, NPU_CNA_DATA_SIZE0), 26, 16);
+    g->cin = vnpu_bits(R(t, NPU_CNA_DATA_SIZE1), 15, 0);
+    g->creal = vnpu_bits(R(t, NPU_CNA_DATA_SIZE1), 29, 16) + 1u;
+    g->nker = vnpu_bits(ws2, 13, 0);
+    g->kh = vnpu_bits(ws2, 20, 16);
+    g->kw = vnpu_bits(ws2, 28, 24);
+    g->hout = vnpu_bits(o0, 31, 16) + 1u;
+    g->wout = vnpu_bits(o0, 15, 0) + 1u;
+    g->kout = vnpu_bits(R(t, NPU_CORE_DATAOUT_SIZE_1), 15, 0) + 1u;
+    g->pt = vnpu_bits(R(t, NPU_CNA_PAD_CON0), 3, 0);
+    g->pl = vnpu_bits(R(t, NPU_CNA_PAD_CON0), 7, 4);
+    if (g->hin == 0 || g->win == 0 || g->cin == 0)
+        return vnpu_unsupported(t, NPU_CNA_DATA_SIZE0, "an empty input (DATA_SIZE0/1)");
+    if (g->creal > g->cin)
+        return vnpu_unsupported(t, NPU_CNA_DATA_SIZE1, "more real than padded channels");
+    if (g->kh == 0 || g->kw == 0 || g->nker == 0)
+        return vnpu_unsupported(t, NPU_CNA_WEIGHT_SIZE2, "an empty kernel");
+    /* int32 accumulation is exact while channels x taps x 2^14 < 2^31 */
+    if ((uint64_t)g->cin * g->kh * g->kw >= 131072u)
+        return vnpu_unsupported(t, NPU_CNA_DATA_SIZE1,
+                                "more than 2^17 products per output (accumulator range)");
+    if (vnpu_bits(R(t, NPU_CNA_DATA_SIZE3), 23, 22))
+        return vnpu_unsupported(t, NPU_CNA_DATA_SIZE3, "SURF_MODE");
+    if (vnpu_bits(R(t, NPU_CNA_DATA_SIZE2), 10, 0) != g->wout)
+        return vnpu_inconsistent(t, NPU_CNA_DATA_SIZE2, NPU_CORE_DATAOUT_SIZE_0,
+                                 "DATAOUT_WIDTH differs from the CORE output width");
+    if (vnpu_bits(R(t, NPU_CNA_DATA_SIZE3), 21, 0) != g->wout * g->hout)
+        return vnpu_inconsistent(t, NPU_CNA_DATA_SIZE3, NPU_CORE_DATAOUT_SIZE_0,
+                                 "DATAOUT_ATOMICS differs from the CORE output size");
+    if (!t->cfg->rk356x) {
+        /* RK3588 map; RK356x puts MISC_CFG's precision elsewhere (vnpu-streams §9) */
+        if ((uint32_t)vnpu_bits(misc, 1, 1) != (uint32_t)g->dw)
+            return vnpu_inconsistent(t, NPU_CORE_MISC_CFG, NPU_CNA_CONV_CON1,
+                                     "CORE DW_EN does not match CONV_MODE");
+        if (vnpu_bits(misc, 10, 8) != g->prec)
+            return vnpu_inconsistent(t, NPU_CORE_MISC_CFG, NPU_CNA_CONV_CON1,
+                                     "CORE PROC_PRECISION does not match IN_PRECISION");
+    } else if ((t->enable & NPU_UNIT_CMAC) &&
+               (uint32_t)vnpu_bits(R(t, NPU_CMAC_MISC_CFG), 1, 1) != (uint32_t)g->dw) {
+        return vnpu_inconsistent(t, NPU_CMAC_MISC_CFG, NPU_CNA_CONV_CON1,
+                                 "CMAC MISC_CFG depthwise bit does not match CONV_MODE");
+    }
+    if (g->dw) {
+        if (g->nker != 1)
+            return vnpu_unsupported(t, NPU_CNA_WEIGHT_SIZE2,
+                                    "a depthwise task with WEIGHT_KERNELS != 1");
+        g->nker = g->cin < g->kout ? g->cin : g->kout;
+    } else if (g->kout < g->nker) {
+        return vnpu_inconsistent(t, NPU_CORE_DATAOUT_SIZE_1, NPU_CNA_WEIGHT_SIZE2,
+                                 "fewer CORE output channels than kernels");
+    }
+    /* padded window: implicit bottom/right padding of at most kernel - 1 */
+    uint64_t need_h = (uint64_t)(g->hout - 1u) * g->sy + g->kh;
+    uint64_t need_w = (uint64_t)(g->wout - 1u) * g->sx + g->kw;
+    g->hp = g->pt + g->hin;
+    g->wp = g->pl + g->win;
+    if (need_h > g->hp) {
+        if (need_h - g->hp >= g->kh)
+            return vnpu_inconsistent(t, NPU_CORE_DATAOUT_SIZE_0, NPU_CNA_DATA_SIZE0,
+                                     "output rows need more than kernel-1 rows of bottom padding");
+        g->hp = (uint32_t)need_h;
+    }
+    if (need_w > g->wp) {
+        if (need_w - g->wp >= g->kw)
+            return vnpu_inconsistent(t, NPU_CORE_DATAOUT_SIZE_0, NPU_CNA_DATA_SIZE0,
+                                     "output columns need more than kernel-1 columns of right "
+                                     "padding");
+        g->wp = (uint32_t)need_w;
+    }
+    uint32_t padv = t->cfg->rk356x ? vnpu_bits(R(t, NPU_CNA_PAD_CON0), 31, 16)
+                                   : R(t, NPU_CNA_PAD_CON1);
+    g->pad_i8 = (int8_t)(uint8_t)padv;
+    g->pad_f = vnpu_f16_to_f32((uint16_t)padv);
+    return 0;
+}
+
+/* ---- input: converter, window fetch ---------------------------------------- */
+
+/* Signed data and every channel's ((x [+ off]) * scale) >> trunc [+ off]
+ * equal to x: the converter changes nothing, whichever channel set applies. */
+static int vnpu_cvt_is_identity(const vnpu_task *t, uint32_t c0)
+{
+    if (!vnpu_bits(c0, 3, 3))
+        return 0;
+    for (unsigned c = 0; c < 4; c++) {
+        uint32_t con = R(t, NPU_CNA_CVT_CON1 + 4u * c);
+        unsigned trunc = vnpu_bits(c0, 9u + 6u * c, 4u + 6u * c);
+        if (vnpu_bits(con, 15, 0) != 0 || vnpu_bits(con, 31, 16) != (1u << trunc))
+            return 0;
+    }
+    return 1;
+}
+
+static int vnpu_cvt_decode(vnpu_task *t, vnpu_conv *g)
+{
+    uint32_t c0 = R(t, NPU_CNA_CVT_CON0);
+    int bit0 = (int)(c0 & 1u);
+
+    g->cvt_on = t->cfg->cvt_bit0_enable ? bit0 : !bit0;
+    if (g->cvt_on && vnpu_cvt_is_identity(t, c0))
+        g->cvt_on = 0; /* e.g. RK356x identity tasks (0xA) read with bit 0 = bypass */
+    if (!g->cvt_on)
+        return 0;
+    if (g->fp)
+        return vnpu_unsupported(t, NPU_CNA_CVT_CON0, "the input converter on fp16 data");
+    if (vnpu_bits(c0, 2, 2))
+        return vnpu_unsupported(t, NPU_CNA_CVT_CON0, "converter ROUND_TYPE = 1");
+    if (g->creal > 4)
+        return vnpu_unsupported(t, NPU_CNA_CVT_CON0, "the converter on more than 4 channels");
+    g->cvt_type1 = (int)vnpu_bits(c0, 1, 1);
+    g->cvt_signed = (int)vnpu_bits(c0, 3, 3);
+    for (unsigned c = 0; c < 4; c++) {
+        uint32_t con = R(t, NPU_CNA_CVT_CON1 + 4u * c);
+        g->cvt_scale[c] = vnpu_bits(con, 31, 16);
+        g->cvt_off[c] = vnpu_sext(con, 16);
+        g->cvt_trunc[c] = vnpu_bits(c0, 9u + 6u * c, 4u + 6u * c);
+    }
+    return 0;
+}
+
+/* Converted int8 value of raw byte b of channel c. */
+static int8_t vnpu_cvt_apply(const vnpu_conv *g, uint8_t b, uint32_t c)
+{
+    int64_t x;
+
+    if (!g->cvt_on || c >= g->creal)
+        return (int8_t)b;
+    x = g->cvt_signed ? (int64_t)(int8_t)b : (int64_t)b;
+    if (g->cvt_type1)
+        x = vnpu_shift_floor((x + g->cvt_off[c]) * g->cvt_scale[c], g->cvt_trunc[c]);
+    else
+        x = vnpu_shift_floor(x * g->cvt_scale[c], g->cvt_trunc[c]) + g->cvt_off[c];
+    return (int8_t)vnpu_clamp64(x, -128, 127);
+}
+
+static void vnpu_fill_pad(const vnpu_conv *g)
+{
+    size_t n = (size_t)g->hp * g->wp * g->cin;
+
+    if (!g->fp) {
+        memset(vnpu_x.i8, (uint8_t)g->pad_i8, n);
+        return;
+    }
+    for (size_t i = 0; i < n; i++)
+        vnpu_x.f32[i] = g->pad_f;
+}
+
+/* Packed NHWC (ARGB mode) input. */
+static int vnpu_load_argb(vnpu_task *t, vnpu_conv *g)
+{
+    unsigned nch = vnpu_bits(R(t, NPU_CNA_CONV_CON1), 15, 12) - 7u;
+    uint32_t cb1 = R(t, NPU_CNA_CBUF_CON1);
+    uint32_t pitch_px;
+    uint64_t row;
+    const uint8_t *src;
+
+    if (nch < 1 || nch > 4)
+        return vnpu_unsupported(t, NPU_CNA_CONV_CON1, "this ARGB_IN value (8..11 expected)");
+    if (nch != g->creal)
+        return vnpu_inconsistent(t, NPU_CNA_CONV_CON1, NPU_CNA_DATA_SIZE1,
+                                 "ARGB_IN channels differ from DATAIN_CHANNEL_REAL + 1");
+    if (t->cfg->rk356x) {
+        pitch_px = vnpu_bits(cb1, 31, 16);
+    } else {
+        if (cb1 % g->hin != 0)
+            return vnpu_inconsistent(t, NPU_CNA_CBUF_CON1, NPU_CNA_DATA_SIZE0,
+                                     "CBUF_CON1 is not DATAIN_HEIGHT x row pitch");
+        pitch_px = cb1 / g->hin;
+    }
+    if (pitch_px < g->win)
+        return vnpu_inconsistent(t, NPU_CNA_CBUF_CON1, NPU_CNA_DATA_SIZE0,
+                                 "the packed-input row pitch is narrower than DATAIN_WIDTH");
+    row = (uint64_t)pitch_px * nch * g->elem;
+    src = vnpu_dma_read(t, R(t, NPU_CNA_FEATURE_DATA_ADDR),
+                        (uint64_t)(g->hin - 1u) * row + (uint64_t)g->win * nch * g->elem,
+                        "CNA feature (packed input)");
+    if (src == NULL)
+        return -1;
+    vnpu_fill_pad(g);
+    for (uint32_t y = 0; y < g->hin; y++) {
+        for (uint32_t x = 0; x < g->win; x++) {
+            const uint8_t *px = src + y * row + (size_t)x * nch * g->elem;
+            size_t o = ((size_t)(y + g->pt) * g->wp + x + g->pl) * g->cin;
+            for (uint32_t c = 0; c < g->cin; c++) {
+                if (g->fp)
+                    vnpu_x.f32[o + c] = c < nch ? vnpu_f16_to_f32(vnpu_ld16(px + 2u * c)) : 0.0f;
+                else
+                    vnpu_x.i8[o + c] = c < nch ? vnpu_cvt_apply(g, px[c], c) : 0;
+            }
+        }
+    }
+    return 0;
+}
+
+/* NC1HWC2 input. */
+static int vnpu_load_nc1hwc2(vnpu_task *t, vnpu_conv *g)
+{
+    uint32_t atom = t->cfg->atom;
+    uint32_t c2 = atom / g->elem;
+    uint32_t c1 = (g->cin + c2 - 1u) / c2;
+    uint32_t line = vnpu_bits(R(t, NPU_CNA_DMA_CON1), 27, 0);
+    int64_t surf = vnpu_sext(R(t, NPU_CNA_DMA_CON2), 28);
+    uint64_t line_b, surf_b;
+    const uint8_t *src;
+
+    if (t->cfg->rk356x) {
+        line_b = (uint64_t)line * atom;
+        surf_b = (uint64_t)(surf < 0 ? 0 : surf) * atom;
+        if (surf < 0)
+            return vnpu_unsupported(t, NPU_CNA_DMA_CON2, "a negative surface stride");
+    } else {
+        unsigned group = vnpu_bits(R(t, NPU_CNA_CONV_CON1), 29, 29) ? 1u : 4u;
+        if (line % group != 0)
+            return vnpu_unsupported(t, NPU_CNA_DMA_CON1,
+                                    "a group-line LINE_STRIDE that is not a multiple of 4");
+        line_b = (uint64_t)(line / group) * atom;
+        if (surf + (int64_t)line < 0)
+            return vnpu_inconsistent(t, NPU_CNA_DMA_CON2, NPU_CNA_DMA_CON1,
+                                     "SURF_STRIDE + LINE_STRIDE is negative");
+        surf_b = (uint64_t)(surf + (int64_t)line) * atom;
+    }
+    if (line_b < (uint64_t)g->win * atom)
+        return vnpu_inconsistent(t, NPU_CNA_DMA_CON1, NPU_CNA_DATA_SIZE0,
+                                 "the line stride is shorter than DATAIN_WIDTH atoms");
+    if (c1 > 1 && surf_b < (uint64_t)g->hin * line_b)
+        return vnpu_inconsistent(t, NPU_CNA_DMA_CON2, NPU_CNA_DATA_SIZE0,
+                                 "the surface stride is shorter than DATAIN_HEIGHT lines");
+    src = vnpu_dma_read(t, R(t, NPU_CNA_FEATURE_DATA_ADDR),
+                        (uint64_t)(c1 - 1u) * surf_b + (uint64_t)(g->hin - 1u) * line_b +
+                            (uint64_t)g->win * atom,
+                        "CNA feature (NC1HWC2 input)");
+    if (src == NULL)
+        return -1;
+    vnpu_fill_pad(g);
+    for (uint32_t y = 0; y < g->hin; y++) {
+        for (uint32_t x = 0; x < g->win; x++) {
+            size_t o = ((size_t)(y + g->pt) * g->wp + x + g->pl) * g->cin;
+            for (uint32_t c = 0; c < g->cin; c++) {
+                const uint8_t *e = src + (size_t)(c / c2) * surf_b + (size_t)y * line_b +
+                                   (size_t)x * atom + (size_t)(c % c2) * g->elem;
+                if (g->fp)
+                    vnpu_x.f32[o + c] = vnpu_f16_to_f32(vnpu_ld16(e));
+                else
+                    vnpu_x.i8[o + c] = vnpu_cvt_apply(g, e[0], c);
+            }
+        }
+    }
+    return 0;
+}
+
+static int vnpu_load_input(vnpu_task *t, vnpu_conv *g)
+{
+    uint64_t bytes = (uint64_t)g->hp * g->wp * g->cin * (g->fp ? 4u : 1u);
+
+    if (bytes > VNPU_X_BYTES)
+        return vnpu_fail(t, VNPU_INT_DMA_READ_ERROR | VNPU_INT_DMA_WRITE_ERROR,
+                         "padded input window %lux%lux%lu (%llu bytes) exceeds the model's "
+                         "%lu-byte input buffer (not modelled)", (unsigned long)g->hp,
+                         (unsigned long)g->wp, (unsigned long)g->cin, (unsigned long long)bytes,
+                         (unsigned long)VNPU_X_BYTES);
+    if (vnpu_cvt_decode(t, g) != 0)
+        return -1;
+    if (vnpu_bits(R(t, NPU_CNA_CONV_CON1), 15, 12))
+        return vnpu_load_argb(t, g);
+    return vnpu_load_nc1hwc2(t, g);
+}
+
+/* ---- weights ---------------------------------------------------------------- */
+
+/* Repack to [kernel][ky][kx][channel] (direct) or [ky][kx][channel] (dw). */
+static int vnpu_load_weights(vnpu_task *t, const vnpu_conv *g)
+{
+    uint32_t taps = g->kh * g->kw;
+    uint64_t per_kernel = (uint64_t)taps * g->cin * g->elem;
+    uint64_t total = g->dw ? per_kernel : per_kernel * g->nker;
+    uint64_t scratch = (g->dw ? 1u : g->nker) * (uint64_t)taps * g->cin * (g->fp ? 4u : 1u);
+    const uint8_t *src;
+
+    if (R(t, NPU_CNA_WEIGHT_SIZE1) != per_kernel || R(t, NPU_CNA_WEIGHT_SIZE0) != total)
+        return vnpu_inconsistent(t, NPU_CNA_WEIGHT_SIZE0, NPU_CNA_WEIGHT_SIZE1,
+                                 "weight sizes differ from kernel x kh x kw x DATAIN_CHANNEL");
+    if (scratch > VNPU_W_BYTES)
+        return vnpu_fail(t, VNPU_INT_DMA_READ_ERROR | VNPU_INT_DMA_WRITE_ERROR,
+                         "%llu weight elements exceed the model's weight buffer (not modelled)",
+                         (unsigned long long)(scratch / (g->fp ? 4u : 1u)));
+    src = vnpu_dma_read(t, R(t, NPU_CNA_DCOMP_ADDR0), total, "CNA weights");
+    if (src == NULL)
+        return -1;
+    if (g->dw) {
+        uint32_t ds = t->cfg->dw_slice_bytes / g->elem;
+        for (uint32_t c = 0; c < g->cin; c++) {
+            uint32_t cs = c / ds, sc = g->cin - cs * ds < ds ? g->cin - cs * ds : ds;
+            for (uint32_t tap = 0; tap < taps; tap++) {
+                size_t e = (size_t)taps * cs * ds + (size_t)tap * sc + c % ds;
+                size_t o = (size_t)tap * g->cin + c;
+                if (g->fp)
+                    vnpu_w.f32[o] = vnpu_f16_to_f32(vnpu_ld16(src + 2u * e));
+                else
+                    vnpu_w.i8[o] = (int8_t)src[e];
+            }
+        }
+        return 0;
+    }
+    uint32_t gsize = g->fp ? t->cfg->kgroup_fp16 : t->cfg->kgroup_int8;
+    for (uint32_t k = 0; k < g->nker; k++) {
+        uint32_t kg = k / gsize;
+        uint32_t gk = g->nker - kg * gsize < gsize ? g->nker - kg * gsize : gsize;
+        size_t kg_start = (size_t)kg * gsize * taps * g->cin;
+        for (uint32_t c = 0; c < g->cin; c++) {
+            uint32_t cs = c / VNPU_SLICE;
+            uint32_t sc = g->cin - cs * VNPU_SLICE < VNPU_SLICE ? g->cin - cs * VNPU_SLICE
+                                                                : VNPU_SLICE;
+            for (uint32_t tap = 0; tap < taps; tap++) {
+                size_t e = kg_start + (size_t)taps * gk * cs * VNPU_SLICE +
+                           ((size_t)tap * gk + k % gsize) * sc + c % VNPU_SLICE;
+                size_t o = ((size_t)k * taps + tap) * g->cin + c;
+                if (g->fp)
+                    vnpu_w.f32[o] = vnpu_f16_to_f32(vnpu_ld16(src + 2u * e));
+                else
+                    vnpu_w.i8[o] = (int8_t)src[e];
+            }
+        }
+    }
+    return 0;
+}
+
+/* ---- MAC -------------------------------------------------------------------- */
+
+/* Σ a[i]·b[i] over n int8 pairs, exact in int32 for n < 2^17. Four
+ * independent accumulators keep the loop free of carried dependencies. */
+static inline int32_t vnpu_dot_i8(const int8_t *a, const int8_t *b, uint32_t n)
+{
+    int32_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    uint32_t i = 0;
+
+    for (; i + 4u <= n; i += 4u) {
+        s0 += (int32_t)a[i] * b[i];
+        s1 += (int32_t)a[i + 1u] * b[i + 1u];
+        s2 += (int32_t)a[i + 2u] * b[i + 2u];
+        s3 += (int32_t)a[i + 3u] * b[i + 3u];
+    }
+    for (; i < n; i++)
+        s0 += (int32_t)a[i] * b[i];
+    return (s0 + s1) + (s2 + s3);
+}
+
+static inline int32_t vnpu_sum_i8(const int8_t *a, uint32_t n)
+{
+    int32_t s = 0;
+
+    for (uint32_t i = 0; i < n; i++)
+        s += a[i];
+    return s;
+}
+
+static inline float vnpu_dot_f32(const float *a, const float *b, uint32_t n)
+{
+    float s = 0.0f;
+
+    for (uint32_t i = 0; i < n; i++)
+        s += a[i] * b[i];
+    return s;
+}
+
+/* Accumulators of output pixels [p0, p0 + n) into vnpu_acc ([n][kout]). */
+static void vnpu_mac_direct(const vnpu_conv *g, uint32_t p0, uint32_t n, int want_sumx)
+{
+    uint32_t row = g->kw * g->cin;      /* contiguous elements of one kernel row */
+    size_t xrow = (size_t)g->wp * g->cin;
+    size_t wk = (size_t)g->kh * row;
+
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t p = p0 + i, oy = p / g->wout, ox = p % g->wout;
+        size_t xo = ((size_t)oy * g->sy * g->wp + (size_t)ox * g->sx) * g->cin;
+        size_t ao = (size_t)i * g->kout;
+        if (g->fp) {
+            const float *xb = vnpu_x.f32 + xo;
+            for (uint32_t k = 0; k < g->nker; k++) {
+                const float *w = vnpu_w.f32 + k * wk;
+                float s = 0.0f;
+                for (uint32_t ky = 0; ky < g->kh; ky++)
+                    s += vnpu_dot_f32(w + ky * row, xb + ky * xrow, row);
+                vnpu_acc.f32[ao + k] = s;
+            }
+            for (uint32_t k = g->nker; k < g->kout; k++)
+                vnpu_acc.f32[ao + k] = 0.0f;
+            continue;
+        }
+        const int8_t *xb = vnpu_x.i8 + xo;
+        for (uint32_t k = 0; k < g->nker; k++) {
+            const int8_t *w = vnpu_w.i8 + k * wk;
+            int32_t s = 0;
+            for (uint32_t ky = 0; ky < g->kh; ky++)
+                s += vnpu_dot_i8(w + ky * row, xb + ky * xrow, row);
+            vnpu_acc.i32[ao + k] = s;
+        }
+        for (uint32_t k = g->nker; k < g->kout; k++)
+            vnpu_acc.i32[ao + k] = 0;
+        if (want_sumx) {
+            int32_t s = 0;
+            for (uint32_t ky = 0; ky < g->kh; ky++)
+                s += vnpu_sum_i8(xb + ky * xrow, row);
+            vnpu_sumx[i] = s;
+        }
+    }
+}
+
+static void vnpu_mac_depthwise(const vnpu_conv *g, uint32_t p0, uint32_t n, int want_sumx)
+{
+    uint32_t cd = g->nker; /* channels computed */
+
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t p = p0 + i, oy = p / g->wout, ox = p % g->wout;
+        size_t ao = (size_t)i * g->kout;
+        for (uint32_t k = 0; k < g->kout; k++) {
+            if (g->fp)
+                vnpu_acc.f32[ao + k] = 0.0f;
+            else
+                vnpu_acc.i32[ao + k] = 0;
+            vnpu_sumx[ao + k] = 0;
+        }
+        for (uint32_t ky = 0; ky < g->kh; ky++) {
+            for (uint32_t kx = 0; kx < g->kw; kx++) {
+                size_t xo = ((size_t)(oy * g->sy + ky) * g->wp + ox * g->sx + kx) * g->cin;
+                size_t wo = ((size_t)ky * g->kw + kx) * g->cin;
+                if (g->fp) {
+                    for (uint32_t c = 0; c < cd; c++)
+                        vnpu_acc.f32[ao + c] += vnpu_w.f32[wo + c] * vnpu_x.f32[xo + c];
+                    continue;
+                }
+                for (uint32_t c = 0; c < cd; c++)
+                    vnpu_acc.i32[ao + c] += (int32_t)vnpu_w.i8[wo + c] * vnpu_x.i8[xo + c];
+                if (want_sumx)
+                    for (uint32_t c = 0; c < cd; c++)
+                        vnpu_sumx[ao + c] += vnpu_x.i8[xo + c];
+            }
+        }
+    }
+}
+
+int vnpu_conv_task(vnpu_task *t)
+{
+    vnpu_conv g;
+    vnpu_dpu_plan *plan;
+    uint32_t npix, per;
+    int want_sumx;
+
+    if (vnpu_conv_decode(t, &g) != 0)
+        return -1;
+    npix = g.hout * g.wout;
+    if (g.kout > VNPU_ACC_ELEMS)
+        return vnpu_unsupported(t, NPU_CORE_DATAOUT_SIZE_1,
+                                "more output channels than the model's accumulator chunk");
+    plan = vnpu_dpu_prepare(t, g.kout, npix, g.prec, g.dw);
+    if (plan == NULL)
+        return -1;
+    if (vnpu_load_input(t, &g) != 0 || vnpu_load_weights(t, &g) != 0)
+        return -1;
+    want_sumx = vnpu_dpu_wants_sumx(plan);
+    per = VNPU_ACC_ELEMS / g.kout;
+    for (uint32_t p0 = 0; p0 < npix; p0 += per) {
+        uint32_t n = npix - p0 < per ? npix - p0 : per;
+        vnpu_dpu_chunk ck = {p0, n, g.kout, vnpu_acc.i32, vnpu_acc.f32, vnpu_sumx,
+                             (uint8_t)g.dw};
+        if (g.dw)
+            vnpu_mac_depthwise(&g, p0, n, want_sumx);
+        else
+            vnpu_mac_direct(&g, p0, n, want_sumx);
+        if (vnpu_dpu_process(t, plan, &ck) != 0)
+            return -1;
+    }
+    t->core->stats.macs +=
+        (uint64_t)npix * g.nker * g.kh * g.kw * (g.dw ? 1u : g.cin);
+    return 0;
+}

@@ -1,0 +1,13 @@
+/* rknn_custom.h - the mixed NPU/CPU graph executor (rknn_custom.c). */
+#ifndef RKNN_CUSTOM_H
+#define RKNN_CUSTOM_H
+
+#include "npu_driver.h"
+#include "rknn_ctx.h"
+
+/* Run the graph in node order: NPU segments (one chain per core, from the
+ * core's task group `groups[i]`) and the registered CPU ops between them.
+ * hw_us gets the NPU time. */
+int rknn_custom_run_graph(rknn_ctx *ctx, const npu_core_job *groups, unsigned n, uint64_t *hw_us);
+
+#endif

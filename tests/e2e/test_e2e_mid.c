@@ -1,0 +1,382 @@
+/*
+ * test_e2e_mid - the vendor multiple_input_demo models (RK3588 and RK3566
+ * builds) through the unmodified rknn_* API on the virtual NPU, the way the
+ * vendor demo uses them, against a float evaluation of the source ONNX model
+ * (tests/tools/onnx_ref.py, numpy): every core mask, the general API and
+ * the zero-copy API, injected faults and bad arguments.
+ *
+ * Usage: test_e2e_mid MODELS_DIR REFERENCE_FILE
+ *   REFERENCE_FILE: float32 NCHW [1,8,128,128] of test.onnx on input1.bin /
+ *   input2.bin. Skips (77) when the models or the reference are absent.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "board.h"
+#include "board_common.h"
+#include "npu_soc.h"
+#include "rknn_api.h"
+#include "rknpu_bm.h"
+#include "test_files.h"
+#include "test_util.h"
+#include "vnpu.h"
+
+#define H 128
+#define W 128
+#define OUT_C 8
+#define OUT_ELEMS (OUT_C * H * W)
+#define OUT_SCALE 4.142374515533447f
+#define OUT_ZP 20
+#define MAX_STEPS 1 /* issue requirement: within 1-2 steps; the stream's own rounding gives 1 */
+
+static uint8_t model[64 * 1024];
+static uint8_t image1[H * W * 1], image2[H * W * 3];
+static float reference[OUT_ELEMS];
+static int8_t expected_q[OUT_ELEMS];
+static int8_t out_q[OUT_ELEMS];
+static const char *dir;
+
+static int quantise_ref(float v)
+{
+    float q = v / OUT_SCALE;
+    int r = (int)(q < 0 ? q - 0.5f : q + 0.5f) + OUT_ZP;
+
+    return r < -128 ? -128 : r > 127 ? 127 : r;
+}
+
+/* Error of an int8 output against the quantised reference, in steps. */
+static void compare_q(const char *what, const int8_t *q)
+{
+    unsigned max = 0;
+    unsigned long sum = 0;
+
+    for (int i = 0; i < OUT_ELEMS; i++) {
+        int d = q[i] - expected_q[i];
+        unsigned a = (unsigned)(d < 0 ? -d : d);
+        max = a > max ? a : max;
+        sum += a;
+    }
+    printf("  %-44s max %u step(s), mean %lu.%03lu steps\n", what, max, sum / OUT_ELEMS,
+           (sum * 1000 / OUT_ELEMS) % 1000);
+    CHECK(max <= MAX_STEPS);
+}
+
+static void compare_float(const char *what, const float *f)
+{
+    float max = 0;
+
+    for (int i = 0; i < OUT_ELEMS; i++) {
+        float d = f[i] - reference[i];
+        d = d < 0 ? -d : d;
+        max = d > max ? d : max;
+    }
+    printf("  %-44s max |error| %.3f (%.2f steps)\n", what, (double)max, (double)(max / OUT_SCALE));
+    CHECK(max <= 1.5f * OUT_SCALE); /* one step plus the reference's own rounding */
+}
+
+static void switch_soc(rknpu_soc_id soc)
+{
+    rknpu_platform_config c = *rknpu_platform_get();
+
+    c.soc = soc;
+    memset(c.npu_base, 0, sizeof c.npu_base);
+    CHECK(rknpu_platform_init(&c) == RKNN_SUCC);
+    CHECK(board_vnpu_attach(rknpu_platform_get(), npu_soc_get(soc)) == RKNN_SUCC);
+}
+
+static rknn_context load(const char *file)
+{
+    char path[512];
+    size_t n = test_read_file(test_path(path, sizeof path, dir, file), model, sizeof model);
+    rknn_context ctx = 0;
+
+    CHECK(n > 0);
+    CHECK(rknn_init(&ctx, model, (uint32_t)n, 0, NULL) == RKNN_SUCC);
+    return ctx;
+}
+
+static int set_inputs(rknn_context ctx)
+{
+    rknn_input in[2];
+
+    memset(in, 0, sizeof in);
+    in[0].index = 0;
+    in[0].buf = image1;
+    in[0].size = sizeof image1;
+    in[0].type = RKNN_TENSOR_UINT8;
+    in[0].fmt = RKNN_TENSOR_NHWC;
+    in[1] = in[0];
+    in[1].index = 1;
+    in[1].buf = image2;
+    in[1].size = sizeof image2;
+    return rknn_inputs_set(ctx, 2, in);
+}
+
+/* One inference with the general API; both output forms checked. */
+static void run_general(rknn_context ctx, const char *label)
+{
+    rknn_output out[1];
+    char what[96];
+
+    CHECK(set_inputs(ctx) == RKNN_SUCC);
+    if (!CHECK(rknn_run(ctx, NULL) == RKNN_SUCC))
+        return;
+    memset(out, 0, sizeof out);
+    out[0].want_float = 1; /* the runtime allocates the buffer */
+    CHECK(rknn_outputs_get(ctx, 1, out, NULL) == RKNN_SUCC);
+    CHECK(out[0].buf != NULL && out[0].size == OUT_ELEMS * sizeof(float));
+    if (out[0].buf) {
+        snprintf(what, sizeof what, "%s want_float", label);
+        compare_float(what, out[0].buf);
+    }
+    CHECK(rknn_outputs_release(ctx, 1, out) == RKNN_SUCC);
+    out[0].want_float = 0;
+    out[0].is_prealloc = 1;
+    out[0].buf = out_q;
+    out[0].size = sizeof out_q;
+    CHECK(rknn_outputs_get(ctx, 1, out, NULL) == RKNN_SUCC);
+    snprintf(what, sizeof what, "%s int8", label);
+    compare_q(what, out_q);
+    CHECK(rknn_outputs_release(ctx, 1, out) == RKNN_SUCC);
+}
+
+static void test_core_masks(const char *file, rknpu_soc_id soc)
+{
+    static const struct { rknn_core_mask mask; const char *name; } masks[] = {
+        {RKNN_NPU_CORE_AUTO, "AUTO"},  {RKNN_NPU_CORE_0, "0"},       {RKNN_NPU_CORE_1, "1"},
+        {RKNN_NPU_CORE_2, "2"},        {RKNN_NPU_CORE_0_1, "0_1"},   {RKNN_NPU_CORE_0_1_2, "0_1_2"},
+        {RKNN_NPU_CORE_ALL, "ALL"},
+    };
+    rknn_context ctx;
+    char label[64];
+
+    switch_soc(soc);
+    ctx = load(file);
+    for (size_t i = 0; i < sizeof masks / sizeof masks[0]; i++) {
+        int single_core_ok = masks[i].mask == RKNN_NPU_CORE_AUTO ||
+                             masks[i].mask == RKNN_NPU_CORE_0 || masks[i].mask == RKNN_NPU_CORE_ALL;
+        int ret = rknn_set_core_mask(ctx, masks[i].mask);
+        if (soc != RKNPU_SOC_RK3588 && !single_core_ok) {
+            CHECK(ret == RKNN_ERR_PARAM_INVALID); /* one core: the vendor refuses these */
+            continue;
+        }
+        CHECK(ret == RKNN_SUCC);
+        snprintf(label, sizeof label, "%s mask %s", rknpu_soc_name(soc), masks[i].name);
+        run_general(ctx, label);
+    }
+    CHECK(rknn_destroy(ctx) == RKNN_SUCC);
+}
+
+/* Zero-copy: the application writes the native input layout itself and
+ * reads the native NC1HWC2 output (independent layout code below). */
+static void test_zero_copy(const char *file, rknpu_soc_id soc)
+{
+    rknn_tensor_attr in_attr[2], out_attr;
+    rknn_tensor_mem *in_mem[2], *out_mem, *out_f32;
+    const uint8_t *images[2] = {image1, image2};
+    rknn_context ctx;
+    int ok = 1;
+
+    switch_soc(soc);
+    ctx = load(file);
+    for (uint32_t i = 0; i < 2; i++) {
+        memset(&in_attr[i], 0, sizeof in_attr[i]);
+        in_attr[i].index = i;
+        CHECK(rknn_query(ctx, RKNN_QUERY_NATIVE_INPUT_ATTR, &in_attr[i], sizeof in_attr[i]) ==
+              RKNN_SUCC);
+        in_mem[i] = rknn_create_mem(ctx, in_attr[i].size_with_stride);
+        ok &= CHECK(in_mem[i] != NULL);
+    }
+    memset(&out_attr, 0, sizeof out_attr);
+    CHECK(rknn_query(ctx, RKNN_QUERY_NATIVE_OUTPUT_ATTR, &out_attr, sizeof out_attr) == RKNN_SUCC);
+    out_mem = rknn_create_mem(ctx, out_attr.size_with_stride);
+    ok &= CHECK(out_mem != NULL);
+    if (!ok)
+        return;
+    for (uint32_t i = 0; i < 2; i++) {
+        /* packed NHWC with the row stride the NPU reads; RK3588 takes int8
+         * (x - 128), RK3566's input converter takes the raw pixel */
+        uint32_t c = in_attr[i].dims[3], ws = in_attr[i].w_stride;
+        uint8_t *dst = in_mem[i]->virt_addr;
+        for (uint32_t y = 0; y < H; y++)
+            for (uint32_t x = 0; x < W; x++)
+                for (uint32_t k = 0; k < c; k++) {
+                    uint8_t px = images[i][(y * W + x) * c + k];
+                    dst[(y * ws + x) * c + k] = soc == RKNPU_SOC_RK3588 ? (uint8_t)(px - 128) : px;
+                }
+        CHECK(rknn_set_io_mem(ctx, in_mem[i], &in_attr[i]) == RKNN_SUCC);
+    }
+    CHECK(rknn_set_io_mem(ctx, out_mem, &out_attr) == RKNN_SUCC);
+    CHECK(rknn_run(ctx, NULL) == RKNN_SUCC);
+    CHECK(rknn_mem_sync(ctx, out_mem, RKNN_MEMORY_SYNC_FROM_DEVICE) == RKNN_SUCC);
+    {
+        const int8_t *nat = out_mem->virt_addr;
+        uint32_t c2 = out_attr.dims[4];
+        for (uint32_t c = 0; c < OUT_C; c++)
+            for (uint32_t p = 0; p < H * W; p++)
+                out_q[c * H * W + p] = nat[((c / c2) * H * W + p) * c2 + c % c2];
+        compare_q(soc == RKNPU_SOC_RK3588 ? "RK3588 zero-copy native" : "RK3566 zero-copy native",
+                  out_q);
+    }
+    /* The same output bound as float32 NCHW: the runtime converts. */
+    out_attr.type = RKNN_TENSOR_FLOAT32;
+    out_attr.fmt = RKNN_TENSOR_NCHW;
+    out_f32 = rknn_create_mem(ctx, OUT_ELEMS * 4);
+    CHECK(out_f32 && rknn_set_io_mem(ctx, out_f32, &out_attr) == RKNN_SUCC);
+    CHECK(rknn_run(ctx, NULL) == RKNN_SUCC);
+    if (out_f32)
+        compare_float(soc == RKNPU_SOC_RK3588 ? "RK3588 zero-copy float32 NCHW"
+                                              : "RK3566 zero-copy float32 NCHW",
+                      out_f32->virt_addr);
+    for (int i = 0; i < 2; i++)
+        CHECK(rknn_destroy_mem(ctx, in_mem[i]) == RKNN_SUCC);
+    CHECK(rknn_destroy_mem(ctx, out_mem) == RKNN_SUCC);
+    CHECK(out_f32 && rknn_destroy_mem(ctx, out_f32) == RKNN_SUCC);
+    CHECK(rknn_destroy_mem(ctx, out_mem) == RKNN_ERR_PARAM_INVALID); /* twice */
+    CHECK(rknn_run(ctx, NULL) == RKNN_ERR_INPUT_INVALID); /* its inputs were destroyed */
+    CHECK(rknn_destroy(ctx) == RKNN_SUCC);
+}
+
+/* Faults end in a clean error, and the next run works. */
+static void test_faults(void)
+{
+    static const struct { vnpu_fault fault; int expect; const char *name; } faults[] = {
+        {VNPU_FAULT_NEVER_COMPLETE, RKNN_ERR_TIMEOUT, "never completes"},
+        {VNPU_FAULT_DROP_IRQ, RKNN_ERR_TIMEOUT, "drops its interrupt"},
+        {VNPU_FAULT_DMA_ERROR, RKNN_ERR_FAIL, "DMA error"},
+    };
+    rknn_context ctx;
+    rknn_output out;
+
+    switch_soc(RKNPU_SOC_RK3588);
+    CHECK(rknpu_set_job_timeout(20000) == RKNN_SUCC);
+    ctx = load("rk3588_multiple_input_demo.v6.rknn");
+    for (size_t i = 0; i < sizeof faults / sizeof faults[0]; i++) {
+        vnpu_inject_fault(board_vnpu(), 0, faults[i].fault, 1);
+        CHECK(set_inputs(ctx) == RKNN_SUCC);
+        CHECK(rknn_run(ctx, NULL) == faults[i].expect);
+        printf("  fault '%s': rknn_run -> %d, then a clean run:\n", faults[i].name, faults[i].expect);
+        run_general(ctx, "  after the fault");
+    }
+    /* A corrupted output is caught by comparing against the reference. */
+    vnpu_inject_fault(board_vnpu(), 0, VNPU_FAULT_CORRUPT_OUTPUT, 1);
+    CHECK(set_inputs(ctx) == RKNN_SUCC && rknn_run(ctx, NULL) == RKNN_SUCC);
+    memset(&out, 0, sizeof out);
+    out.is_prealloc = 1;
+    out.buf = out_q;
+    out.size = sizeof out_q;
+    CHECK(rknn_outputs_get(ctx, 1, &out, NULL) == RKNN_SUCC);
+    CHECK(memcmp(out_q, expected_q, sizeof out_q) != 0);
+    CHECK(rknn_destroy(ctx) == RKNN_SUCC);
+    CHECK(rknpu_set_job_timeout(1000000) == RKNN_SUCC);
+}
+
+/* Every call refuses bad arguments with a vendor code. */
+static void test_bad_arguments(void)
+{
+    rknn_context ctx;
+    rknn_input in;
+    rknn_output out;
+    rknn_tensor_attr attr;
+
+    switch_soc(RKNPU_SOC_RK3588);
+    ctx = load("rk3588_multiple_input_demo.v6.rknn");
+    memset(&in, 0, sizeof in);
+    memset(&out, 0, sizeof out);
+    memset(&attr, 0, sizeof attr);
+    CHECK(rknn_run(ctx, NULL) == RKNN_ERR_INPUT_INVALID);        /* no inputs yet */
+    CHECK(rknn_outputs_get(ctx, 1, &out, NULL) == RKNN_ERR_OUTPUT_INVALID); /* no run yet */
+    CHECK(rknn_inputs_set(ctx, 0, &in) == RKNN_ERR_PARAM_INVALID);
+    CHECK(rknn_inputs_set(ctx, 3, &in) == RKNN_ERR_PARAM_INVALID);
+    CHECK(rknn_inputs_set(ctx, 1, NULL) == RKNN_ERR_PARAM_INVALID);
+    CHECK(rknn_inputs_set(ctx, 1, &in) == RKNN_ERR_INPUT_INVALID); /* buf NULL */
+    in.buf = image1;
+    in.size = 10; /* too small */
+    in.type = RKNN_TENSOR_UINT8;
+    in.fmt = RKNN_TENSOR_NHWC;
+    CHECK(rknn_inputs_set(ctx, 1, &in) == RKNN_ERR_INPUT_INVALID);
+    in.size = sizeof image1;
+    in.index = 7;
+    CHECK(rknn_inputs_set(ctx, 1, &in) == RKNN_ERR_INPUT_INVALID);
+    in.index = 0;
+    in.type = RKNN_TENSOR_INT64;
+    CHECK(rknn_inputs_set(ctx, 1, &in) == RKNN_ERR_INPUT_INVALID);
+    in.type = RKNN_TENSOR_UINT8;
+    in.fmt = RKNN_TENSOR_NC1HWC2;
+    CHECK(rknn_inputs_set(ctx, 1, &in) == RKNN_ERR_INPUT_INVALID);
+    CHECK(set_inputs(ctx) == RKNN_SUCC && rknn_run(ctx, NULL) == RKNN_SUCC);
+    out.is_prealloc = 1;
+    out.buf = out_q;
+    out.size = 100; /* too small */
+    CHECK(rknn_outputs_get(ctx, 1, &out, NULL) == RKNN_ERR_OUTPUT_INVALID);
+    CHECK(rknn_outputs_get(ctx, 2, &out, NULL) == RKNN_ERR_PARAM_INVALID);
+    CHECK(rknn_outputs_get(ctx, 1, NULL, NULL) == RKNN_ERR_PARAM_INVALID);
+    CHECK(rknn_set_core_mask(ctx, (rknn_core_mask)0x10) == RKNN_ERR_PARAM_INVALID);
+    CHECK(rknn_create_mem(ctx, 0) == NULL);
+    CHECK(rknn_create_mem(0, 64) == NULL);
+    CHECK(rknn_create_mem_from_fd(ctx, 3, image1, 64, 0) == NULL);
+    CHECK(rknn_create_mem_from_phys(ctx, 0xFFFFFFF0ull, image1, 64) == NULL);
+    CHECK(rknn_set_io_mem(ctx, NULL, &attr) == RKNN_ERR_PARAM_INVALID);
+    CHECK(rknn_mem_sync(ctx, NULL, RKNN_MEMORY_SYNC_TO_DEVICE) == RKNN_ERR_PARAM_INVALID);
+    CHECK(rknn_set_weight_mem(ctx, NULL) == RKNN_ERR_PARAM_INVALID);
+    CHECK(rknn_set_internal_mem(ctx, NULL) == RKNN_ERR_PARAM_INVALID);
+    CHECK(rknn_set_batch_core_num(ctx, 2) == RKNN_ERR_PARAM_INVALID);
+    CHECK(rknn_wait(ctx, NULL) == RKNN_SUCC);
+    CHECK(rknn_destroy(ctx) == RKNN_SUCC);
+    /* a destroyed context is refused everywhere */
+    CHECK(rknn_run(ctx, NULL) == RKNN_ERR_CTX_INVALID);
+    CHECK(rknn_inputs_set(ctx, 1, &in) == RKNN_ERR_CTX_INVALID);
+    CHECK(rknn_outputs_get(ctx, 1, &out, NULL) == RKNN_ERR_CTX_INVALID);
+    CHECK(rknn_outputs_release(ctx, 1, &out) == RKNN_ERR_CTX_INVALID);
+    CHECK(rknn_set_core_mask(ctx, RKNN_NPU_CORE_0) == RKNN_ERR_CTX_INVALID);
+    CHECK(rknn_wait(ctx, NULL) == RKNN_ERR_CTX_INVALID);
+}
+
+static int load_data(const char *ref_path)
+{
+    char path[512];
+
+    if (test_read_file(test_path(path, sizeof path, dir, "multiple_input_demo/input1.bin"), image1,
+                       sizeof image1) != sizeof image1 ||
+        test_read_file(test_path(path, sizeof path, dir, "multiple_input_demo/input2.bin"), image2,
+                       sizeof image2) != sizeof image2) {
+        printf("SKIP: inputs not found under %s/multiple_input_demo\n", dir);
+        return TEST_SKIP;
+    }
+    if (test_read_file(ref_path, (uint8_t *)reference, sizeof reference) != sizeof reference) {
+        printf("SKIP: reference output %s not found (tests/tools/onnx_ref.py makes it)\n", ref_path);
+        return TEST_SKIP;
+    }
+    for (int i = 0; i < OUT_ELEMS; i++)
+        expected_q[i] = (int8_t)quantise_ref(reference[i]);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    rknpu_mem_stats st;
+    int skip;
+
+    if (argc < 3) {
+        printf("SKIP: usage: test_e2e_mid MODELS_DIR REFERENCE_FILE\n");
+        return TEST_SKIP;
+    }
+    dir = argv[argc - 2];
+    if ((skip = test_require_models(dir, "rk3588_multiple_input_demo.v6.rknn")) ||
+        (skip = load_data(argv[argc - 1])))
+        return skip;
+    if (!CHECK(board_init() == RKNN_SUCC))
+        return test_report("e2e_mid");
+    printf("error against the float ONNX model (scale %.6f, zero point %d):\n", (double)OUT_SCALE,
+           OUT_ZP);
+    test_core_masks("rk3588_multiple_input_demo.v6.rknn", RKNPU_SOC_RK3588);
+    test_core_masks("rk3566_multiple_input_demo.v6.rknn", RKNPU_SOC_RK3566);
+    test_zero_copy("rk3588_multiple_input_demo.v6.rknn", RKNPU_SOC_RK3588);
+    test_zero_copy("rk3566_multiple_input_demo.v6.rknn", RKNPU_SOC_RK3566);
+    test_faults();
+    test_bad_arguments();
+    CHECK(rknpu_mem_get_stats(&st) == RKNN_SUCC);
+    CHECK_EQ_U(st.allocations, 0); /* everything returned */
+    return test_report("e2e_mid");
+}

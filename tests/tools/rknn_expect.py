@@ -1,0 +1,288 @@
+#!/usr/bin/env python3
+"""rknn_expect.py - expected facts about .rknn sample models, as "key value" lines.
+
+The reference for tests/unit/test_rknn_model.c: the facts come from the
+research inspector shared/tools/rknn_inspect.py (its container parser, its
+FlatBuffer reader and its field map), never from the C parser under test.
+The C test prints the same lines from the C parser and compares the sets.
+
+Usage:
+    rknn_expect.py PATH/TO/rknn_inspect.py MODELS_DIR [OUTPUT]
+
+Every line starts with the model's file name. Strings are escaped (bytes
+outside 0x20..0x7e and the backslash become \\xNN); floats use %.9g (float32)
+or %.17g (double), the same formats the C test uses.
+"""
+import importlib.util
+import os
+import struct
+import sys
+
+
+def load_inspector(path):
+    spec = importlib.util.spec_from_file_location("rknn_inspect", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def esc(b):
+    if b is None:
+        b = b""
+    if isinstance(b, str):
+        b = b.encode("utf-8", "surrogateescape")
+    return "".join(chr(c) if 0x20 <= c <= 0x7E and c != 0x5C else "\\x%02x" % c for c in b)
+
+
+def ints(v):
+    return ",".join("%d" % x for x in (v or []))
+
+
+def floats(v):
+    return ",".join("%.9g" % x for x in (v or []))
+
+
+def raw_string(fb, t, slot):
+    """String field as bytes (the inspector decodes to str; we want exact bytes)."""
+    p = fb.fpos(t, slot)
+    if p is None:
+        return b""
+    q = p + fb._u("I", p)
+    n = fb._u("I", q)
+    return bytes(fb.b[q + 4:q + 4 + n])
+
+
+# ---- BSON (node attributes, Node slot 9) - an independent little decoder ----
+
+FIXED = {0x01: 8, 0x09: 8, 0x11: 8, 0x12: 8, 0x10: 4, 0x08: 1, 0x0A: 0, 0x07: 12, 0x13: 16}
+
+
+def bson_doc(b, o=0):
+    """Returns [(key, type, value)]; value is a python value or a nested list."""
+    n = struct.unpack_from("<i", b, o)[0]
+    end = o + n - 1
+    assert b[end] == 0
+    o += 4
+    out = []
+    while o < end:
+        t = b[o]
+        o += 1
+        k = b.index(b"\0", o)
+        key = b[o:k]
+        o = k + 1
+        if t == 0x01:
+            v = struct.unpack_from("<d", b, o)[0]
+        elif t == 0x10:
+            v = struct.unpack_from("<i", b, o)[0]
+        elif t == 0x12:
+            v = struct.unpack_from("<q", b, o)[0]
+        elif t == 0x08:
+            v = b[o]
+        elif t == 0x02:
+            ln = struct.unpack_from("<i", b, o)[0]
+            v = b[o + 4:o + 4 + ln - 1]
+            o += 4 + ln
+        elif t in (0x03, 0x04):
+            ln = struct.unpack_from("<i", b, o)[0]
+            v = bson_doc(b, o)
+            o += ln
+        elif t == 0x05:
+            ln = struct.unpack_from("<i", b, o)[0]
+            v = b[o + 5:o + 5 + ln]
+            o += 5 + ln
+        else:
+            raise ValueError("BSON type 0x%x" % t)
+        if t in FIXED:
+            o += FIXED[t]
+        out.append((key, t, v))
+    return out
+
+
+def fmt_scalar(t, v):
+    if t == 0x01:
+        return "%.17g" % v
+    if t in (0x10, 0x12, 0x08):
+        return "%d" % v
+    if t in (0x02, 0x05):
+        return esc(v)
+    return "?"
+
+
+def fmt_value(t, v):
+    if t in (0x03, 0x04):
+        return ",".join(fmt_scalar(et, ev) for _, et, ev in v)
+    return fmt_scalar(t, v)
+
+
+def attr_lines(blob):
+    """Lines "attr NAME dtype D type T n N value V" for a BSON attribute blob."""
+    if not blob or len(blob) < 5 or struct.unpack_from("<I", blob, 0)[0] != len(blob) \
+            or blob[-1] != 0:
+        return []
+    lines = []
+    for key, t, v in bson_doc(blob):
+        dtype, vt, vv = b"", t, v
+        if t == 0x03:
+            vt = 0
+            for ik, it, iv in v:
+                if ik == b"dtype" and it == 0x02:
+                    dtype = iv
+                elif ik == b"value":
+                    vt, vv = it, iv
+        if vt in (0x03, 0x04):
+            n = len(vv)
+        else:
+            n = 1 if vt else 0  # scalars and whole strings count as one element
+        lines.append("attr %s dtype %s type %d n %d value %s"
+                     % (esc(key), esc(dtype), vt, n, fmt_value(vt, vv) if vt else ""))
+    return lines
+
+
+# ---- one model ----------------------------------------------------------------
+
+def model_lines(ri, path):
+    name = os.path.basename(path)
+    data = open(path, "rb").read()
+    out = []
+
+    def put(s):
+        out.append("%s %s" % (name, s))
+
+    try:
+        c = ri.parse_container(data)
+    except ValueError:
+        put("status invalid")
+        return out
+    if c["version"] != 6:
+        put("status invalid")
+        return out
+    put("status ok")
+    put("container_version %d" % c["version"])
+    put("payload %d %d" % (c["payload_off"], c["payload_size"]))
+    put("json %d %d" % (c["json_off"] + 8, c["json_size"]))
+
+    pl = c["payload"]
+    fb = ri.FB(pl)
+    m = fb.root()
+    put("schema %d" % fb.scalar(m, ri.M_SCHEMA))
+    put("npu_family %s" % esc(raw_string(fb, m, ri.M_FORMAT)))
+    put("target %s" % esc(raw_string(fb, m, ri.M_RUNTIME)))
+    put("compiler_code %d" % fb.scalar(m, ri.M_COMPILER_CODE, "I"))
+    put("compiler %s" % esc(raw_string(fb, m, ri.M_COMPILER)))
+    put("source %s" % esc(raw_string(fb, m, ri.M_SOURCE)))
+    put("input_json %s" % esc(raw_string(fb, m, ri.M_INPUT_JSON)))
+    put("output_json %s" % esc(raw_string(fb, m, ri.M_OUTPUT_JSON)))
+    put("shape_mode %s" % esc(raw_string(fb, m, ri.M_SHAPE_MODE)))
+    # Not in the inspector's field map: slot 11 (custom string, inferred) and
+    # slot 21 (custom op types, inferred), read with its generic reader.
+    put("custom_string %s" % esc(raw_string(fb, m, 11)))
+    put("custom_op_types %s" % esc(raw_string(fb, m, 21)))
+    put("generator_size %d" % len(raw_string(fb, m, ri.M_GENERATOR)))
+
+    bl, where = ri.blobs(fb, m)
+    assert where == ri.M_BLOBS_V6
+    put("blobs %d" % len(bl))
+    for i, b in enumerate(bl):
+        put("blob %d size %d" % (i, len(b)))
+
+    g = fb.vec_tables(m, ri.M_GRAPHS)[0]
+    tensors = fb.vec_tables(g, ri.G_TENSORS)
+    nodes = fb.vec_tables(g, ri.G_NODES)
+    put("tensors %d" % len(tensors))
+    arena = 0
+    names = []
+    for i, t in enumerate(tensors):
+        kind = fb.scalar(t, ri.T_KIND, "b")
+        size = fb.scalar(t, ri.T_SIZE, "I")
+        off = fb.scalar(t, ri.T_OFFSET, "I")
+        blob = fb.scalar(t, ri.T_BLOB, "I")
+        tname = raw_string(fb, t, ri.T_NAME)
+        names.append(tname)
+        if kind in (1, 2, 3):
+            arena = max(arena, off + size)
+        put("tensor %d name %s" % (i, esc(tname)))
+        put("tensor %d kind %d dtype %d layout %d size %d offset %d compressed %d blob %d"
+            % (i, kind, fb.scalar(t, ri.T_DTYPE, "b"), fb.scalar(t, 1, "b"), size, off,
+               fb.scalar(t, ri.T_WCOMPRESSED, "B"), blob))
+        put("tensor %d shape %s native %s"
+            % (i, ints(fb.vec_scalars(t, ri.T_SHAPE)), ints(fb.vec_scalars(t, ri.T_NATIVE_SHAPE))))
+        put("tensor %d quant %s %s scale %s zp %s"
+            % (i, esc(raw_string(fb, t, ri.T_QMETHOD)), esc(raw_string(fb, t, ri.T_QDTYPE)),
+               floats(fb.vec_scalars(t, ri.T_QSCALE, "f")),
+               ints(fb.vec_scalars(t, ri.T_QZP, "i"))))
+        if kind in (4, 8, 9, 10):
+            put("tensor %d data %d" % (i, len(bl[blob])))
+    put("arena %d" % arena)
+
+    put("nodes %d" % len(nodes))
+    slots = None
+    for i, n in enumerate(nodes):
+        put("node %d op %s exec %d name %s"
+            % (i, esc(raw_string(fb, n, ri.N_TYPE)), fb.scalar(n, ri.N_EXEC, "B"),
+               esc(raw_string(fb, n, ri.N_NAME))))
+        put("node %d inputs %s outputs %s"
+            % (i, ints(fb.vec_scalars(n, ri.N_INPUTS)), ints(fb.vec_scalars(n, ri.N_OUTPUTS))))
+        v = fb.vec_scalars(n, ri.N_TASKS_PER_SLOT) or []
+        put("node %d tasks_per_slot %s" % (i, ints(v)))
+        if v:
+            slots = [a + b for a, b in zip(slots, v)] if slots else list(v)
+        for line in attr_lines(fb.vec_bytes(n, 9)):
+            put("node %d %s" % (i, line))
+    put("inputs %s" % ints(fb.vec_scalars(g, ri.G_INPUTS)))
+    put("outputs %s" % ints(fb.vec_scalars(g, ri.G_OUTPUTS)))
+    norms = fb.vec_tables(g, 4)
+    put("norms %d" % len(norms))
+    for i, nm in enumerate(norms):
+        put("norm %d mean %s std %s"
+            % (i, floats(fb.vec_scalars(nm, 0, "f")), floats(fb.vec_scalars(nm, 1, "f"))))
+
+    rc = [t for t in tensors if fb.scalar(t, ri.T_KIND, "b") == 9]
+    tk = [t for t in tensors if fb.scalar(t, ri.T_KIND, "b") == 10]
+    regcmd = bl[fb.scalar(rc[0], ri.T_BLOB)]
+    tasks = ri.task_records(bl[fb.scalar(tk[0], ri.T_BLOB)])
+    put("regcmd %d words %d" % (len(regcmd), len(regcmd) // 8))
+    put("tasks %d" % len(tasks))
+    for i, t in enumerate(tasks):
+        put("task %d op %d enable 0x%x int_mask 0x%x amount %d regcmd 0x%x"
+            % (i, t["op_idx"], t["enable_mask"], t["int_mask"], t["regcfg_amount"],
+               t["regcmd_addr"]))
+    first = 0
+    for s, cnt in enumerate(slots or []):
+        put("task_group %d first %d count %d" % (s, first, cnt))
+        first += cnt
+
+    rel = fb.vec_tables(g, ri.G_RELOCS)
+    put("relocs %d" % len(rel))
+    total = 0
+    for i, r in enumerate(rel):
+        rname = raw_string(fb, r, 0)
+        v = fb.vector(r, 1)
+        total += v[1]
+        put("reloc %d name %s tensor %d entries %d" % (i, esc(rname), names.index(rname), v[1]))
+        for k in range(v[1]):
+            addend, wi = struct.unpack_from("<II", pl, v[0] + 8 * k)
+            put("reloc %d entry %d addend 0x%x word %d" % (i, k, addend, wi))
+    put("reloc_entries %d" % total)
+    return out
+
+
+def main():
+    if len(sys.argv) < 3:
+        sys.stderr.write(__doc__)
+        return 2
+    ri = load_inspector(sys.argv[1])
+    models = sorted(f for f in os.listdir(sys.argv[2]) if f.endswith(".rknn"))
+    lines = []
+    for f in models:
+        lines += model_lines(ri, os.path.join(sys.argv[2], f))
+    text = "\n".join(lines) + "\n"
+    if len(sys.argv) > 3:
+        with open(sys.argv[3], "w") as fh:
+            fh.write(text)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

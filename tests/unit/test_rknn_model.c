@@ -1,0 +1,715 @@
+/*
+ * test_rknn_model.c - the .rknn parser against the sample models.
+ *
+ *   test_rknn_model [MODELS_DIR [EXPECTED_FILE]]
+ *
+ * MODELS_DIR defaults to ../shared/models; if it is missing the test prints
+ * "SKIP: ..." and returns 77 (meson's skip code). For every *.rknn file the
+ * test prints the facts the C parser finds as "key value" lines in the format
+ * of tests/tools/rknn_expect.py and, if EXPECTED_FILE (that script's output,
+ * computed with shared/tools/rknn_inspect.py) is given, compares the two line
+ * sets. Independently of that file it checks facts typed in by hand from
+ * shared/docs/rknn-format.md and shared/models/README.md, every relocation
+ * addend against the regcmd word it patches (the doc's "0 mismatches"), and
+ * a few hand-made container headers.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <dirent.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rknn_api.h"
+#include "rknn_model.h"
+#include "rknpu_bm.h"
+
+static int failures;
+
+#define CHECK(cond, ...)                                                                     \
+    do {                                                                                     \
+        if (!(cond)) {                                                                       \
+            printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);                           \
+            printf(__VA_ARGS__);                                                             \
+            printf("\n");                                                                    \
+            failures++;                                                                      \
+        }                                                                                    \
+    } while (0)
+
+/* The parser logs every rejection; keep the output readable, count them. */
+static int log_lines;
+void rknpu_hook_log(rknpu_log_level level, const char *msg)
+{
+    (void)level;
+    (void)msg;
+    log_lines++;
+}
+
+/* ---- growable list of output lines (test code may use the heap) ---------- */
+
+typedef struct {
+    char **items;
+    size_t count, cap;
+} line_list;
+
+static void list_add(line_list *l, const char *s)
+{
+    if (l->count == l->cap) {
+        l->cap = l->cap ? l->cap * 2 : 256;
+        l->items = realloc(l->items, l->cap * sizeof(*l->items));
+        if (!l->items) {
+            perror("realloc");
+            exit(1);
+        }
+    }
+    l->items[l->count] = malloc(strlen(s) + 1);
+    if (!l->items[l->count]) {
+        perror("malloc");
+        exit(1);
+    }
+    strcpy(l->items[l->count++], s);
+}
+
+static void list_free(line_list *l)
+{
+    for (size_t i = 0; i < l->count; i++)
+        free(l->items[i]);
+    free(l->items);
+    memset(l, 0, sizeof(*l));
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* ---- line formatting (mirrors rknn_expect.py) ------------------------------ */
+
+typedef struct {
+    char buf[65536];
+    size_t len;
+} text;
+
+static void t_reset(text *t)
+{
+    t->len = 0;
+    t->buf[0] = 0;
+}
+
+static void t_add(text *t, const char *fmt, ...)
+{
+    va_list ap;
+    int n;
+
+    va_start(ap, fmt);
+    n = vsnprintf(t->buf + t->len, sizeof(t->buf) - t->len, fmt, ap);
+    va_end(ap);
+    if (n > 0)
+        t->len += (size_t)n < sizeof(t->buf) - t->len ? (size_t)n : sizeof(t->buf) - t->len - 1;
+}
+
+static void t_esc(text *t, const char *p, uint32_t len)
+{
+    for (uint32_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)p[i];
+        if (c >= 0x20 && c <= 0x7e && c != '\\')
+            t_add(t, "%c", c);
+        else
+            t_add(t, "\\x%02x", c);
+    }
+}
+
+static void t_str(text *t, rknn_fbs_string s)
+{
+    t_esc(t, s.ptr, s.len);
+}
+
+static void t_ints(text *t, const int32_t *v, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        t_add(t, "%s%ld", i ? "," : "", (long)v[i]);
+}
+
+static line_list *g_out;
+static const char *g_model;
+
+/* Emits "<model> <text>" and resets the text. */
+static void emit(text *t)
+{
+    static char line[sizeof(((text *)0)->buf) + 256];
+
+    snprintf(line, sizeof(line), "%s %s", g_model, t->buf);
+    list_add(g_out, line);
+    t_reset(t);
+}
+
+static void emit_attr_value(text *t, const rknn_model_attr *a)
+{
+    rknn_model_attr_value e;
+    double d;
+    int32_t i32;
+    int64_t i64;
+
+    for (uint32_t k = 0; k < a->n_elems; k++) {
+        if (rknn_model_attr_elem(a, k, &e) != RKNN_SUCC) {
+            t_add(t, "<error>");
+            return;
+        }
+        t_add(t, "%s", k ? "," : "");
+        switch (e.type) {
+        case RKNN_MODEL_ATTR_DOUBLE:
+            memcpy(&d, e.data, sizeof(d));
+            t_add(t, "%.17g", d);
+            break;
+        case RKNN_MODEL_ATTR_INT32:
+            i32 = (int32_t)rknn_fbs_le32(e.data);
+            t_add(t, "%ld", (long)i32);
+            break;
+        case RKNN_MODEL_ATTR_INT64:
+            i64 = (int64_t)rknn_fbs_le64(e.data);
+            t_add(t, "%lld", (long long)i64);
+            break;
+        case RKNN_MODEL_ATTR_BOOL:
+            t_add(t, "%d", e.data[0]);
+            break;
+        case RKNN_MODEL_ATTR_STRING:
+        case RKNN_MODEL_ATTR_BINARY:
+            t_esc(t, (const char *)e.data, e.size);
+            break;
+        default:
+            t_add(t, "?");
+        }
+    }
+}
+
+static void emit_header(const rknn_model_view *v, text *t)
+{
+    t_add(t, "status ok"), emit(t);
+    t_add(t, "container_version %lu", (unsigned long)v->container_version), emit(t);
+    t_add(t, "payload %lu %lu", (unsigned long)v->payload_offset, (unsigned long)v->payload_size),
+        emit(t);
+    t_add(t, "json %lu %lu", (unsigned long)v->json_offset, (unsigned long)v->json_size), emit(t);
+    t_add(t, "schema %ld", (long)v->schema_generation), emit(t);
+    t_add(t, "npu_family "), t_str(t, v->npu_family), emit(t);
+    t_add(t, "target "), t_str(t, v->target_platform), emit(t);
+    t_add(t, "compiler_code %lu", (unsigned long)v->compiler_code), emit(t);
+    t_add(t, "compiler "), t_str(t, v->compiler), emit(t);
+    t_add(t, "source "), t_str(t, v->source_framework), emit(t);
+    t_add(t, "input_json "), t_str(t, v->input_json), emit(t);
+    t_add(t, "output_json "), t_str(t, v->output_json), emit(t);
+    t_add(t, "shape_mode "), t_str(t, v->shape_mode), emit(t);
+    t_add(t, "custom_string "), t_str(t, v->custom_string), emit(t);
+    t_add(t, "custom_op_types "), t_str(t, v->custom_op_types), emit(t);
+    t_add(t, "generator_size %lu", (unsigned long)v->generator.len), emit(t);
+}
+
+static void emit_blobs(const rknn_model_view *v, text *t)
+{
+    const uint8_t *data;
+    uint32_t size;
+
+    t_add(t, "blobs %lu", (unsigned long)v->n_blobs), emit(t);
+    for (uint32_t i = 0; i < v->n_blobs; i++) {
+        CHECK(rknn_model_blob(v, i, &data, &size) == RKNN_SUCC, "blob %lu", (unsigned long)i);
+        t_add(t, "blob %lu size %lu", (unsigned long)i, (unsigned long)size), emit(t);
+    }
+}
+
+static void emit_tensors(const rknn_model_view *v, text *t)
+{
+    rknn_model_tensor_info ti;
+    float f;
+    int32_t zp;
+
+    t_add(t, "tensors %lu", (unsigned long)v->n_tensors), emit(t);
+    for (uint32_t i = 0; i < v->n_tensors; i++) {
+        if (rknn_model_tensor(v, i, &ti) != RKNN_SUCC) {
+            CHECK(0, "tensor %lu does not decode", (unsigned long)i);
+            continue;
+        }
+        t_add(t, "tensor %lu name ", (unsigned long)i), t_str(t, ti.name), emit(t);
+        t_add(t, "tensor %lu kind %d dtype %d layout %d size %lu offset %lu compressed %d blob %lu",
+              (unsigned long)i, ti.kind, ti.dtype, ti.layout_class, (unsigned long)ti.size,
+              (unsigned long)ti.arena_offset, ti.compressed, (unsigned long)ti.blob_index),
+            emit(t);
+        t_add(t, "tensor %lu shape ", (unsigned long)i), t_ints(t, ti.dims, ti.n_dims);
+        t_add(t, " native "), t_ints(t, ti.native_dims, ti.n_native_dims), emit(t);
+        t_add(t, "tensor %lu quant ", (unsigned long)i), t_str(t, ti.quant_method);
+        t_add(t, " "), t_str(t, ti.quant_dtype), t_add(t, " scale ");
+        for (uint32_t k = 0; k < ti.n_scales; k++) {
+            CHECK(rknn_model_tensor_scale(&ti, k, &f) == RKNN_SUCC, "scale");
+            t_add(t, "%s%.9g", k ? "," : "", (double)f);
+        }
+        t_add(t, " zp ");
+        for (uint32_t k = 0; k < ti.n_zero_points; k++) {
+            CHECK(rknn_model_tensor_zero_point(&ti, k, &zp) == RKNN_SUCC, "zp");
+            t_add(t, "%s%ld", k ? "," : "", (long)zp);
+        }
+        emit(t);
+        if (ti.data)
+            t_add(t, "tensor %lu data %lu", (unsigned long)i, (unsigned long)ti.data_size),
+                emit(t);
+    }
+    t_add(t, "arena %llu", (unsigned long long)v->arena_size), emit(t);
+}
+
+static void emit_index_list(text *t, const rknn_model_node_info *n, int outputs)
+{
+    uint32_t count = outputs ? n->n_outputs : n->n_inputs, idx;
+
+    for (uint32_t k = 0; k < count; k++) {
+        int ret = outputs ? rknn_model_node_output(n, k, &idx) : rknn_model_node_input(n, k, &idx);
+        CHECK(ret == RKNN_SUCC, "node io %lu", (unsigned long)k);
+        t_add(t, "%s%lu", k ? "," : "", (unsigned long)idx);
+    }
+}
+
+static void emit_nodes(const rknn_model_view *v, text *t)
+{
+    rknn_model_node_info n;
+    rknn_model_attr a;
+
+    t_add(t, "nodes %lu", (unsigned long)v->n_nodes), emit(t);
+    for (uint32_t i = 0; i < v->n_nodes; i++) {
+        if (rknn_model_node(v, i, &n) != RKNN_SUCC) {
+            CHECK(0, "node %lu does not decode", (unsigned long)i);
+            continue;
+        }
+        t_add(t, "node %lu op ", (unsigned long)i), t_str(t, n.op_type);
+        t_add(t, " exec %d name ", n.executor), t_str(t, n.name), emit(t);
+        t_add(t, "node %lu inputs ", (unsigned long)i), emit_index_list(t, &n, 0);
+        t_add(t, " outputs "), emit_index_list(t, &n, 1), emit(t);
+        t_add(t, "node %lu tasks_per_slot ", (unsigned long)i);
+        for (uint32_t s = 0; s < n.n_core_slots; s++)
+            t_add(t, "%s%lu", s ? "," : "", (unsigned long)n.tasks_per_slot[s]);
+        emit(t);
+        for (uint32_t k = 0; k < n.n_attrs; k++) {
+            if (rknn_model_node_attr(&n, k, &a) != RKNN_SUCC) {
+                CHECK(0, "node %lu attr %lu", (unsigned long)i, (unsigned long)k);
+                continue;
+            }
+            t_add(t, "node %lu attr ", (unsigned long)i), t_str(t, a.name);
+            t_add(t, " dtype "), t_str(t, a.dtype);
+            t_add(t, " type %d n %lu value ", a.value_type, (unsigned long)a.n_elems);
+            emit_attr_value(t, &a), emit(t);
+        }
+    }
+}
+
+static void emit_io(const rknn_model_view *v, text *t)
+{
+    rknn_model_norm_info n;
+    uint32_t idx;
+    float f;
+
+    t_add(t, "inputs ");
+    for (uint32_t i = 0; i < v->n_inputs; i++)
+        if (rknn_model_input(v, i, &idx) == RKNN_SUCC)
+            t_add(t, "%s%lu", i ? "," : "", (unsigned long)idx);
+    emit(t);
+    t_add(t, "outputs ");
+    for (uint32_t i = 0; i < v->n_outputs; i++)
+        if (rknn_model_output(v, i, &idx) == RKNN_SUCC)
+            t_add(t, "%s%lu", i ? "," : "", (unsigned long)idx);
+    emit(t);
+    t_add(t, "norms %lu", (unsigned long)v->n_norms), emit(t);
+    for (uint32_t i = 0; i < v->n_norms; i++) {
+        CHECK(rknn_model_norm(v, i, &n) == RKNN_SUCC, "norm %lu", (unsigned long)i);
+        t_add(t, "norm %lu mean ", (unsigned long)i);
+        for (uint32_t c = 0; c < n.n_channels; c++)
+            if (rknn_model_norm_mean(&n, c, &f) == RKNN_SUCC)
+                t_add(t, "%s%.9g", c ? "," : "", (double)f);
+        t_add(t, " std ");
+        for (uint32_t c = 0; c < n.n_channels; c++)
+            if (rknn_model_norm_std(&n, c, &f) == RKNN_SUCC)
+                t_add(t, "%s%.9g", c ? "," : "", (double)f);
+        emit(t);
+    }
+}
+
+static void emit_tasks(const rknn_model_view *v, text *t)
+{
+    rknn_model_task_info ti;
+
+    t_add(t, "regcmd %lu words %lu", (unsigned long)v->regcmd_size,
+          (unsigned long)v->n_regcmd_words), emit(t);
+    t_add(t, "tasks %lu", (unsigned long)v->n_tasks), emit(t);
+    for (uint32_t i = 0; i < v->n_tasks; i++) {
+        CHECK(rknn_model_task(v, i, &ti) == RKNN_SUCC, "task %lu", (unsigned long)i);
+        t_add(t, "task %lu op %lu enable 0x%lx int_mask 0x%lx amount %lu regcmd 0x%llx",
+              (unsigned long)i, (unsigned long)ti.op_idx, (unsigned long)ti.enable_mask,
+              (unsigned long)ti.int_mask, (unsigned long)ti.regcfg_amount,
+              (unsigned long long)ti.regcmd_addr), emit(t);
+    }
+    for (uint32_t s = 0; s < v->n_core_slots; s++)
+        t_add(t, "task_group %lu first %lu count %lu", (unsigned long)s,
+              (unsigned long)v->groups[s].first, (unsigned long)v->groups[s].count), emit(t);
+}
+
+static void emit_relocs(const rknn_model_view *v, text *t)
+{
+    rknn_model_reloc_info r;
+    uint32_t addend, word;
+
+    t_add(t, "relocs %lu", (unsigned long)v->n_relocs), emit(t);
+    for (uint32_t i = 0; i < v->n_relocs; i++) {
+        if (rknn_model_reloc(v, i, &r) != RKNN_SUCC) {
+            CHECK(0, "reloc %lu does not decode", (unsigned long)i);
+            continue;
+        }
+        t_add(t, "reloc %lu name ", (unsigned long)i), t_str(t, r.tensor_name);
+        t_add(t, " tensor %lu entries %lu", (unsigned long)r.tensor_index,
+              (unsigned long)r.n_entries), emit(t);
+        for (uint32_t k = 0; k < r.n_entries; k++) {
+            CHECK(rknn_model_reloc_entry(&r, k, &addend, &word) == RKNN_SUCC, "entry");
+            t_add(t, "reloc %lu entry %lu addend 0x%lx word %lu", (unsigned long)i,
+                  (unsigned long)k, (unsigned long)addend, (unsigned long)word), emit(t);
+        }
+    }
+    t_add(t, "reloc_entries %lu", (unsigned long)v->n_reloc_entries), emit(t);
+}
+
+static void emit_model(const char *name, const rknn_model_view *v, int parse_ret,
+                       line_list *out)
+{
+    static text t;
+
+    g_out = out;
+    g_model = name;
+    t_reset(&t);
+    if (parse_ret != RKNN_SUCC) {
+        t_add(&t, "status invalid"), emit(&t);
+        return;
+    }
+    emit_header(v, &t);
+    emit_blobs(v, &t);
+    emit_tensors(v, &t);
+    emit_nodes(v, &t);
+    emit_io(v, &t);
+    emit_tasks(v, &t);
+    emit_relocs(v, &t);
+}
+
+/* ---- facts typed by hand from the docs ------------------------------------ */
+
+static int str_is(rknn_fbs_string s, const char *want)
+{
+    return s.len == strlen(want) && memcmp(s.ptr, want, s.len) == 0;
+}
+
+/* Every relocation addend equals the value field (bits 47..16) of the word it
+ * patches (rknn-format.md §0/§4.3: "0 mismatches" on all samples). */
+static void check_reloc_addends(const char *name, const rknn_model_view *v)
+{
+    rknn_model_reloc_info r;
+    uint32_t addend, word, bad = 0, total = 0;
+
+    for (uint32_t i = 0; i < v->n_relocs; i++) {
+        if (rknn_model_reloc(v, i, &r) != RKNN_SUCC)
+            continue;
+        for (uint32_t k = 0; k < r.n_entries; k++) {
+            if (rknn_model_reloc_entry(&r, k, &addend, &word) != RKNN_SUCC)
+                continue;
+            uint64_t w = rknn_fbs_le64(v->regcmd + (size_t)word * 8);
+            bad += (uint32_t)((w >> 16) & 0xffffffffu) != addend;
+            total++;
+        }
+    }
+    CHECK(bad == 0 && total == v->n_reloc_entries, "%s: %lu of %lu addends mismatch", name,
+          (unsigned long)bad, (unsigned long)total);
+}
+
+/* Addends of the "input" relocation of the RK3588 toy model (§4.3). */
+static void check_input_slices(const rknn_model_view *v)
+{
+    static const uint32_t want[] = {0, 0x5e80, 0x3f00, 0x7f80};
+    rknn_model_reloc_info r;
+    uint32_t idx, addend, word, seen = 0;
+
+    for (uint32_t i = 0; i < v->n_relocs; i++) {
+        if (rknn_model_reloc(v, i, &r) != RKNN_SUCC || !str_is(r.tensor_name, "input"))
+            continue;
+        CHECK(r.n_entries == 6, "input reloc entries %lu", (unsigned long)r.n_entries);
+        CHECK(rknn_model_find_tensor(v, "input", 5, &idx) == RKNN_SUCC && idx == r.tensor_index,
+              "input tensor index");
+        for (uint32_t k = 0; k < r.n_entries; k++) {
+            if (rknn_model_reloc_entry(&r, k, &addend, &word) != RKNN_SUCC)
+                continue;
+            for (uint32_t j = 0; j < 4; j++)
+                if (addend == want[j])
+                    seen |= 1u << j;
+        }
+    }
+    CHECK(seen == 0xf, "input addends 0/0x5e80/0x3f00/0x7f80 seen mask 0x%lx",
+          (unsigned long)seen);
+}
+
+static void check_rk3588_multiple_input(const rknn_model_view *v)
+{
+    static const rknn_model_task_range want[6] = {{0, 2}, {2, 3}, {5, 3}, {8, 3}, {11, 3},
+                                                  {14, 3}};
+    rknn_model_tensor_info out;
+    rknn_model_task_range g;
+    uint32_t idx;
+    float scale;
+    int32_t zp;
+
+    CHECK(v->file_size == 31628, "size %lu", (unsigned long)v->file_size);
+    CHECK(v->payload_offset == 64 && v->payload_size == 30208, "payload");
+    CHECK(v->json_offset == 30280 && v->json_size == 1348, "json %lu %lu",
+          (unsigned long)v->json_offset, (unsigned long)v->json_size);
+    CHECK(v->model.pos == 0x50 && memcmp(v->fb.data + 4, "RKNN", 4) == 0, "root 0x%lx",
+          (unsigned long)v->model.pos);
+    CHECK(v->n_tensors == 13 && v->n_nodes == 5, "%lu tensors %lu nodes",
+          (unsigned long)v->n_tensors, (unsigned long)v->n_nodes);
+    CHECK(v->n_tasks == 17 && v->n_core_slots == 6 && v->max_cores == 3, "tasks");
+    CHECK(memcmp(v->groups, want, sizeof(want)) == 0, "task groups");
+    CHECK(rknn_model_task_group(v, 3, 2, &g) == RKNN_SUCC && g.first == 14 && g.count == 3,
+          "3-core group of core 2");
+    CHECK(rknn_model_task_group(v, 1, 0, &g) == RKNN_SUCC && g.first == 0 && g.count == 2,
+          "1-core group");
+    CHECK(rknn_model_task_group(v, 4, 0, &g) == RKNN_ERR_PARAM_INVALID, "4 cores");
+    CHECK(v->n_relocs == 10 && v->n_reloc_entries == 70, "relocs %lu/%lu",
+          (unsigned long)v->n_relocs, (unsigned long)v->n_reloc_entries);
+    CHECK(str_is(v->target_platform, "rk3588"), "target");
+    CHECK(str_is(v->npu_family, "RKNPU v2"), "family");
+    CHECK(v->compiler_code == 10602, "compiler code %lu", (unsigned long)v->compiler_code);
+    CHECK(v->n_blobs == 9 && v->regcmd_size == 13696 && v->n_regcmd_words == 1712, "blobs");
+    CHECK(v->arena_size == 1114112, "arena %llu", (unsigned long long)v->arena_size);
+    CHECK(v->n_inputs == 2 && v->n_outputs == 1 && v->n_norms == 2, "io");
+    CHECK(v->custom_string.len == 0 && v->custom_op_types.len == 0, "no custom string");
+    CHECK(v->tasks_in_node_order == 1, "task order");
+    /* README: output "8" [1,8,128,128]; inspector: scale 4.142374515533447, zp 20. */
+    CHECK(rknn_model_output(v, 0, &idx) == RKNN_SUCC && idx == 8, "output index");
+    CHECK(rknn_model_tensor(v, 8, &out) == RKNN_SUCC, "tensor 8");
+    CHECK(str_is(out.name, "8") && out.kind == RKNN_MODEL_KIND_OUTPUT && out.n_dims == 4 &&
+              out.dims[1] == 8 && out.dims[2] == 128, "output tensor");
+    CHECK(rknn_model_tensor_scale(&out, 0, &scale) == RKNN_SUCC && scale > 4.14237f &&
+              scale < 4.14238f, "scale %.9g", (double)scale);
+    CHECK(rknn_model_tensor_zero_point(&out, 0, &zp) == RKNN_SUCC && zp == 20, "zp");
+    CHECK(rknn_model_tensor_scale(&out, 1, &scale) == RKNN_ERR_PARAM_INVALID, "scale index");
+    check_input_slices(v);
+}
+
+static void check_rk3566_multiple_input(const rknn_model_view *v)
+{
+    CHECK(v->n_tensors == 14 && v->n_nodes == 5 && v->n_tasks == 10, "counts");
+    CHECK(v->n_core_slots == 1 && v->max_cores == 1 && v->groups[0].first == 0 &&
+              v->groups[0].count == 10, "one group of 10");
+    CHECK(v->n_relocs == 11 && v->n_reloc_entries == 31, "relocs");
+    CHECK(str_is(v->target_platform, "rk3566") && str_is(v->npu_family, "RKNPU lite"), "target");
+    CHECK(v->regcmd_size == 7232, "regcmd %lu", (unsigned long)v->regcmd_size);
+}
+
+static void check_dual_residual(const rknn_model_view *v, int rk3588)
+{
+    rknn_model_node_info n;
+    rknn_model_attr a;
+    rknn_model_attr_value e;
+    double alpha = 0;
+
+    CHECK(v->compiler_code == 10601, "compiler %lu", (unsigned long)v->compiler_code);
+    CHECK(v->n_nodes == 7 && v->n_tasks == (rk3588 ? 17u : 2u), "counts");
+    CHECK(v->n_reloc_entries == (rk3588 ? 46u : 6u), "reloc entries %lu",
+          (unsigned long)v->n_reloc_entries);
+    CHECK(str_is(v->custom_op_types, "cstDualResidual"), "custom op types");
+    CHECK(rknn_model_node(v, 4, &n) == RKNN_SUCC, "node 4");
+    CHECK(str_is(n.op_type, "cstDualResidual") && n.executor == 0 && n.n_inputs == 2 &&
+              n.n_outputs == 2, "custom node");
+    CHECK(n.n_attrs == 1, "attrs %lu", (unsigned long)n.n_attrs);
+    /* README: attribute alpha = 0.5. */
+    CHECK(rknn_model_node_attr_find(&n, "alpha", &a) == RKNN_SUCC && str_is(a.dtype, "f") &&
+              a.value_type == RKNN_MODEL_ATTR_DOUBLE && a.n_elems == 1, "alpha");
+    CHECK(rknn_model_attr_elem(&a, 0, &e) == RKNN_SUCC && e.size == 8, "alpha value");
+    if (e.size == 8)
+        memcpy(&alpha, e.data, sizeof(alpha));
+    CHECK(alpha == 0.5, "alpha %g", alpha);
+    CHECK(rknn_model_node_attr_find(&n, "beta", &a) == RKNN_ERR_PARAM_INVALID, "no beta");
+    /* Output operators keep 16 non-BSON bytes in slot 9: no attributes. */
+    CHECK(rknn_model_node(v, 5, &n) == RKNN_SUCC && n.n_attrs == 0 && n.attrs == NULL, "out op");
+}
+
+/* Hand-made headers: each must be rejected with RKNN_ERR_MODEL_INVALID. */
+static void check_headers(void)
+{
+    uint8_t h[96];
+    rknn_model_view v;
+    int before;
+
+    memset(h, 0, sizeof(h));
+    memcpy(h, "RKNN", 4);
+    for (uint32_t ver = 1; ver <= 7; ver++) {
+        if (ver == 6)
+            continue;
+        h[8] = (uint8_t)ver;
+        before = log_lines;
+        CHECK(rknn_model_parse(h, sizeof(h), &v) == RKNN_ERR_MODEL_INVALID, "version %lu",
+              (unsigned long)ver);
+        CHECK(log_lines > before, "version %lu not logged", (unsigned long)ver);
+    }
+    memcpy(h, "CYPTRKNN", 8);
+    before = log_lines;
+    CHECK(rknn_model_parse(h, sizeof(h), &v) == RKNN_ERR_MODEL_INVALID, "encrypted");
+    CHECK(log_lines > before, "encrypted not logged");
+    memset(h, 0, sizeof(h));
+    memcpy(h, "RKNN", 4);
+    h[8] = 6;
+    h[16] = 16; /* a 16-byte all-zero payload: no "RKNN" FlatBuffer identifier */
+    CHECK(rknn_model_parse(h, sizeof(h), &v) == RKNN_ERR_MODEL_INVALID, "garbage payload");
+    h[16] = 200; /* payload larger than the file */
+    CHECK(rknn_model_parse(h, sizeof(h), &v) == RKNN_ERR_MODEL_INVALID, "payload too big");
+    CHECK(rknn_model_parse(h, 20, &v) == RKNN_ERR_MODEL_INVALID, "truncated");
+    CHECK(rknn_model_parse(NULL, 10, &v) == RKNN_ERR_PARAM_INVALID, "NULL data");
+    CHECK(rknn_model_parse(h, sizeof(h), NULL) == RKNN_ERR_PARAM_INVALID, "NULL view");
+    memset(&v, 0, sizeof(v));
+    CHECK(rknn_model_tensor(&v, 0, NULL) == RKNN_ERR_PARAM_INVALID, "empty view");
+}
+
+/* ---- driver ------------------------------------------------------------------ */
+
+static uint8_t *read_file(const char *path, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    uint8_t *buf = NULL;
+    long n;
+
+    if (!f)
+        return NULL;
+    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0) {
+        buf = malloc((size_t)n + 1);
+        if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+            free(buf);
+            buf = NULL;
+        }
+        *size = (size_t)n;
+    }
+    fclose(f);
+    return buf;
+}
+
+static void check_model(const char *dir, const char *name, line_list *out)
+{
+    char path[4096];
+    size_t size = 0;
+    uint8_t *data;
+    rknn_model_view v;
+    int ret, before = log_lines;
+
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    data = read_file(path, &size);
+    if (!data) {
+        CHECK(0, "cannot read %s", path);
+        return;
+    }
+    ret = rknn_model_parse(data, size, &v);
+    if (strstr(name, ".v2.")) {
+        CHECK(ret == RKNN_ERR_MODEL_INVALID && log_lines > before, "%s: v2 accepted", name);
+    } else {
+        CHECK(ret == RKNN_SUCC, "%s: parse returned %d", name, ret);
+        CHECK(log_lines == before, "%s: parse logged although it succeeded", name);
+    }
+    emit_model(name, &v, ret, out);
+    if (ret == RKNN_SUCC) {
+        check_reloc_addends(name, &v);
+        if (strcmp(name, "rk3588_multiple_input_demo.v6.rknn") == 0)
+            check_rk3588_multiple_input(&v);
+        else if (strcmp(name, "rk3566_multiple_input_demo.v6.rknn") == 0)
+            check_rk3566_multiple_input(&v);
+        else if (strcmp(name, "rk3588_dual_residual_custom.v6.rknn") == 0)
+            check_dual_residual(&v, 1);
+        else if (strcmp(name, "rk3566_dual_residual_custom.v6.rknn") == 0)
+            check_dual_residual(&v, 0);
+    }
+    free(data);
+}
+
+static void read_lines(const char *path, line_list *out)
+{
+    static char line[1 << 17];
+    FILE *f = fopen(path, "r");
+
+    if (!f) {
+        CHECK(0, "cannot read expected file %s", path);
+        return;
+    }
+    while (fgets(line, sizeof(line), f)) {
+        size_t n = strlen(line);
+        while (n && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+            line[--n] = 0;
+        if (n)
+            list_add(out, line);
+    }
+    fclose(f);
+}
+
+/* Both lists sorted; prints up to 20 lines only in one of them. */
+static void compare_lines(line_list *got, line_list *want)
+{
+    size_t i = 0, j = 0, shown = 0;
+
+    qsort(got->items, got->count, sizeof(char *), cmp_str);
+    qsort(want->items, want->count, sizeof(char *), cmp_str);
+    while (i < got->count || j < want->count) {
+        int c = i == got->count ? 1 : j == want->count ? -1 : strcmp(got->items[i], want->items[j]);
+        if (c == 0) {
+            i++, j++;
+            continue;
+        }
+        failures++;
+        if (shown++ < 20)
+            printf("FAIL %s line: %s\n", c < 0 ? "unexpected" : "missing",
+                   c < 0 ? got->items[i] : want->items[j]);
+        if (c < 0)
+            i++;
+        else
+            j++;
+    }
+    printf("compared %lu C-parser lines with %lu reference lines\n", (unsigned long)got->count,
+           (unsigned long)want->count);
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int main(int argc, char **argv)
+{
+    const char *dir = argc > 1 ? argv[1] : "../shared/models";
+    line_list names = {0}, got = {0}, want = {0};
+    struct dirent *de;
+    DIR *d;
+
+    check_headers();
+    d = opendir(dir);
+    if (!d) {
+        printf("SKIP: sample models not found at %s\n", dir);
+        return 77;
+    }
+    while ((de = readdir(d)) != NULL) {
+        size_t n = strlen(de->d_name);
+        if (n > 5 && strcmp(de->d_name + n - 5, ".rknn") == 0)
+            list_add(&names, de->d_name);
+    }
+    closedir(d);
+    qsort(names.items, names.count, sizeof(char *), by_name);
+    CHECK(names.count >= 5, "only %lu models in %s", (unsigned long)names.count, dir);
+    for (size_t i = 0; i < names.count; i++)
+        check_model(dir, names.items[i], &got);
+    if (argc > 2) {
+        read_lines(argv[2], &want);
+        compare_lines(&got, &want);
+    } else {
+        printf("note: no expected file given, reference comparison skipped\n");
+    }
+    list_free(&names);
+    list_free(&got);
+    list_free(&want);
+    if (failures) {
+        printf("test_rknn_model: %d failure(s)\n", failures);
+        return 1;
+    }
+    printf("test_rknn_model: OK\n");
+    return 0;
+}
