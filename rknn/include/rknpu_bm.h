@@ -113,6 +113,24 @@ typedef struct {
  * target platform). */
 int rknpu_model_mem_requirements(const void *model, size_t size, rknpu_model_mem *out);
 
+/* Boot-time self-test: a small int8 network (conv 3x3 + bias + requant,
+ * then conv 1x1), built by rknpu-bm's own register-command builder, runs on
+ * every NPU core; every output byte is compared with the same network
+ * evaluated on the CPU. */
+typedef struct {
+    uint32_t cores_tested;  /* bit n: core n ran */
+    uint32_t cores_passed;  /* bit n: core n produced exactly the reference */
+    uint32_t mismatches;    /* output bytes that differed, all cores */
+    uint64_t time_us;       /* the whole test, reference included */
+    int first_error;        /* RKNN_SUCC, or the first failing core's error */
+    char reason[96];        /* why it failed; "" when it passed */
+} rknpu_selftest_result;
+
+/* RKNN_SUCC if every core passed; else the first error (RKNN_ERR_TIMEOUT,
+ * RKNN_ERR_FAIL for wrong output or a DMA error, RKNN_ERR_MALLOC_FAIL when
+ * the carve-out lacks the ~12 KiB it needs) with result->reason set. */
+int rknpu_selftest(rknpu_selftest_result *result);
+
 /* ---- Platform hooks (weak; override by defining the same function) ---- */
 
 /* One log line, without a trailing newline. Default: prints to stdout with a

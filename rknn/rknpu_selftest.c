@@ -1,0 +1,303 @@
+/*
+ * rknpu_selftest.c - the boot-time self-test: a small int8 network built by
+ * rknpu-bm's own register-command builder runs on every NPU core, and every
+ * output byte is compared with a plain C evaluation of the same network on
+ * the CPU. An NPU that "completes" but writes nothing, zeros or garbage
+ * fails; so does one that never completes (timeout) or raises DMA errors.
+ *
+ * The network: input 16 x 8 x 8 int8 (pseudo-random), conv 3x3 pad 1 to 16
+ * channels + bias + requantisation to int8, then conv 1x1 to 32 channels +
+ * bias + requantisation: two chained tasks, the second reading what the
+ * first wrote. No floating point; about 11 KiB of carve-out.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "hal.h"
+#include "npu_builder.h"
+#include "npu_driver.h"
+#include "rknn_api.h"
+#include "rknpu_platform_internal.h"
+
+#define ST_H 8
+#define ST_W 8
+#define ST_CIN 16
+#define ST_MID 16 /* layer 1 kernels */
+#define ST_OUT 32 /* layer 2 kernels */
+#define ST_PAD_VALUE (-3)
+#define ST_SEED 0x52534b4eu
+
+typedef struct {
+    uint32_t kout, cin, k, pad;     /* kernels, input channels, kernel size, padding */
+    uint32_t scale, shift;          /* OUT_CVT: y = rne(t * scale / 2^shift) + offset */
+    int32_t offset;
+} st_layer;
+
+static const st_layer layers[2] = {
+    {ST_MID, ST_CIN, 3, 1, 21000u, 21u, 3},
+    {ST_OUT, ST_MID, 1, 0, 18000u, 19u, -5},
+};
+
+/* Everything the test needs, generated on the CPU (static: no stack spike). */
+static struct {
+    int8_t x[ST_CIN * ST_H * ST_W];             /* input, CHW */
+    int8_t w1[ST_MID * ST_CIN * 9], w2[ST_OUT * ST_MID];
+    int32_t b1[ST_MID], b2[ST_OUT];
+    int8_t mid[ST_MID * ST_H * ST_W], out[ST_OUT * ST_H * ST_W]; /* reference, CHW */
+} st;
+
+static uint32_t lcg(uint32_t *s)
+{
+    *s = *s * 1664525u + 1013904223u;
+    return *s >> 8;
+}
+
+static void make_data(void)
+{
+    uint32_t s = ST_SEED;
+
+    for (size_t i = 0; i < sizeof st.x; i++)
+        st.x[i] = (int8_t)((int)(lcg(&s) % 129u) - 64);
+    for (size_t i = 0; i < sizeof st.w1; i++)
+        st.w1[i] = (int8_t)((int)(lcg(&s) % 17u) - 8);
+    for (size_t i = 0; i < sizeof st.w2; i++)
+        st.w2[i] = (int8_t)((int)(lcg(&s) % 17u) - 8);
+    for (size_t i = 0; i < ST_MID; i++)
+        st.b1[i] = (int32_t)(lcg(&s) % 4001u) - 2000;
+    for (size_t i = 0; i < ST_OUT; i++)
+        st.b2[i] = (int32_t)(lcg(&s) % 4001u) - 2000;
+}
+
+/* ---- the CPU reference -------------------------------------------------------- */
+
+/* round(n / 2^s), ties to even (OUT_CVT with CVT_ROUND = 0), s >= 1 */
+static int64_t rne_shift(int64_t n, uint32_t s)
+{
+    int64_t q = n >> s, r = n - (q << s), half = (int64_t)1 << (s - 1);
+
+    if (r > half || (r == half && (q & 1)))
+        q++;
+    return q;
+}
+
+static void reference_layer(const st_layer *l, const int8_t *in, const int8_t *w, const int32_t *b,
+                            int8_t *out)
+{
+    for (uint32_t k = 0; k < l->kout; k++)
+        for (int y = 0; y < ST_H; y++)
+            for (int x = 0; x < ST_W; x++) {
+                int64_t acc = b[k], v;
+                for (uint32_t c = 0; c < l->cin; c++)
+                    for (uint32_t ky = 0; ky < l->k; ky++)
+                        for (uint32_t kx = 0; kx < l->k; kx++) {
+                            int iy = y + (int)ky - (int)l->pad, ix = x + (int)kx - (int)l->pad;
+                            int px = (iy < 0 || iy >= ST_H || ix < 0 || ix >= ST_W)
+                                         ? ST_PAD_VALUE
+                                         : in[(c * ST_H + (uint32_t)iy) * ST_W + (uint32_t)ix];
+                            acc += (int64_t)px * w[((k * l->cin + c) * l->k + ky) * l->k + kx];
+                        }
+                v = rne_shift(acc * (int64_t)l->scale, l->shift) + l->offset;
+                out[(k * ST_H + (uint32_t)y) * ST_W + (uint32_t)x] =
+                    (int8_t)(v < -128 ? -128 : v > 127 ? 127 : v);
+            }
+}
+
+/* ---- native layouts ------------------------------------------------------------- */
+
+/* NC1HWC2 int8: C2 channels per atom of the SoC's feature atom. */
+static void to_native(const int8_t *chw, uint32_t c, uint32_t atom, uint8_t *dst)
+{
+    for (uint32_t ch = 0; ch < c; ch++)
+        for (uint32_t p = 0; p < ST_H * ST_W; p++)
+            dst[(ch / atom) * ST_H * ST_W * atom + p * atom + ch % atom] = (uint8_t)chw[ch * ST_H * ST_W + p];
+}
+
+static int8_t from_native(const uint8_t *src, uint32_t ch, uint32_t p, uint32_t atom)
+{
+    return (int8_t)src[(ch / atom) * ST_H * ST_W * atom + p * atom + ch % atom];
+}
+
+/* Weights [kernel group][input slice of 32][ky][kx][kernel][channel]. */
+static void pack_weights(const st_layer *l, const int8_t *w, uint32_t group, uint8_t *dst)
+{
+    size_t n = 0;
+
+    for (uint32_t k0 = 0; k0 < l->kout; k0 += group)
+        for (uint32_t s0 = 0; s0 < l->cin; s0 += 32)
+            for (uint32_t tap = 0; tap < l->k * l->k; tap++)
+                for (uint32_t k = k0; k < k0 + group && k < l->kout; k++)
+                    for (uint32_t c = s0; c < s0 + 32 && c < l->cin; c++)
+                        dst[n++] = (uint8_t)w[(k * l->cin + c) * l->k * l->k + tap];
+}
+
+static void put32(uint8_t *p, int32_t v)
+{
+    for (unsigned i = 0; i < 4; i++)
+        p[i] = (uint8_t)((uint32_t)v >> (8 * i));
+}
+
+/* ---- NPU side ------------------------------------------------------------------ */
+
+typedef struct {
+    uint8_t *in, *w1, *w2, *b1, *b2, *mid, *out, *stream;
+    size_t stream_bytes;
+} st_buffers;
+
+#define ST_FEATURE_BYTES(c) ((size_t)(c) * ST_H * ST_W)
+#define ST_BLOCK_BYTES (12u * 1024u)
+
+static uint32_t dma(const void *p)
+{
+    return (uint32_t)rknpu_hook_virt_to_phys(p);
+}
+
+static void describe(npu_conv_desc *c, const st_layer *l, uint32_t in, uint32_t w, uint32_t b,
+                     uint32_t out, const npu_soc_profile *soc)
+{
+    int rk356x = soc->id == RKNPU_SOC_RK3566 || soc->id == RKNPU_SOC_RK3568;
+
+    npu_conv_defaults(c);
+    c->hin = c->hout = ST_H;
+    c->win = c->wout = ST_W;
+    c->cin = c->cin_real = l->cin;
+    c->nker = c->kout = l->kout;
+    c->kh = c->kw = l->k;
+    c->pt = c->pl = l->pad;
+    c->in_addr = in;
+    c->w_addr = w;
+    c->out_addr = out;
+    c->out_surf = ST_H * ST_W * soc->feature_atom_bytes;
+    c->pad_value = (uint32_t)ST_PAD_VALUE;
+    c->out_prec = 0; /* int8 */
+    /* bias: ALU add from a stream of int32 per channel; MUL and ReLU bypassed */
+    c->bs_cfg = (rk356x ? 0x108u : 0x20100u) | 0x10u | 0x40u;
+    c->brdma_use = 1;
+    c->bs_ow_cfg = 0x124u;
+    c->bs_addr = b;
+    c->oc_scale = l->scale;
+    c->oc_shift = l->shift; /* CVT_ROUND 0: round half to even */
+    c->oc_offset = (uint32_t)l->offset;
+}
+
+static int build(const npu_soc_profile *soc, const st_buffers *b, uint8_t *records)
+{
+    static npu_task_words tasks[2];
+    npu_conv_desc c;
+    uint32_t group = soc->feature_atom_bytes == 8 ? 16u : 32u; /* int8 kernel group */
+
+    to_native(st.x, ST_CIN, soc->feature_atom_bytes, b->in);
+    pack_weights(&layers[0], st.w1, group, b->w1);
+    pack_weights(&layers[1], st.w2, group, b->w2);
+    for (uint32_t k = 0; k < ST_MID; k++)
+        put32(b->b1 + 4 * k, st.b1[k]);
+    for (uint32_t k = 0; k < ST_OUT; k++)
+        put32(b->b2 + 4 * k, st.b2[k]);
+    describe(&c, &layers[0], dma(b->in), dma(b->w1), dma(b->b1), dma(b->mid), soc);
+    npu_build_conv(&tasks[0], soc, &c);
+    describe(&c, &layers[1], dma(b->mid), dma(b->w2), dma(b->b2), dma(b->out), soc);
+    npu_build_conv(&tasks[1], soc, &c);
+    return npu_chain_write(tasks, 2, b->stream, dma(b->stream), b->stream_bytes, records);
+}
+
+static int carve(st_buffers *b, void **block)
+{
+    uint8_t *p;
+
+    if (mem_carveout_alloc(rknpu_platform_carveout(), ST_BLOCK_BYTES, 64, block) != MEM_OK)
+        return -1;
+    p = *block;
+    b->in = p;               p += ST_FEATURE_BYTES(ST_CIN);
+    b->mid = p;              p += ST_FEATURE_BYTES(ST_MID);
+    b->out = p;              p += ST_FEATURE_BYTES(ST_OUT);
+    b->w1 = p;               p += sizeof st.w1;
+    b->w2 = p;               p += sizeof st.w2;
+    b->b1 = p;               p += 64;
+    b->b2 = p;               p += 128;
+    b->stream = p;
+    b->stream_bytes = ST_BLOCK_BYTES - (size_t)(p - (uint8_t *)*block);
+    return 0;
+}
+
+/* Run the chain on one core and count wrong output bytes. */
+static int run_core(unsigned core, const st_buffers *b, const uint8_t *records, uint32_t atom,
+                    uint32_t *wrong)
+{
+    npu_core_job job = {core, records, 0, 2, dma(b->stream)};
+    npu_job_result res;
+    int ret;
+
+    memset(b->mid, 0x5A, ST_FEATURE_BYTES(ST_MID)); /* poison: nothing may survive */
+    memset(b->out, 0x5A, ST_FEATURE_BYTES(ST_OUT));
+    rknpu_hook_cache_clean(b->in, ST_BLOCK_BYTES);
+    ret = npu_run(&job, 1, &res);
+    if (ret != RKNN_SUCC)
+        return ret;
+    rknpu_hook_cache_invalidate(b->mid, ST_FEATURE_BYTES(ST_MID) + ST_FEATURE_BYTES(ST_OUT));
+    *wrong = 0;
+    for (uint32_t ch = 0; ch < ST_OUT; ch++)
+        for (uint32_t p = 0; p < ST_H * ST_W; p++)
+            *wrong += from_native(b->out, ch, p, atom) != st.out[ch * ST_H * ST_W + p];
+    for (uint32_t ch = 0; ch < ST_MID; ch++)
+        for (uint32_t p = 0; p < ST_H * ST_W; p++)
+            *wrong += from_native(b->mid, ch, p, atom) != st.mid[ch * ST_H * ST_W + p];
+    return RKNN_SUCC;
+}
+
+static void fail(rknpu_selftest_result *r, unsigned core, int err, const char *why)
+{
+    if (!r->first_error) {
+        r->first_error = err;
+        snprintf(r->reason, sizeof r->reason, "core %u: %s", core, why);
+    }
+}
+
+int rknpu_selftest(rknpu_selftest_result *r)
+{
+    const npu_soc_profile *soc = rknpu_platform_profile();
+    uint8_t records[2 * NPU_TASK_RECORD_SIZE];
+    st_buffers b;
+    void *block = NULL;
+    uint64_t t0;
+
+    if (!r) {
+        HAL_LOG_ERR("rknpu_selftest: result is NULL");
+        return RKNN_ERR_PARAM_INVALID;
+    }
+    memset(r, 0, sizeof *r);
+    if (!soc) {
+        snprintf(r->reason, sizeof r->reason, "rknpu_platform_init() was not called");
+        return r->first_error = RKNN_ERR_DEVICE_UNAVAILABLE;
+    }
+    t0 = rknpu_hook_time_us();
+    make_data();
+    reference_layer(&layers[0], st.x, st.w1, st.b1, st.mid);
+    reference_layer(&layers[1], st.mid, st.w2, st.b2, st.out);
+    rknpu_hook_lock();
+    if (carve(&b, &block) != 0 || build(soc, &b, records) != 0) {
+        rknpu_hook_unlock();
+        if (block)
+            mem_carveout_free(rknpu_platform_carveout(), block);
+        snprintf(r->reason, sizeof r->reason, "no %u bytes of carve-out for the test network",
+                 ST_BLOCK_BYTES);
+        return r->first_error = RKNN_ERR_MALLOC_FAIL;
+    }
+    for (unsigned core = 0; core < soc->core_count; core++) {
+        uint32_t wrong = 0;
+        int ret = run_core(core, &b, records, soc->feature_atom_bytes, &wrong);
+        r->cores_tested |= 1u << core;
+        if (ret != RKNN_SUCC)
+            fail(r, core, ret, ret == RKNN_ERR_TIMEOUT ? "no completion (timeout)"
+                                                      : "the NPU reported an error");
+        else if (wrong)
+            fail(r, core, RKNN_ERR_FAIL, "output differs from the CPU reference");
+        else
+            r->cores_passed |= 1u << core;
+        r->mismatches += wrong;
+    }
+    mem_carveout_free(rknpu_platform_carveout(), block);
+    rknpu_hook_unlock();
+    r->time_us = rknpu_hook_time_us() - t0;
+    if (r->first_error)
+        HAL_LOG_ERR("rknpu_selftest: %s", r->reason);
+    return r->first_error;
+}

@@ -1,0 +1,71 @@
+/*
+ * test_selftest - rknpu_selftest() passes on a healthy NPU (every core,
+ * RK3588 and RK3566 profiles) and fails, naming the core, when a core
+ * writes wrong data, never completes or raises a DMA error; the next run
+ * after a failure passes again.
+ */
+#include <string.h>
+
+#include "board.h"
+#include "board_common.h"
+#include "npu_soc.h"
+#include "rknn_api.h"
+#include "rknpu_bm.h"
+#include "test_util.h"
+#include "vnpu.h"
+
+static void switch_soc(rknpu_soc_id soc)
+{
+    rknpu_platform_config c = *rknpu_platform_get();
+
+    c.soc = soc;
+    memset(c.npu_base, 0, sizeof c.npu_base);
+    CHECK(rknpu_platform_init(&c) == RKNN_SUCC);
+    CHECK(board_vnpu_attach(rknpu_platform_get(), npu_soc_get(soc)) == RKNN_SUCC);
+}
+
+static void expect_pass(unsigned cores)
+{
+    rknpu_selftest_result r;
+
+    CHECK(rknpu_selftest(&r) == RKNN_SUCC);
+    CHECK_EQ_U(r.cores_tested, (1u << cores) - 1);
+    CHECK_EQ_U(r.cores_passed, (1u << cores) - 1);
+    CHECK_EQ_U(r.mismatches, 0);
+    CHECK(r.reason[0] == 0 && r.first_error == RKNN_SUCC);
+}
+
+static void expect_fail(unsigned core, vnpu_fault fault, int err, const char *why)
+{
+    rknpu_selftest_result r;
+    char who[16] = "core ";
+
+    who[5] = (char)('0' + core);
+    vnpu_inject_fault(board_vnpu(), core, fault, 1);
+    CHECK(rknpu_selftest(&r) == err);
+    CHECK(r.first_error == err);
+    CHECK(strstr(r.reason, who) != NULL && strstr(r.reason, why) != NULL);
+    CHECK(!(r.cores_passed & (1u << core)));
+    CHECK(r.cores_tested == 7u); /* the other cores still ran */
+    expect_pass(3);              /* and the NPU works again */
+}
+
+int main(void)
+{
+    rknpu_mem_stats st;
+
+    if (!CHECK(board_init() == RKNN_SUCC))
+        return test_report("selftest");
+    switch_soc(RKNPU_SOC_RK3588);
+    CHECK(rknpu_set_job_timeout(20000) == RKNN_SUCC);
+    expect_pass(3);
+    expect_fail(1, VNPU_FAULT_CORRUPT_OUTPUT, RKNN_ERR_FAIL, "differs from the CPU reference");
+    expect_fail(2, VNPU_FAULT_NEVER_COMPLETE, RKNN_ERR_TIMEOUT, "timeout");
+    expect_fail(0, VNPU_FAULT_DROP_IRQ, RKNN_ERR_TIMEOUT, "timeout");
+    expect_fail(1, VNPU_FAULT_DMA_ERROR, RKNN_ERR_FAIL, "error");
+    switch_soc(RKNPU_SOC_RK3566);
+    expect_pass(1);
+    CHECK(rknpu_selftest(NULL) == RKNN_ERR_PARAM_INVALID);
+    CHECK(rknpu_mem_get_stats(&st) == RKNN_SUCC && st.allocations == 0); /* nothing kept */
+    return test_report("selftest");
+}
