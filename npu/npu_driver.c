@@ -74,15 +74,7 @@ void npu_core_reset(unsigned core)
     reg_write(core, NPU_PC_INTERRUPT_CLEAR, soc->int_clear_all);
 }
 
-/* ---- per-core submission state ------------------------------------------- */
-
-typedef struct {
-    const npu_core_job *job;
-    uint32_t next;      /* first task of the slice to submit next */
-    uint32_t left;      /* tasks not yet submitted */
-    uint32_t int_mask;  /* last task of the slice in flight */
-    uint8_t busy;
-} core_state;
+/* ---- submission ----------------------------------------------------------- */
 
 /* The BSP's submit_pc for tasks [first, first + count) (hw.md §3.2). */
 static void submit_slice(unsigned core, const npu_core_job *job, uint32_t first, uint32_t count,
@@ -110,11 +102,11 @@ static void submit_slice(unsigned core, const npu_core_job *job, uint32_t first,
     *last_int_mask = t_last.int_mask;
 }
 
-static void start_next_slice(core_state *cs)
+static void start_next_slice(npu_core_state *cs)
 {
     uint32_t n = cs->left < soc->max_submit_tasks ? cs->left : soc->max_submit_tasks;
 
-    submit_slice(cs->job->core, cs->job, cs->next, n, &cs->int_mask);
+    submit_slice(cs->job.core, &cs->job, cs->next, n, &cs->int_mask);
     cs->next += n;
     cs->left -= n;
     cs->busy = 1;
@@ -137,9 +129,9 @@ static int check_jobs(const npu_core_job *jobs, unsigned n)
 
 /* Poll one busy core once. Returns 1 when its slice finished, 0 while it
  * runs, or a negative RKNN error. */
-static int poll_core(core_state *cs, uint32_t *status_out)
+static int poll_core(npu_core_state *cs, uint32_t *status_out)
 {
-    unsigned core = cs->job->core;
+    unsigned core = cs->job.core;
     uint32_t raw = reg_read(core, NPU_PC_INTERRUPT_RAW_STATUS);
     uint32_t status = reg_read(core, NPU_PC_INTERRUPT_STATUS);
 
@@ -159,65 +151,103 @@ static int poll_core(core_state *cs, uint32_t *status_out)
     return 0;
 }
 
-static void fail_all(core_state *cs, unsigned n, npu_job_result *res)
+static void fail_all(npu_pending *p)
 {
-    for (unsigned i = 0; i < n; i++) {
-        unsigned core = cs[i].job->core;
-        res->tasks_done[i] = reg_read(core, soc->pc_task_status_offset) & soc->pc_task_number_mask;
+    for (unsigned i = 0; i < p->n; i++) {
+        unsigned core = p->cs[i].job.core;
+        p->result.tasks_done[i] = reg_read(core, soc->pc_task_status_offset) & soc->pc_task_number_mask;
         npu_core_reset(core);
     }
+    p->active = 0;
 }
 
-int npu_run(const npu_core_job *jobs, unsigned n, npu_job_result *res)
+int npu_start(const npu_core_job *jobs, unsigned n, npu_pending *p)
 {
-    core_state cs[RKNPU_MAX_CORES];
-    uint64_t start, deadline;
-    unsigned busy = n;
     int ret = check_jobs(jobs, n);
 
+    memset(p, 0, sizeof *p);
     if (ret != RKNN_SUCC) {
         HAL_LOG_ERR("npu: invalid job (%u core(s))", n);
         return ret;
     }
-    memset(res, 0, sizeof *res);
-    memset(cs, 0, sizeof cs);
-    start = rknpu_hook_time_us();
+    p->n = n;
+    p->busy = n;
+    p->start = rknpu_hook_time_us();
     for (unsigned i = 0; i < n; i++) {
-        cs[i].job = &jobs[i];
-        cs[i].next = jobs[i].first;
-        cs[i].left = jobs[i].count;
-        start_next_slice(&cs[i]);
+        p->cs[i].job = jobs[i];
+        p->cs[i].next = jobs[i].first;
+        p->cs[i].left = jobs[i].count;
+        start_next_slice(&p->cs[i]);
     }
-    deadline = start + timeout_us;
-    while (busy) {
-        for (unsigned i = 0; i < n; i++) {
-            if (!cs[i].busy)
-                continue;
-            ret = poll_core(&cs[i], &res->int_status[i]);
-            if (ret < 0) {
-                fail_all(cs, n, res);
-                return ret;
-            }
-            if (ret == 1 && cs[i].left)
-                start_next_slice(&cs[i]); /* the next slice gets a fresh timeout */
-            else if (ret == 1)
-                busy--;
-            if (ret == 1)
-                deadline = rknpu_hook_time_us() + timeout_us;
-        }
-        if (busy && rknpu_hook_time_us() > deadline) {
-            for (unsigned i = 0; i < n; i++)
-                if (cs[i].busy)
-                    HAL_LOG_ERR("npu: core %u: no completion within %lu us (status 0x%lx, want "
-                                "0x%lx)", cs[i].job->core, (unsigned long)timeout_us,
-                                (unsigned long)res->int_status[i], (unsigned long)cs[i].int_mask);
-            fail_all(cs, n, res);
-            return RKNN_ERR_TIMEOUT;
-        }
-        if (busy)
-            rknpu_hook_poll_yield();
-    }
-    hal_rmb(); /* outputs written by the NPU are visible from here on */
-    res->hw_time_us = rknpu_hook_time_us() - start;
+    p->deadline = p->start + timeout_us;
+    p->active = 1;
     return RKNN_SUCC;
+}
+
+/* One pass over the busy cores; RKNN_SUCC, or a failure (cores reset). */
+static int poll_pass(npu_pending *p)
+{
+    for (unsigned i = 0; i < p->n; i++) {
+        int ret;
+        if (!p->cs[i].busy)
+            continue;
+        ret = poll_core(&p->cs[i], &p->result.int_status[i]);
+        if (ret < 0) {
+            fail_all(p);
+            return ret;
+        }
+        if (ret == 1) {
+            if (p->cs[i].left)
+                start_next_slice(&p->cs[i]); /* the next slice gets a fresh timeout */
+            else
+                p->busy--;
+            p->deadline = rknpu_hook_time_us() + timeout_us;
+        }
+    }
+    return RKNN_SUCC;
+}
+
+int npu_wait(npu_pending *p, npu_job_result *res)
+{
+    int ret = RKNN_SUCC;
+
+    if (!p->active)
+        return RKNN_ERR_PARAM_INVALID;
+    while (p->busy && ret == RKNN_SUCC) {
+        ret = poll_pass(p);
+        if (ret != RKNN_SUCC || !p->busy)
+            break;
+        if (rknpu_hook_time_us() > p->deadline) {
+            for (unsigned i = 0; i < p->n; i++)
+                if (p->cs[i].busy)
+                    HAL_LOG_ERR("npu: core %u: no completion within %lu us (status 0x%lx, want "
+                                "0x%lx)", p->cs[i].job.core, (unsigned long)timeout_us,
+                                (unsigned long)p->result.int_status[i],
+                                (unsigned long)p->cs[i].int_mask);
+            fail_all(p);
+            ret = RKNN_ERR_TIMEOUT;
+            break;
+        }
+        rknpu_hook_poll_yield();
+    }
+    if (ret == RKNN_SUCC) {
+        hal_rmb(); /* outputs written by the NPU are visible from here on */
+        p->result.hw_time_us = rknpu_hook_time_us() - p->start;
+        p->active = 0;
+    }
+    if (res)
+        *res = p->result;
+    return ret;
+}
+
+int npu_run(const npu_core_job *jobs, unsigned n, npu_job_result *res)
+{
+    npu_pending p;
+    int ret = npu_start(jobs, n, &p);
+
+    if (ret != RKNN_SUCC) {
+        memset(res, 0, sizeof *res);
+        return ret;
+    }
+    return npu_wait(&p, res);
 }

@@ -52,6 +52,23 @@ typedef struct {
     uint64_t hw_time_us;      /* kick to completion of the whole job */
 } npu_job_result;
 
+/* A job in flight (npu_start .. npu_wait). */
+typedef struct {
+    npu_core_job job;
+    uint32_t next;      /* first task of the slice to submit next */
+    uint32_t left;      /* tasks not yet submitted */
+    uint32_t int_mask;  /* last task of the slice in flight */
+    uint8_t busy;
+} npu_core_state;
+
+typedef struct {
+    npu_core_state cs[RKNPU_MAX_CORES];
+    unsigned n, busy;
+    uint64_t start, deadline;
+    npu_job_result result;
+    uint8_t active;
+} npu_pending;
+
 /* The SoC profile and register windows the driver works on. */
 void npu_driver_configure(const npu_soc_profile *soc, const uintptr_t *core_base,
                           uint32_t timeout_us);
@@ -62,6 +79,12 @@ void npu_driver_configure(const npu_soc_profile *soc, const uintptr_t *core_base
  * RKNN_ERR_PARAM_INVALID. Every failure is logged with the core, the task
  * counter and the status bits. */
 int npu_run(const npu_core_job *jobs, unsigned n, npu_job_result *result);
+
+/* The same in two halves: npu_start kicks every core and returns; npu_wait
+ * polls until all finished (or fails and resets them). A pending job must
+ * be waited for before the next one starts on the same cores. */
+int npu_start(const npu_core_job *jobs, unsigned n, npu_pending *pending);
+int npu_wait(npu_pending *pending, npu_job_result *result);
 
 /* Fold each 2-bit ping-pong group so either group's bit matches (hw.md §3.3). */
 uint32_t npu_fuzz_status(uint32_t status);

@@ -77,6 +77,10 @@ static void weights_release(rknn_ctx *ctx)
 /* Free everything a context holds and return it to the pool. */
 static void ctx_release(rknn_ctx *ctx)
 {
+    if (ctx->pending.active && rknn_ctx_settle(ctx) != RKNN_SUCC)
+        HAL_LOG_WARN("rknn_destroy: the run in flight failed; its cores were reset");
+    if (ctx->async_prev)
+        mem_carveout_free(rknpu_platform_carveout(), ctx->async_prev);
     rknn_io_release_all(ctx);
     rknn_custom_release_all(ctx);
     weights_release(ctx);

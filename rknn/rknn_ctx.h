@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "mem.h"
+#include "npu_driver.h"
 #include "npu_soc.h"
 #include "rknn_api.h"
 #include "rknn_model.h"
@@ -95,15 +96,20 @@ typedef struct rknn_ctx {
     char perf_text[512];    /* RKNN_QUERY_PERF_DETAIL */
     struct rknn_custom_node *custom[RKNN_CTX_MAX_CUSTOM_NODES]; /* registered op nodes */
     uint32_t n_custom;
+    npu_pending pending;    /* a run started with non_block / async, not yet waited for */
+    uint8_t *async_prev;    /* RKNN_FLAG_ASYNC_MASK: previous frame's native outputs */
+    uint8_t async_have_prev;
 } rknn_ctx;
 
 /* Handle <-> context, validating the handle (pool membership and magic). */
 rknn_ctx *rknn_ctx_from_handle(rknn_context handle);
 rknn_context rknn_ctx_to_handle(const rknn_ctx *ctx);
 
-/* Run the model's NPU task groups for the context's core mask
- * (rknn_run.c); also used by the custom-op graph executor. */
-int rknn_ctx_run_npu(rknn_ctx *ctx);
+/* Finish a run that is still in flight (non_block / async); every call that
+ * touches the context's memory does this first. RKNN_SUCC if none. */
+int rknn_ctx_settle(rknn_ctx *ctx);
+/* Offset of output i inside the async snapshot (rknn_run.c). */
+uint32_t rknn_ctx_async_offset(const rknn_ctx *ctx, uint32_t output);
 
 /* Custom CPU operators (rknn_custom.c). */
 int rknn_custom_has_cpu_nodes(const rknn_ctx *ctx);

@@ -224,6 +224,7 @@ int rknn_inputs_set(rknn_context context, uint32_t n_inputs, rknn_input inputs[]
         return RKNN_ERR_CTX_INVALID;
     }
     rknpu_hook_lock();
+    ret = rknn_ctx_settle(ctx); /* the NPU may still be reading the inputs */
     for (uint32_t i = 0; i < n_inputs && ret == RKNN_SUCC; i++)
         ret = rknn_io_set_input(ctx, &inputs[i]);
     rknpu_hook_unlock();
@@ -258,9 +259,13 @@ int rknn_io_get_output(rknn_ctx *ctx, rknn_output *out, rknn_tensor_type user_ty
         return RKNN_ERR_OUTPUT_INVALID;
     }
     out->size = (uint32_t)rknn_layout_bytes(&user);
-    src = rknn_io_output_source(ctx, out->index, &t);
-    if (!(ctx->flags & RKNN_FLAG_DISABLE_FLUSH_OUTPUT_MEM_CACHE))
-        rknpu_hook_cache_invalidate(src, t.size);
+    if ((ctx->flags & RKNN_FLAG_ASYNC_MASK) && ctx->async_have_prev) {
+        src = ctx->async_prev + rknn_ctx_async_offset(ctx, out->index); /* previous frame */
+    } else {
+        src = rknn_io_output_source(ctx, out->index, &t);
+        if (!(ctx->flags & RKNN_FLAG_DISABLE_FLUSH_OUTPUT_MEM_CACHE))
+            rknpu_hook_cache_invalidate(src, t.size);
+    }
     rknn_io_value_map(ctx, UINT32_MAX, &t, &native, &map);
     if (rknn_convert_output(&native, src, &user, out->buf, &map) != 0)
         return RKNN_ERR_OUTPUT_INVALID;
@@ -335,11 +340,23 @@ int rknn_outputs_get(rknn_context context, uint32_t n_outputs, rknn_output outpu
                     (unsigned long)n_outputs, (unsigned long)ctx->model.n_outputs);
         return RKNN_ERR_PARAM_INVALID;
     }
-    if (ctx->runs == 0) {
-        HAL_LOG_ERR("rknn_outputs_get: rknn_run has not completed yet");
-        return RKNN_ERR_OUTPUT_INVALID;
-    }
     rknpu_hook_lock();
+    ret = rknn_ctx_settle(ctx);
+    if (ret == RKNN_SUCC && ctx->runs == 0) {
+        HAL_LOG_ERR("rknn_outputs_get: rknn_run has not completed yet");
+        ret = RKNN_ERR_OUTPUT_INVALID;
+    }
+    if (ret == RKNN_SUCC && (ctx->flags & RKNN_FLAG_ASYNC_MASK) && !ctx->async_have_prev) {
+        /* Async mode returns the previous frame; after the first run there
+         * is none yet: an empty result, as the vendor runtime gives. */
+        for (uint32_t i = 0; i < n_outputs; i++) {
+            if (!outputs[i].is_prealloc)
+                outputs[i].buf = NULL;
+            outputs[i].size = 0;
+        }
+        rknpu_hook_unlock();
+        return RKNN_SUCC;
+    }
     for (uint32_t i = 0; i < n_outputs && ret == RKNN_SUCC; i++) {
         release_slot(ctx, i); /* a previous get without release */
         ret = get_one_output(ctx, &outputs[i], i);

@@ -313,7 +313,9 @@ int rknn_set_io_mem(rknn_context context, rknn_tensor_mem *mem, rknn_tensor_attr
         return RKNN_ERR_PARAM_INVALID;
     }
     rknpu_hook_lock();
-    ret = bind_io(ctx, mem, attr);
+    ret = rknn_ctx_settle(ctx);
+    if (ret == RKNN_SUCC)
+        ret = bind_io(ctx, mem, attr);
     rknpu_hook_unlock();
     return ret;
 }

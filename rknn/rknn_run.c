@@ -12,6 +12,8 @@
 #include "hal.h"
 #include "npu_driver.h"
 #include "rknn_ctx.h"
+#include "rknn_io.h"
+#include "rknpu_platform_internal.h"
 #include "rknn_custom.h"
 #include "rknn_mem.h"
 
@@ -76,18 +78,15 @@ static void record_perf(rknn_ctx *ctx, const npu_core_job *jobs, unsigned n, uin
                         (unsigned long)jobs[i].count, (unsigned long)jobs[i].first);
 }
 
-int rknn_ctx_run_npu(rknn_ctx *ctx)
+static int build_jobs(rknn_ctx *ctx, npu_core_job *jobs, unsigned *n)
 {
-    npu_core_job jobs[RKNPU_MAX_CORES];
-    npu_job_result res;
-    unsigned cores[3], n;
-    int ret;
+    unsigned cores[3];
 
-    if (cores_for_mask(ctx, ctx->core_mask, cores, &n) != 0)
+    if (cores_for_mask(ctx, ctx->core_mask, cores, n) != 0)
         return RKNN_ERR_PARAM_INVALID;
-    for (unsigned i = 0; i < n; i++) {
+    for (unsigned i = 0; i < *n; i++) {
         rknn_model_task_range g;
-        ret = rknn_model_task_group(&ctx->model, n, i, &g);
+        int ret = rknn_model_task_group(&ctx->model, *n, i, &g);
         if (ret != RKNN_SUCC)
             return ret;
         jobs[i].core = cores[i];
@@ -96,19 +95,105 @@ int rknn_ctx_run_npu(rknn_ctx *ctx)
         jobs[i].count = g.count;
         jobs[i].stream_dma = (uint32_t)rknpu_hook_virt_to_phys(ctx->regcmd);
     }
-    if (rknn_custom_has_cpu_nodes(ctx)) {
-        memset(&res, 0, sizeof res);
-        ret = rknn_custom_run_graph(ctx, jobs, n, &res.hw_time_us);
-    } else {
-        ret = npu_run(jobs, n, &res);
+    return RKNN_SUCC;
+}
+
+/* Book-keeping once a run's NPU work is complete. */
+static int run_completed(rknn_ctx *ctx, const npu_core_job *jobs, unsigned n, uint64_t hw_us)
+{
+    ctx->runs++;
+    ctx->last_run_us = (int64_t)hw_us;
+    if (ctx->flags & RKNN_FLAG_COLLECT_PERF_MASK)
+        record_perf(ctx, jobs, n, hw_us);
+    return rknn_mem_after_run(ctx);
+}
+
+int rknn_ctx_settle(rknn_ctx *ctx)
+{
+    npu_job_result res;
+    npu_core_job jobs[RKNPU_MAX_CORES];
+    unsigned n = ctx->pending.n;
+    int ret;
+
+    if (!ctx->pending.active)
+        return RKNN_SUCC;
+    for (unsigned i = 0; i < n; i++)
+        jobs[i] = ctx->pending.cs[i].job;
+    ret = npu_wait(&ctx->pending, &res);
+    return ret == RKNN_SUCC ? run_completed(ctx, jobs, n, res.hw_time_us) : ret;
+}
+
+uint32_t rknn_ctx_async_offset(const rknn_ctx *ctx, uint32_t output)
+{
+    uint32_t off = 0;
+
+    for (uint32_t i = 0; i < output; i++) {
+        uint32_t ti;
+        rknn_model_tensor_info t;
+        if (rknn_model_output(&ctx->model, i, &ti) == RKNN_SUCC &&
+            rknn_model_tensor(&ctx->model, ti, &t) == RKNN_SUCC)
+            off += (t.size + 63u) & ~63u;
     }
+    return off;
+}
+
+/* RKNN_FLAG_ASYNC_MASK: keep the finished frame's outputs while the next
+ * frame runs, so rknn_outputs_get can return them. */
+static int snapshot_outputs(rknn_ctx *ctx)
+{
+    uint32_t total = rknn_ctx_async_offset(ctx, ctx->model.n_outputs);
+    int ret;
+
+    if (ctx->runs == 0)
+        return RKNN_SUCC;
+    if (!ctx->async_prev) {
+        void *p = NULL;
+        ret = rknpu_mem_status_to_rknn(mem_carveout_alloc(rknpu_platform_carveout(), total, 64, &p),
+                                       "rknn_run: async output snapshot");
+        if (ret != RKNN_SUCC)
+            return ret;
+        ctx->async_prev = p;
+    }
+    for (uint32_t i = 0; i < ctx->model.n_outputs; i++) {
+        rknn_model_tensor_info t;
+        const uint8_t *src;
+        ctx->async_have_prev = 0; /* the live buffers are read directly below */
+        if ((ret = rknn_io_tensor(ctx, 0, i, &t)) != RKNN_SUCC)
+            return ret;
+        src = rknn_io_output_source(ctx, i, &t);
+        rknpu_hook_cache_invalidate(src, t.size);
+        memcpy(ctx->async_prev + rknn_ctx_async_offset(ctx, i), src, t.size);
+    }
+    ctx->async_have_prev = 1;
+    return RKNN_SUCC;
+}
+
+static int run_locked(rknn_ctx *ctx, const rknn_run_extend *extend)
+{
+    npu_core_job jobs[RKNPU_MAX_CORES];
+    npu_job_result res;
+    unsigned n;
+    int blocking = !(extend && extend->non_block) && !(ctx->flags & RKNN_FLAG_ASYNC_MASK);
+    int ret = rknn_ctx_settle(ctx);
+
+    if (ret == RKNN_SUCC && (ctx->flags & RKNN_FLAG_ASYNC_MASK))
+        ret = snapshot_outputs(ctx);
+    if (ret == RKNN_SUCC)
+        ret = rknn_mem_before_run(ctx);
+    if (ret == RKNN_SUCC)
+        ret = build_jobs(ctx, jobs, &n);
     if (ret != RKNN_SUCC)
         return ret;
-    ctx->runs++;
-    ctx->last_run_us = (int64_t)res.hw_time_us;
-    if (ctx->flags & RKNN_FLAG_COLLECT_PERF_MASK)
-        record_perf(ctx, jobs, n, res.hw_time_us);
-    return RKNN_SUCC;
+    if (rknn_custom_has_cpu_nodes(ctx)) {
+        /* CPU operators sit between NPU segments: this run completes here. */
+        memset(&res, 0, sizeof res);
+        ret = rknn_custom_run_graph(ctx, jobs, n, &res.hw_time_us);
+        return ret == RKNN_SUCC ? run_completed(ctx, jobs, n, res.hw_time_us) : ret;
+    }
+    ret = npu_start(jobs, n, &ctx->pending);
+    if (ret != RKNN_SUCC || !blocking)
+        return ret;
+    return rknn_ctx_settle(ctx);
 }
 
 int rknn_run(rknn_context context, rknn_run_extend *extend)
@@ -132,23 +217,24 @@ int rknn_run(rknn_context context, rknn_run_extend *extend)
                     (unsigned long)ctx->inputs_set, (unsigned long)ctx->model.n_inputs);
         return RKNN_ERR_INPUT_INVALID;
     }
-    (void)extend; /* runs complete before returning; non_block is honoured by rknn_wait */
     rknpu_hook_lock();
-    ret = rknn_mem_before_run(ctx);
-    if (ret == RKNN_SUCC)
-        ret = rknn_ctx_run_npu(ctx);
-    if (ret == RKNN_SUCC)
-        ret = rknn_mem_after_run(ctx);
+    ret = run_locked(ctx, extend);
     rknpu_hook_unlock();
     return ret;
 }
 
 int rknn_wait(rknn_context context, rknn_run_extend *extend)
 {
+    rknn_ctx *ctx = rknn_ctx_from_handle(context);
+    int ret;
+
     (void)extend;
-    if (!rknn_ctx_from_handle(context)) {
+    if (!ctx) {
         HAL_LOG_ERR("rknn_wait: invalid context");
         return RKNN_ERR_CTX_INVALID;
     }
-    return RKNN_SUCC; /* rknn_run has already waited for completion */
+    rknpu_hook_lock();
+    ret = rknn_ctx_settle(ctx);
+    rknpu_hook_unlock();
+    return ret;
 }

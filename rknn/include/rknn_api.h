@@ -41,8 +41,10 @@ typedef uint64_t rknn_context;
 #define RKNN_FLAG_PRIOR_HIGH 0x00000000
 #define RKNN_FLAG_PRIOR_MEDIUM 0x00000001
 #define RKNN_FLAG_PRIOR_LOW 0x00000002
-/* rknn_run() returns once the job is submitted; rknn_wait() or
- * rknn_outputs_get() completes it. */
+/* rknn_run() returns once the job is submitted; rknn_outputs_get() returns
+ * the PREVIOUS frame's outputs (the first call returns size 0, buf NULL),
+ * so the application can post-process frame N-1 while frame N runs. Models
+ * with custom CPU operators run each frame to completion in rknn_run(). */
 #define RKNN_FLAG_ASYNC_MASK 0x00000004
 /* Record per-layer timing for RKNN_QUERY_PERF_DETAIL (makes runs slower). */
 #define RKNN_FLAG_COLLECT_PERF_MASK 0x00000008
@@ -419,8 +421,9 @@ int rknn_run(rknn_context context, rknn_run_extend *extend);
 int rknn_wait(rknn_context context, rknn_run_extend *extend);
 
 /* Invalidate the cache over the output buffers, then dequantise / convert
- * into outputs[i].buf (caller's if is_prealloc, else from a static pool).
- * Waits first if a non-blocking run is still in flight. */
+ * into outputs[i].buf (caller's if is_prealloc, else from the carve-out;
+ * give it back with rknn_outputs_release). Waits first if a non-blocking run
+ * is still in flight. */
 int rknn_outputs_get(rknn_context context, uint32_t n_outputs, rknn_output outputs[],
                      rknn_output_extend *extend);
 

@@ -272,6 +272,81 @@ static void test_faults(void)
     CHECK(rknpu_set_job_timeout(1000000) == RKNN_SUCC);
 }
 
+/* Outputs of one synchronous run with the current images, int8 NCHW. */
+static void sync_run(rknn_context ctx, int8_t *q)
+{
+    rknn_output out;
+
+    memset(&out, 0, sizeof out);
+    out.is_prealloc = 1;
+    out.buf = q;
+    out.size = OUT_ELEMS;
+    CHECK(set_inputs(ctx) == RKNN_SUCC && rknn_run(ctx, NULL) == RKNN_SUCC);
+    CHECK(rknn_outputs_get(ctx, 1, &out, NULL) == RKNN_SUCC);
+}
+
+/* non_block runs end in rknn_wait (or any later call); with
+ * RKNN_FLAG_ASYNC_MASK rknn_outputs_get returns the previous frame. */
+static void test_non_blocking_and_async(void)
+{
+    static int8_t frame_a[OUT_ELEMS], frame_b[OUT_ELEMS];
+    rknn_run_extend ext;
+    rknn_output out;
+    rknn_context sync, async;
+    size_t n;
+    char path[512];
+
+    switch_soc(RKNPU_SOC_RK3588);
+    sync = load("rk3588_multiple_input_demo.v6.rknn");
+    memset(&ext, 0, sizeof ext);
+    ext.non_block = 1;
+    CHECK(set_inputs(sync) == RKNN_SUCC);
+    CHECK(rknn_run(sync, &ext) == RKNN_SUCC);
+    CHECK(rknn_wait(sync, NULL) == RKNN_SUCC);
+    CHECK(rknn_wait(sync, NULL) == RKNN_SUCC); /* nothing left: still fine */
+    memset(&out, 0, sizeof out);
+    out.is_prealloc = 1;
+    out.buf = out_q;
+    out.size = sizeof out_q;
+    CHECK(rknn_outputs_get(sync, 1, &out, NULL) == RKNN_SUCC);
+    compare_q("non_block run + rknn_wait", out_q);
+    CHECK(rknn_run(sync, &ext) == RKNN_SUCC); /* no wait: outputs_get settles it */
+    CHECK(rknn_outputs_get(sync, 1, &out, NULL) == RKNN_SUCC);
+    compare_q("non_block run, outputs_get without wait", out_q);
+
+    /* frame A = the demo images, frame B = image2 inverted */
+    sync_run(sync, frame_a);
+    for (size_t i = 0; i < sizeof image2; i++)
+        image2[i] = (uint8_t)(255 - image2[i]);
+    sync_run(sync, frame_b);
+    CHECK(memcmp(frame_a, frame_b, sizeof frame_a) != 0);
+
+    n = test_read_file(test_path(path, sizeof path, dir, "rk3588_multiple_input_demo.v6.rknn"), model,
+                       sizeof model);
+    CHECK(rknn_init(&async, model, (uint32_t)n, RKNN_FLAG_ASYNC_MASK, NULL) == RKNN_SUCC);
+    for (size_t i = 0; i < sizeof image2; i++)
+        image2[i] = (uint8_t)(255 - image2[i]); /* back to A */
+    CHECK(set_inputs(async) == RKNN_SUCC && rknn_run(async, NULL) == RKNN_SUCC);
+    out.size = sizeof out_q;
+    CHECK(rknn_outputs_get(async, 1, &out, NULL) == RKNN_SUCC);
+    CHECK(out.size == 0); /* first frame: nothing finished before it */
+    for (size_t i = 0; i < sizeof image2; i++)
+        image2[i] = (uint8_t)(255 - image2[i]); /* B */
+    CHECK(set_inputs(async) == RKNN_SUCC && rknn_run(async, NULL) == RKNN_SUCC);
+    out.size = sizeof out_q;
+    CHECK(rknn_outputs_get(async, 1, &out, NULL) == RKNN_SUCC);
+    CHECK(out.size == OUT_ELEMS && memcmp(out_q, frame_a, sizeof out_q) == 0); /* frame A */
+    for (size_t i = 0; i < sizeof image2; i++)
+        image2[i] = (uint8_t)(255 - image2[i]); /* A again */
+    CHECK(set_inputs(async) == RKNN_SUCC && rknn_run(async, NULL) == RKNN_SUCC);
+    out.size = sizeof out_q;
+    CHECK(rknn_outputs_get(async, 1, &out, NULL) == RKNN_SUCC);
+    CHECK(memcmp(out_q, frame_b, sizeof out_q) == 0); /* frame B */
+    printf("  async mode: rknn_outputs_get returned the previous frame each time\n");
+    CHECK(rknn_destroy(async) == RKNN_SUCC);
+    CHECK(rknn_destroy(sync) == RKNN_SUCC);
+}
+
 /* Every call refuses bad arguments with a vendor code. */
 static void test_bad_arguments(void)
 {
@@ -374,6 +449,7 @@ int main(int argc, char **argv)
     test_core_masks("rk3566_multiple_input_demo.v6.rknn", RKNPU_SOC_RK3566);
     test_zero_copy("rk3588_multiple_input_demo.v6.rknn", RKNPU_SOC_RK3588);
     test_zero_copy("rk3566_multiple_input_demo.v6.rknn", RKNPU_SOC_RK3566);
+    test_non_blocking_and_async();
     test_faults();
     test_bad_arguments();
     CHECK(rknpu_mem_get_stats(&st) == RKNN_SUCC);
