@@ -1,0 +1,48 @@
+/*
+ * test_matmul_api - what exists of the matmul API: the B layout helper
+ * against the documented formula (seed-api.md §4.6) typed out here as an
+ * index walk of its own, and the not-yet-implemented calls failing clearly.
+ */
+#include <string.h>
+
+#include "rknn_matmul_api.h"
+#include "test_util.h"
+
+#define K 70
+#define N 40
+#define SUBK 32
+#define SUBN 16
+
+int main(void)
+{
+    static int8_t b[K * N], native[3 * 3 * SUBN * SUBK];
+    rknn_matmul_ctx ctx = 123;
+    rknn_matmul_info info;
+    rknn_matmul_io_attr io;
+    unsigned bad = 0;
+
+    for (int i = 0; i < K * N; i++)
+        b[i] = (int8_t)(i * 7 + 3);
+    memset(native, 0x55, sizeof native);
+    CHECK(rknn_B_normal_layout_to_native_layout(b, native, K, N, SUBN, SUBK,
+                                                RKNN_INT8_MM_INT8_TO_INT32) == RKNN_SUCC);
+    /* native[nb][kb][n][k] = B[kb*SUBK + k][nb*SUBN + n], zero outside K x N */
+    for (int nb = 0; nb < 3; nb++)
+        for (int kb = 0; kb < 3; kb++)
+            for (int n = 0; n < SUBN; n++)
+                for (int k = 0; k < SUBK; k++) {
+                    int row = kb * SUBK + k, col = nb * SUBN + n;
+                    int8_t want = row < K && col < N ? b[row * N + col] : 0;
+                    bad += native[((nb * 3 + kb) * SUBN + n) * SUBK + k] != want;
+                }
+    CHECK_EQ_U(bad, 0);
+    CHECK(rknn_B_normal_layout_to_native_layout(b, native, 0, N, SUBN, SUBK,
+                                                RKNN_INT8_MM_INT8_TO_INT32) == RKNN_ERR_PARAM_INVALID);
+    CHECK(rknn_B_normal_layout_to_native_layout(NULL, native, K, N, SUBN, SUBK,
+                                                RKNN_INT8_MM_INT8_TO_INT32) == RKNN_ERR_PARAM_INVALID);
+    memset(&info, 0, sizeof info);
+    CHECK(rknn_matmul_create(&ctx, &info, &io) == RKNN_ERR_FAIL && ctx == 0);
+    CHECK(rknn_matmul_run(ctx) == RKNN_ERR_FAIL);
+    CHECK(rknn_matmul_destroy(ctx) == RKNN_ERR_FAIL);
+    return test_report("matmul_api");
+}
