@@ -19,7 +19,7 @@ echo "pkg-config: $flags (prefix $prefix)"
 # (exit 126) on a loaded machine; retry only that.
 run_fresh() {
     for try in 1 2 3; do
-        "$1" && return 0
+        "$@" && return 0
         rc=$?
         [ $rc -eq 126 ] || return $rc
         sleep 1
@@ -30,3 +30,20 @@ cc -std=c11 -Wall -Wextra -Werror "$src/tests/install/consumer.c" $flags -o "$st
 run_fresh "$stage/consumer"
 c++ -std=c++11 -Wall -Wextra -Werror "$src/tests/install/consumer_cpp.cpp" $flags -o "$stage/consumer_cpp"
 run_fresh "$stage/consumer_cpp"
+# An application written like the vendor's demos, run on the sample model
+# against the virtual NPU the host library carries (C, then the same source
+# as C++).
+models=$src/../shared/models
+if [ -f "$models/rk3588_multiple_input_demo.v6.rknn" ]; then
+    cc -std=c11 -Wall -Wextra -Werror "$src/tests/install/vendor_app.c" $flags -o "$stage/vendor_app"
+    c++ -std=c++11 -Wall -Wextra -Werror -x c++ "$src/tests/install/vendor_app.c" $flags \
+        -o "$stage/vendor_app_cpp"
+    for app in vendor_app vendor_app_cpp; do
+        out=$(run_fresh "$stage/$app" "$models/rk3588_multiple_input_demo.v6.rknn" \
+              "$models/multiple_input_demo/input1.bin" "$models/multiple_input_demo/input2.bin")
+        echo "$out"
+        echo "$out" | grep -q "vendor_app: OK" || { echo "$app failed"; exit 1; }
+    done
+else
+    echo "sample models not found: vendor-style application not run"
+fi

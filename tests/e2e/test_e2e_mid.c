@@ -238,6 +238,75 @@ static void test_zero_copy(const char *file, rknpu_soc_id soc)
     CHECK(rknn_destroy(ctx) == RKNN_SUCC);
 }
 
+/* RKNN_FLAG_MEM_ALLOC_OUTSIDE: the application provides weights, internal
+ * memory and I/O buffers (one wrapped from a physical address, as memory
+ * from another allocator would be); PERF_DETAIL reports the run. */
+static void test_memory_from_outside(void)
+{
+    rknn_tensor_attr attr[2], out_attr;
+    rknn_tensor_mem *weights, *internal, *in_mem[2], *outer, *out_mem;
+    rknn_mem_size ms;
+    rknn_perf_detail perf;
+    rknn_context ctx;
+    size_t n;
+    char path[512];
+
+    switch_soc(RKNPU_SOC_RK3588);
+    n = test_read_file(test_path(path, sizeof path, dir, "rk3588_multiple_input_demo.v6.rknn"), model,
+                       sizeof model);
+    CHECK(rknn_init(&ctx, model, (uint32_t)n,
+                    RKNN_FLAG_MEM_ALLOC_OUTSIDE | RKNN_FLAG_COLLECT_PERF_MASK, NULL) == RKNN_SUCC);
+    CHECK(rknn_query(ctx, RKNN_QUERY_MEM_SIZE, &ms, sizeof ms) == RKNN_SUCC);
+    weights = rknn_create_mem(ctx, ms.total_weight_size);
+    internal = rknn_create_mem(ctx, ms.total_internal_size);
+    if (!CHECK(weights && internal))
+        return;
+    CHECK(set_inputs(ctx) == RKNN_ERR_CTX_INVALID); /* no internal memory yet */
+    CHECK(rknn_set_weight_mem(ctx, weights) == RKNN_SUCC);
+    CHECK(rknn_run(ctx, NULL) == RKNN_ERR_CTX_INVALID); /* still no internal memory */
+    CHECK(rknn_set_internal_mem(ctx, internal) == RKNN_SUCC);
+    /* input 0 through the general API; input 1 zero-copy in memory "from elsewhere" */
+    outer = rknn_create_mem(ctx, 64 * 1024);
+    for (uint32_t i = 0; i < 2; i++) {
+        memset(&attr[i], 0, sizeof attr[i]);
+        attr[i].index = i;
+        CHECK(rknn_query(ctx, RKNN_QUERY_NATIVE_INPUT_ATTR, &attr[i], sizeof attr[i]) == RKNN_SUCC);
+    }
+    in_mem[1] = outer ? rknn_create_mem_from_phys(ctx, outer->phys_addr, outer->virt_addr,
+                                                  attr[1].size_with_stride)
+                      : NULL;
+    if (!CHECK(in_mem[1] != NULL))
+        return;
+    for (uint32_t p = 0; p < H * W * 3; p++) /* packed NHWC, width is the stride here */
+        ((uint8_t *)in_mem[1]->virt_addr)[p] = (uint8_t)(image2[p] - 128);
+    CHECK(rknn_set_io_mem(ctx, in_mem[1], &attr[1]) == RKNN_SUCC);
+    {
+        rknn_input in;
+        memset(&in, 0, sizeof in);
+        in.buf = image1;
+        in.size = sizeof image1;
+        in.type = RKNN_TENSOR_UINT8;
+        in.fmt = RKNN_TENSOR_NHWC;
+        CHECK(rknn_inputs_set(ctx, 1, &in) == RKNN_SUCC);
+    }
+    memset(&out_attr, 0, sizeof out_attr);
+    CHECK(rknn_query(ctx, RKNN_QUERY_OUTPUT_ATTR, &out_attr, sizeof out_attr) == RKNN_SUCC);
+    out_mem = rknn_create_mem(ctx, OUT_ELEMS); /* int8 NCHW: the runtime converts */
+    CHECK(out_mem && rknn_set_io_mem(ctx, out_mem, &out_attr) == RKNN_SUCC);
+    CHECK(rknn_run(ctx, NULL) == RKNN_SUCC);
+    if (out_mem)
+        compare_q("memory from outside + from_phys input", out_mem->virt_addr);
+    CHECK(rknn_query(ctx, RKNN_QUERY_PERF_DETAIL, &perf, sizeof perf) == RKNN_SUCC);
+    CHECK(perf.perf_data && strstr(perf.perf_data, "core 0") && perf.data_len == strlen(perf.perf_data));
+    CHECK(rknn_destroy_mem(ctx, in_mem[1]) == RKNN_SUCC);
+    CHECK(rknn_destroy_mem(ctx, outer) == RKNN_SUCC);
+    CHECK(rknn_destroy_mem(ctx, out_mem) == RKNN_SUCC);
+    CHECK(rknn_destroy(ctx) == RKNN_SUCC);
+    /* the application's weight/internal memory outlives the context */
+    CHECK(rknn_destroy_mem(0, weights) == RKNN_SUCC);
+    CHECK(rknn_destroy_mem(0, internal) == RKNN_SUCC);
+}
+
 /* Faults end in a clean error, and the next run works. */
 static void test_faults(void)
 {
@@ -450,6 +519,7 @@ int main(int argc, char **argv)
     test_zero_copy("rk3588_multiple_input_demo.v6.rknn", RKNPU_SOC_RK3588);
     test_zero_copy("rk3566_multiple_input_demo.v6.rknn", RKNPU_SOC_RK3566);
     test_non_blocking_and_async();
+    test_memory_from_outside();
     test_faults();
     test_bad_arguments();
     CHECK(rknpu_mem_get_stats(&st) == RKNN_SUCC);
