@@ -40,6 +40,35 @@ static int is_rk356x(const npu_soc_profile *soc)
 }
 
 /* Defaults: every DPU stage bypassed, OUT_CVT identity. */
+/* The DPU's output cube and its BS -> BN -> EW -> OUT_CVT epilogue. */
+static void emit_dpu_output(npu_task_words *t, const npu_conv_desc *c, uint32_t w, uint32_t h,
+                            uint32_t ch)
+{
+    npu_task_reg(t, NPU_DPU_DST_BASE_ADDR, c->out_addr);
+    npu_task_reg(t, NPU_DPU_DST_SURF_STRIDE, c->out_surf);
+    npu_task_reg(t, NPU_DPU_DATA_CUBE_WIDTH, w - 1u);
+    npu_task_reg(t, NPU_DPU_DATA_CUBE_HEIGHT, h - 1u);
+    npu_task_reg(t, NPU_DPU_DATA_CUBE_NOTCH_ADDR, 0);
+    npu_task_reg(t, NPU_DPU_DATA_CUBE_CHANNEL, (ch - 1u) << 16 | (ch - 1u));
+    npu_task_reg(t, NPU_DPU_BS_CFG, c->bs_cfg);
+    npu_task_reg(t, NPU_DPU_BS_ALU_CFG, c->bs_alu);
+    npu_task_reg(t, NPU_DPU_BS_MUL_CFG, c->bs_mul_cfg);
+    npu_task_reg(t, NPU_DPU_BS_RELUX_CMP_VALUE, c->bs_relux);
+    npu_task_reg(t, NPU_DPU_BS_OW_CFG, c->bs_ow_cfg);
+    npu_task_reg(t, NPU_DPU_BS_OW_OP, c->bs_ow_op);
+    npu_task_reg(t, NPU_DPU_BN_CFG, c->bn_cfg);
+    npu_task_reg(t, NPU_DPU_BN_ALU_CFG, c->bn_alu);
+    npu_task_reg(t, NPU_DPU_BN_MUL_CFG, c->bn_mul_cfg);
+    npu_task_reg(t, NPU_DPU_BN_RELUX_CMP_VALUE, c->bn_relux);
+    npu_task_reg(t, NPU_DPU_EW_CFG, c->ew_cfg);
+    npu_task_reg(t, NPU_DPU_EW_CVT_OFFSET_VALUE, c->ew_cvt_off);
+    npu_task_reg(t, NPU_DPU_EW_CVT_SCALE_VALUE, c->ew_cvt_scale);
+    npu_task_reg(t, NPU_DPU_EW_RELUX_CMP_VALUE, c->ew_relux);
+    npu_task_reg(t, NPU_DPU_OUT_CVT_OFFSET, c->oc_offset);
+    npu_task_reg(t, NPU_DPU_OUT_CVT_SCALE, c->oc_scale);
+    npu_task_reg(t, NPU_DPU_OUT_CVT_SHIFT, c->oc_shift);
+}
+
 void npu_conv_defaults(npu_conv_desc *c)
 {
     memset(c, 0, sizeof *c);
@@ -126,29 +155,7 @@ void npu_build_conv(npu_task_words *t, const npu_soc_profile *soc, const npu_con
     npu_task_reg(t, NPU_DPU_FEATURE_MODE_CFG, rk356x ? 0x108u : (0x1E4u | (c->depthwise ? 3u << 3 : 0u)));
     npu_task_reg(t, NPU_DPU_DATA_FORMAT, c->out_prec << 29 | prec << 26 | c->bs_neg_shift << 4 | prec);
     npu_task_reg(t, NPU_DPU_OFFSET_PEND, 0);
-    npu_task_reg(t, NPU_DPU_DST_BASE_ADDR, c->out_addr);
-    npu_task_reg(t, NPU_DPU_DST_SURF_STRIDE, c->out_surf);
-    npu_task_reg(t, NPU_DPU_DATA_CUBE_WIDTH, c->wout - 1u);
-    npu_task_reg(t, NPU_DPU_DATA_CUBE_HEIGHT, c->hout - 1u);
-    npu_task_reg(t, NPU_DPU_DATA_CUBE_NOTCH_ADDR, 0);
-    npu_task_reg(t, NPU_DPU_DATA_CUBE_CHANNEL, (c->kout - 1u) << 16 | (c->kout - 1u));
-    npu_task_reg(t, NPU_DPU_BS_CFG, c->bs_cfg);
-    npu_task_reg(t, NPU_DPU_BS_ALU_CFG, c->bs_alu);
-    npu_task_reg(t, NPU_DPU_BS_MUL_CFG, c->bs_mul_cfg);
-    npu_task_reg(t, NPU_DPU_BS_RELUX_CMP_VALUE, c->bs_relux);
-    npu_task_reg(t, NPU_DPU_BS_OW_CFG, c->bs_ow_cfg);
-    npu_task_reg(t, NPU_DPU_BS_OW_OP, c->bs_ow_op);
-    npu_task_reg(t, NPU_DPU_BN_CFG, c->bn_cfg);
-    npu_task_reg(t, NPU_DPU_BN_ALU_CFG, c->bn_alu);
-    npu_task_reg(t, NPU_DPU_BN_MUL_CFG, c->bn_mul_cfg);
-    npu_task_reg(t, NPU_DPU_BN_RELUX_CMP_VALUE, c->bn_relux);
-    npu_task_reg(t, NPU_DPU_EW_CFG, c->ew_cfg);
-    npu_task_reg(t, NPU_DPU_EW_CVT_OFFSET_VALUE, c->ew_cvt_off);
-    npu_task_reg(t, NPU_DPU_EW_CVT_SCALE_VALUE, c->ew_cvt_scale);
-    npu_task_reg(t, NPU_DPU_EW_RELUX_CMP_VALUE, c->ew_relux);
-    npu_task_reg(t, NPU_DPU_OUT_CVT_OFFSET, c->oc_offset);
-    npu_task_reg(t, NPU_DPU_OUT_CVT_SCALE, c->oc_scale);
-    npu_task_reg(t, NPU_DPU_OUT_CVT_SHIFT, c->oc_shift);
+    emit_dpu_output(t, c, c->wout, c->hout, c->kout);
     npu_task_reg(t, NPU_DPU_SURFACE_ADD, 0);
     /* DPU_RDMA */
     if (enable & NPU_UNIT_DPU_RDMA) {
@@ -187,29 +194,7 @@ void npu_build_flying(npu_task_words *t, const npu_soc_profile *soc, uint32_t in
     npu_task_reg(t, NPU_DPU_RDMA_S_POINTER, 0xE);
     npu_task_reg(t, NPU_DPU_FEATURE_MODE_CFG, fm);
     npu_task_reg(t, NPU_DPU_DATA_FORMAT, c->out_prec << 29 | in_prec << 26 | c->bs_neg_shift << 4 | in_prec);
-    npu_task_reg(t, NPU_DPU_DST_BASE_ADDR, c->out_addr);
-    npu_task_reg(t, NPU_DPU_DST_SURF_STRIDE, c->out_surf);
-    npu_task_reg(t, NPU_DPU_DATA_CUBE_WIDTH, w - 1u);
-    npu_task_reg(t, NPU_DPU_DATA_CUBE_HEIGHT, h - 1u);
-    npu_task_reg(t, NPU_DPU_DATA_CUBE_NOTCH_ADDR, 0);
-    npu_task_reg(t, NPU_DPU_DATA_CUBE_CHANNEL, (ch - 1u) << 16 | (ch - 1u));
-    npu_task_reg(t, NPU_DPU_BS_CFG, c->bs_cfg);
-    npu_task_reg(t, NPU_DPU_BS_ALU_CFG, c->bs_alu);
-    npu_task_reg(t, NPU_DPU_BS_MUL_CFG, c->bs_mul_cfg);
-    npu_task_reg(t, NPU_DPU_BS_RELUX_CMP_VALUE, c->bs_relux);
-    npu_task_reg(t, NPU_DPU_BS_OW_CFG, c->bs_ow_cfg);
-    npu_task_reg(t, NPU_DPU_BS_OW_OP, c->bs_ow_op);
-    npu_task_reg(t, NPU_DPU_BN_CFG, c->bn_cfg);
-    npu_task_reg(t, NPU_DPU_BN_ALU_CFG, c->bn_alu);
-    npu_task_reg(t, NPU_DPU_BN_MUL_CFG, c->bn_mul_cfg);
-    npu_task_reg(t, NPU_DPU_BN_RELUX_CMP_VALUE, c->bn_relux);
-    npu_task_reg(t, NPU_DPU_EW_CFG, c->ew_cfg);
-    npu_task_reg(t, NPU_DPU_EW_CVT_OFFSET_VALUE, c->ew_cvt_off);
-    npu_task_reg(t, NPU_DPU_EW_CVT_SCALE_VALUE, c->ew_cvt_scale);
-    npu_task_reg(t, NPU_DPU_EW_RELUX_CMP_VALUE, c->ew_relux);
-    npu_task_reg(t, NPU_DPU_OUT_CVT_OFFSET, c->oc_offset);
-    npu_task_reg(t, NPU_DPU_OUT_CVT_SCALE, c->oc_scale);
-    npu_task_reg(t, NPU_DPU_OUT_CVT_SHIFT, c->oc_shift);
+    emit_dpu_output(t, c, w, h, ch);
     npu_task_reg(t, NPU_DPU_RDMA_DATA_CUBE_WIDTH, w - 1u);
     npu_task_reg(t, NPU_DPU_RDMA_DATA_CUBE_HEIGHT, h - 1u);
     npu_task_reg(t, NPU_DPU_RDMA_DATA_CUBE_CHANNEL, ch - 1u);

@@ -75,20 +75,9 @@ static struct rknn_custom_node *node_record(const rknn_ctx *ctx, uint32_t node)
 static int float_layout(const rknn_model_tensor_info *t, rknn_layout *l)
 {
     memset(l, 0, sizeof *l);
+    rknn_io_logical_dims(t, l);
     l->kind = RKNN_LAYOUT_NCHW;
     l->type = RKNN_TENSOR_FLOAT32;
-    if (t->n_dims == 4) {
-        l->n = (uint32_t)t->dims[0];
-        l->c = (uint32_t)t->dims[1];
-        l->h = (uint32_t)t->dims[2];
-        l->w = (uint32_t)t->dims[3];
-    } else {
-        uint64_t e = 1;
-        for (uint32_t i = 0; i < t->n_dims; i++)
-            e *= (uint32_t)t->dims[i];
-        l->n = l->c = l->h = 1;
-        l->w = (uint32_t)e;
-    }
     return l->n && l->c && l->h && l->w ? RKNN_SUCC : RKNN_ERR_MODEL_INVALID;
 }
 

@@ -32,7 +32,7 @@ int rknn_io_tensor(const rknn_ctx *ctx, int is_input, uint32_t index, rknn_model
 
 /* Logical N, C, H, W of a tensor's original (NCHW) shape; non-4-D shapes
  * become N=1, C=1, H=1, W=elements. */
-static void logical_dims(const rknn_model_tensor_info *t, rknn_layout *l)
+void rknn_io_logical_dims(const rknn_model_tensor_info *t, rknn_layout *l)
 {
     if (t->n_dims == 4) {
         l->n = (uint32_t)t->dims[0];
@@ -56,7 +56,7 @@ int rknn_io_native_layout(const rknn_ctx *ctx, const rknn_model_tensor_info *t, 
     if (ret != RKNN_SUCC)
         return ret;
     memset(l, 0, sizeof *l);
-    logical_dims(t, l);
+    rknn_io_logical_dims(t, l);
     l->type = a.type;
     if (a.fmt == RKNN_TENSOR_NHWC) {
         l->kind = RKNN_LAYOUT_NHWC;
@@ -144,7 +144,7 @@ void rknn_io_value_map(const rknn_ctx *ctx, uint32_t input, const rknn_model_ten
 static int user_input_layout(const rknn_input *in, const rknn_model_tensor_info *t, rknn_layout *u)
 {
     memset(u, 0, sizeof *u);
-    logical_dims(t, u);
+    rknn_io_logical_dims(t, u);
     u->type = in->type;
     u->kind = in->fmt == RKNN_TENSOR_NHWC ? RKNN_LAYOUT_NHWC : RKNN_LAYOUT_NCHW;
     u->w_stride = u->w;

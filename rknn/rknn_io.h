@@ -7,6 +7,9 @@
 
 /* The model tensor of input/output `index`. */
 int rknn_io_tensor(const rknn_ctx *ctx, int is_input, uint32_t index, rknn_model_tensor_info *t);
+/* Logical N, C, H, W of a tensor's original (NCHW) shape; other ranks
+ * become N = C = H = 1, W = all elements. */
+void rknn_io_logical_dims(const rknn_model_tensor_info *t, rknn_layout *l);
 /* The layout of a tensor's native buffer (what the NPU reads / writes). */
 int rknn_io_native_layout(const rknn_ctx *ctx, const rknn_model_tensor_info *t, rknn_layout *l);
 /* How values map for a tensor (input = its input index, or UINT32_MAX). */

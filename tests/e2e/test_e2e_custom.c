@@ -18,6 +18,7 @@
 #include "rknn_custom_op.h"
 #include "rknpu_bm.h"
 #include "test_files.h"
+#include "test_soc.h"
 #include "test_util.h"
 
 #define C 3
@@ -124,25 +125,9 @@ static int load_npy(const char *name, uint8_t *buf, float *out)
     return 0;
 }
 
-static void switch_soc(rknpu_soc_id soc)
-{
-    rknpu_platform_config c = *rknpu_platform_get();
-
-    c.soc = soc;
-    memset(c.npu_base, 0, sizeof c.npu_base);
-    CHECK(rknpu_platform_init(&c) == RKNN_SUCC);
-    CHECK(board_vnpu_attach(rknpu_platform_get(), npu_soc_get(soc)) == RKNN_SUCC);
-}
-
 static rknn_context load(const char *file)
 {
-    char path[512];
-    size_t n = test_read_file(test_path(path, sizeof path, dir, file), model, sizeof model);
-    rknn_context ctx = 0;
-
-    CHECK(n > 0);
-    CHECK(rknn_init(&ctx, model, (uint32_t)n, 0, NULL) == RKNN_SUCC);
-    return ctx;
+    return test_load_model(dir, file, model, sizeof model, 0);
 }
 
 static int set_inputs(rknn_context ctx)
@@ -200,7 +185,7 @@ static void test_model(const char *file, rknpu_soc_id soc)
     rknn_tensor_attr attr;
     rknn_context ctx;
 
-    switch_soc(soc);
+    test_switch_soc(soc);
     calls_init = calls_prepare = calls_compute = calls_destroy = 0;
     ctx = load(file);
     /* Without the op the run fails with a clear error, nothing crashes. */
@@ -242,7 +227,7 @@ static void test_register_errors(void)
     rknn_custom_op op = make_op();
     rknn_context ctx;
 
-    switch_soc(RKNPU_SOC_RK3588);
+    test_switch_soc(RKNPU_SOC_RK3588);
     ctx = load("rk3588_dual_residual_custom.v6.rknn");
     op.target = RKNN_TARGET_TYPE_GPU;
     CHECK(rknn_register_custom_ops(ctx, &op, 1) == RKNN_ERR_PARAM_INVALID);

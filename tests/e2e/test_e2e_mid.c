@@ -19,6 +19,7 @@
 #include "rknn_api.h"
 #include "rknpu_bm.h"
 #include "test_files.h"
+#include "test_soc.h"
 #include "test_util.h"
 #include "vnpu.h"
 
@@ -75,25 +76,9 @@ static void compare_float(const char *what, const float *f)
     CHECK(max <= 1.5f * OUT_SCALE); /* one step plus the reference's own rounding */
 }
 
-static void switch_soc(rknpu_soc_id soc)
-{
-    rknpu_platform_config c = *rknpu_platform_get();
-
-    c.soc = soc;
-    memset(c.npu_base, 0, sizeof c.npu_base);
-    CHECK(rknpu_platform_init(&c) == RKNN_SUCC);
-    CHECK(board_vnpu_attach(rknpu_platform_get(), npu_soc_get(soc)) == RKNN_SUCC);
-}
-
 static rknn_context load(const char *file)
 {
-    char path[512];
-    size_t n = test_read_file(test_path(path, sizeof path, dir, file), model, sizeof model);
-    rknn_context ctx = 0;
-
-    CHECK(n > 0);
-    CHECK(rknn_init(&ctx, model, (uint32_t)n, 0, NULL) == RKNN_SUCC);
-    return ctx;
+    return test_load_model(dir, file, model, sizeof model, 0);
 }
 
 static int set_inputs(rknn_context ctx)
@@ -151,7 +136,7 @@ static void test_core_masks(const char *file, rknpu_soc_id soc)
     rknn_context ctx;
     char label[64];
 
-    switch_soc(soc);
+    test_switch_soc(soc);
     ctx = load(file);
     for (size_t i = 0; i < sizeof masks / sizeof masks[0]; i++) {
         int single_core_ok = masks[i].mask == RKNN_NPU_CORE_AUTO ||
@@ -178,7 +163,7 @@ static void test_zero_copy(const char *file, rknpu_soc_id soc)
     rknn_context ctx;
     int ok = 1;
 
-    switch_soc(soc);
+    test_switch_soc(soc);
     ctx = load(file);
     for (uint32_t i = 0; i < 2; i++) {
         memset(&in_attr[i], 0, sizeof in_attr[i]);
@@ -251,7 +236,7 @@ static void test_memory_from_outside(void)
     size_t n;
     char path[512];
 
-    switch_soc(RKNPU_SOC_RK3588);
+    test_switch_soc(RKNPU_SOC_RK3588);
     n = test_read_file(test_path(path, sizeof path, dir, "rk3588_multiple_input_demo.v6.rknn"), model,
                        sizeof model);
     CHECK(rknn_init(&ctx, model, (uint32_t)n,
@@ -318,7 +303,7 @@ static void test_faults(void)
     rknn_context ctx;
     rknn_output out;
 
-    switch_soc(RKNPU_SOC_RK3588);
+    test_switch_soc(RKNPU_SOC_RK3588);
     CHECK(rknpu_set_job_timeout(20000) == RKNN_SUCC);
     ctx = load("rk3588_multiple_input_demo.v6.rknn");
     for (size_t i = 0; i < sizeof faults / sizeof faults[0]; i++) {
@@ -365,7 +350,7 @@ static void test_non_blocking_and_async(void)
     size_t n;
     char path[512];
 
-    switch_soc(RKNPU_SOC_RK3588);
+    test_switch_soc(RKNPU_SOC_RK3588);
     sync = load("rk3588_multiple_input_demo.v6.rknn");
     memset(&ext, 0, sizeof ext);
     ext.non_block = 1;
@@ -424,7 +409,7 @@ static void test_bad_arguments(void)
     rknn_output out;
     rknn_tensor_attr attr;
 
-    switch_soc(RKNPU_SOC_RK3588);
+    test_switch_soc(RKNPU_SOC_RK3588);
     ctx = load("rk3588_multiple_input_demo.v6.rknn");
     memset(&in, 0, sizeof in);
     memset(&out, 0, sizeof out);

@@ -11,18 +11,9 @@
 #include "npu_soc.h"
 #include "rknn_api.h"
 #include "rknpu_bm.h"
+#include "test_soc.h"
 #include "test_util.h"
 #include "vnpu.h"
-
-static void switch_soc(rknpu_soc_id soc)
-{
-    rknpu_platform_config c = *rknpu_platform_get();
-
-    c.soc = soc;
-    memset(c.npu_base, 0, sizeof c.npu_base);
-    CHECK(rknpu_platform_init(&c) == RKNN_SUCC);
-    CHECK(board_vnpu_attach(rknpu_platform_get(), npu_soc_get(soc)) == RKNN_SUCC);
-}
 
 static void expect_pass(unsigned cores)
 {
@@ -56,14 +47,14 @@ int main(void)
 
     if (!CHECK(board_init() == RKNN_SUCC))
         return test_report("selftest");
-    switch_soc(RKNPU_SOC_RK3588);
+    test_switch_soc(RKNPU_SOC_RK3588);
     CHECK(rknpu_set_job_timeout(20000) == RKNN_SUCC);
     expect_pass(3);
     expect_fail(1, VNPU_FAULT_CORRUPT_OUTPUT, RKNN_ERR_FAIL, "differs from the CPU reference");
     expect_fail(2, VNPU_FAULT_NEVER_COMPLETE, RKNN_ERR_TIMEOUT, "timeout");
     expect_fail(0, VNPU_FAULT_DROP_IRQ, RKNN_ERR_TIMEOUT, "timeout");
     expect_fail(1, VNPU_FAULT_DMA_ERROR, RKNN_ERR_FAIL, "error");
-    switch_soc(RKNPU_SOC_RK3566);
+    test_switch_soc(RKNPU_SOC_RK3566);
     expect_pass(1);
     CHECK(rknpu_selftest(NULL) == RKNN_ERR_PARAM_INVALID);
     CHECK(rknpu_mem_get_stats(&st) == RKNN_SUCC && st.allocations == 0); /* nothing kept */
