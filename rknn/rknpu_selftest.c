@@ -70,12 +70,17 @@ static void make_data(void)
 
 /* ---- the CPU reference -------------------------------------------------------- */
 
-/* round(n / 2^s), ties to even (OUT_CVT with CVT_ROUND = 0), s >= 1 */
+/* round(n / 2^s), ties to even (OUT_CVT with CVT_ROUND = 0), s >= 1;
+ * floor division written without shifting negative values. */
 static int64_t rne_shift(int64_t n, uint32_t s)
 {
-    int64_t q = n >> s, r = n - (q << s), half = (int64_t)1 << (s - 1);
+    int64_t d = (int64_t)1 << s, q = n / d, r = n % d;
 
-    if (r > half || (r == half && (q & 1)))
+    if (r < 0) { /* make q = floor(n / d), 0 <= r < d */
+        q--;
+        r += d;
+    }
+    if (r > d / 2 || (r == d / 2 && (q & 1)))
         q++;
     return q;
 }
