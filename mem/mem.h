@@ -25,7 +25,7 @@ extern "C" {
 #endif
 
 #ifndef MEM_CARVEOUT_MAX_BLOCKS
-#define MEM_CARVEOUT_MAX_BLOCKS 256 /* used + free blocks tracked at once */
+#define MEM_CARVEOUT_MAX_BLOCKS 160 /* used + free blocks tracked at once (4 bytes each) */
 #endif
 #define MEM_MIN_ALIGN 64u           /* cache line: allocations never share one */
 
@@ -38,11 +38,11 @@ typedef enum {
     MEM_ERR_DOUBLE_FREE = -5,   /* block is already free */
 } mem_status;
 
-typedef struct {
-    uint32_t offset; /* from the aligned carve-out base */
-    uint32_t size;
-    uint32_t used;
-} mem_block;
+/* One block: its start offset from the aligned base, a multiple of
+ * MEM_MIN_ALIGN, with MEM_BLOCK_USED in the low bit. Blocks tile the
+ * carve-out, so a block ends where the next one starts (4 bytes each). */
+typedef uint32_t mem_block;
+#define MEM_BLOCK_USED 1u
 
 typedef struct mem_carveout {
     uint8_t *base; /* aligned to MEM_MIN_ALIGN */

@@ -1,6 +1,8 @@
 /*
  * mem_carveout.c - first-fit allocator over the DMA carve-out with an
- * out-of-band descriptor table (see mem.h).
+ * out-of-band descriptor table (see mem.h). A descriptor is only a start
+ * offset and a used bit: the blocks tile the region in offset order, so
+ * sizes follow from the neighbours and coalescing is removing a descriptor.
  */
 #include <string.h>
 
@@ -35,8 +37,26 @@ mem_status mem_carveout_init(mem_carveout *c, void *base, size_t size)
     c->base = (uint8_t *)aligned;
     c->size = size;
     c->block_count = 1;
-    c->blocks[0] = (mem_block){.offset = 0, .size = (uint32_t)size, .used = 0};
+    c->blocks[0] = 0; /* one free block from offset 0 */
     return MEM_OK;
+}
+
+static uint32_t block_start(const mem_carveout *c, uint32_t i)
+{
+    return c->blocks[i] & ~MEM_BLOCK_USED;
+}
+
+static int block_used(const mem_carveout *c, uint32_t i)
+{
+    return (c->blocks[i] & MEM_BLOCK_USED) != 0;
+}
+
+/* Up to the next block's start, or the end of the carve-out. */
+static uint32_t block_size(const mem_carveout *c, uint32_t i)
+{
+    uint32_t end = i + 1 < c->block_count ? block_start(c, i + 1) : (uint32_t)c->size;
+
+    return end - block_start(c, i);
 }
 
 /* Insert a descriptor at position i (caller checked there is room). */
@@ -60,13 +80,12 @@ static int find_fit(const mem_carveout *c, size_t size, size_t align, uint32_t *
     uintptr_t base = (uintptr_t)c->base;
 
     for (uint32_t i = 0; i < c->block_count; i++) {
-        const mem_block *b = &c->blocks[i];
         size_t addr, end;
-        if (b->used)
+        if (block_used(c, i))
             continue;
         /* Align the address (not the offset): the base is only 64-aligned. */
-        addr = align_up(base + b->offset, align);
-        end = (size_t)base + b->offset + b->size;
+        addr = align_up(base + block_start(c, i), align);
+        end = (size_t)base + block_start(c, i) + block_size(c, i);
         if (addr + size <= end) {
             *start = (uint32_t)(addr - base);
             return (int)i;
@@ -83,7 +102,6 @@ static void note_failure(mem_carveout *c)
 mem_status mem_carveout_alloc(mem_carveout *c, size_t size, size_t align, void **out)
 {
     uint32_t start, i, lead, tail, needed;
-    mem_block b;
     int found;
 
     if (!c || !out || size == 0 || !is_power_of_two(align ? align : 1)) {
@@ -104,22 +122,21 @@ mem_status mem_carveout_alloc(mem_carveout *c, size_t size, size_t align, void *
         return MEM_ERR_NO_SPACE;
     }
     i = (uint32_t)found;
-    b = c->blocks[i];
-    lead = start - b.offset;
-    tail = b.size - lead - (uint32_t)size;
+    lead = start - block_start(c, i);
+    tail = block_size(c, i) - lead - (uint32_t)size;
     needed = (lead ? 1u : 0u) + (tail ? 1u : 0u);
     if (c->block_count + needed > MEM_CARVEOUT_MAX_BLOCKS) {
         note_failure(c);
         return MEM_ERR_NO_DESCRIPTOR;
     }
-    /* Split: [lead free][used][tail free] in place of the free block. */
-    c->blocks[i] = (mem_block){.offset = start, .size = (uint32_t)size, .used = 1};
-    if (lead) {
-        insert_block(c, i, (mem_block){.offset = b.offset, .size = lead, .used = 0});
-        i++;
-    }
+    /* Split: [lead free][used][tail free] in place of the free block (the
+     * lead keeps the free block's descriptor). */
+    if (lead)
+        insert_block(c, ++i, start | MEM_BLOCK_USED);
+    else
+        c->blocks[i] = start | MEM_BLOCK_USED;
     if (tail)
-        insert_block(c, i + 1, (mem_block){.offset = start + (uint32_t)size, .size = tail, .used = 0});
+        insert_block(c, i + 1, start + (uint32_t)size);
     c->used_bytes += size;
     if (c->used_bytes > c->peak_used_bytes)
         c->peak_used_bytes = c->used_bytes;
@@ -135,9 +152,9 @@ static int block_at(const mem_carveout *c, uint32_t offset)
 
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
-        if (c->blocks[mid].offset == offset)
+        if (block_start(c, mid) == offset)
             return (int)mid;
-        if (c->blocks[mid].offset < offset)
+        if (block_start(c, mid) < offset)
             lo = mid + 1;
         else
             hi = mid;
@@ -164,20 +181,17 @@ mem_status mem_carveout_free(mem_carveout *c, void *ptr)
         return MEM_ERR_PARAM;
     if (offset_of(c, ptr, &offset) != 0 || (idx = block_at(c, offset)) < 0)
         return MEM_ERR_FOREIGN;
-    if (!c->blocks[idx].used)
+    if (!block_used(c, (uint32_t)idx))
         return MEM_ERR_DOUBLE_FREE;
-    c->blocks[idx].used = 0;
-    c->used_bytes -= c->blocks[idx].size;
+    c->used_bytes -= block_size(c, (uint32_t)idx);
+    c->blocks[idx] &= ~MEM_BLOCK_USED;
     c->live_allocations--;
-    /* Coalesce with the free neighbours (never needs a new descriptor). */
-    if ((uint32_t)idx + 1 < c->block_count && !c->blocks[idx + 1].used) {
-        c->blocks[idx].size += c->blocks[idx + 1].size;
+    /* Coalesce with the free neighbours: a free block absorbs the next one
+     * by losing its descriptor (never needs a new one). */
+    if ((uint32_t)idx + 1 < c->block_count && !block_used(c, (uint32_t)idx + 1))
         remove_block(c, (uint32_t)idx + 1);
-    }
-    if (idx > 0 && !c->blocks[idx - 1].used) {
-        c->blocks[idx - 1].size += c->blocks[idx].size;
+    if (idx > 0 && !block_used(c, (uint32_t)idx - 1))
         remove_block(c, (uint32_t)idx);
-    }
     return MEM_OK;
 }
 
@@ -187,9 +201,9 @@ size_t mem_carveout_alloc_size(const mem_carveout *c, const void *ptr)
     int idx;
 
     if (!c || offset_of(c, ptr, &offset) != 0 || (idx = block_at(c, offset)) < 0 ||
-        !c->blocks[idx].used)
+        !block_used(c, (uint32_t)idx))
         return 0;
-    return c->blocks[idx].size;
+    return block_size(c, (uint32_t)idx);
 }
 
 int mem_carveout_contains(const mem_carveout *c, const void *ptr, size_t size)
@@ -207,8 +221,8 @@ void mem_carveout_stats(const mem_carveout *c, rknpu_mem_stats *stats)
     size_t largest = 0;
 
     for (uint32_t i = 0; i < c->block_count; i++)
-        if (!c->blocks[i].used && c->blocks[i].size > largest)
-            largest = c->blocks[i].size;
+        if (!block_used(c, i) && block_size(c, i) > largest)
+            largest = block_size(c, i);
     stats->total_bytes = c->size;
     stats->used_bytes = c->used_bytes;
     stats->free_bytes = c->size - c->used_bytes;

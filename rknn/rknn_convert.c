@@ -1,25 +1,51 @@
 /*
  * rknn_convert.c - layout and type conversion for inputs and outputs.
  *
- * Both directions walk the logical tensor as (n, h, c, w) with w innermost,
- * so every inner loop is a constant-stride copy: a plain NCHW plane row, an
- * NHWC row (stride C) or an NC1HWC2 surface row (stride C2). 8-bit inputs
- * go through a 256-entry table per distinct channel normalisation (one
- * lookup per element, no floating point in the loop); int8 outputs through
- * a 256-entry dequantisation table.
+ * The two conversions every frame of a quantised model pays for have their
+ * own loops, chosen once per call:
+ *  - 8-bit NHWC input into the native packed NHWC: rows are contiguous on
+ *    both sides. When the quantisation is code = pixel + zero point (scale
+ *    1, no normalisation, nothing saturates: the vendor's uint8 models) a
+ *    row is a byte-wise add, or a plain copy when the constant is 0;
+ *    otherwise one 256-entry table lookup per byte.
+ *  - int8 NC1HWC2 output into float32 NCHW (want_float): four positions of
+ *    a C2 = 16 or 8 channel atom are transposed in SIMD registers and
+ *    dequantised without a table as ((float)code - zp) * scale, the same
+ *    arithmetic (hence the same bits) as the general path.
+ * SIMD is NEON (aarch64, armv7) or SSE2 (the host), on 16-byte aligned data
+ * only: aligned accesses are legal everywhere, even where -mstrict-align
+ * forbids the compiler unaligned ones (Device memory with the MMU off).
+ * Misaligned buffers and every other case take the general path: the tensor
+ * walked as rows of w elements at a constant stride, (n, h, c, w) with w
+ * innermost, the type dispatch outside the inner loops.
  */
 #include <string.h>
 
 #include "rknn_convert.h"
 
+#if defined(__ARM_NEON)
+#include <arm_neon.h>
+#define CONVERT_NEON 1
+#elif defined(__SSE2__)
+#include <emmintrin.h>
+#define CONVERT_SSE2 1
+#endif
+
 #define MAX_LUTS 4
+#define ROW_CHUNK 64u /* elements converted through one float buffer */
+#define SIMD_ALIGN 16u
+
+static uint32_t elem_bytes(rknn_tensor_type t)
+{
+    return t == RKNN_TENSOR_FLOAT32 || t == RKNN_TENSOR_INT32   ? 4
+         : t == RKNN_TENSOR_FLOAT16 || t == RKNN_TENSOR_INT16 ? 2
+                                                              : 1;
+}
 
 uint64_t rknn_layout_bytes(const rknn_layout *l)
 {
     uint64_t elems;
-    uint32_t esize = l->type == RKNN_TENSOR_FLOAT32 || l->type == RKNN_TENSOR_INT32 ? 4
-                   : l->type == RKNN_TENSOR_FLOAT16 || l->type == RKNN_TENSOR_INT16 ? 2
-                                                                                    : 1;
+    uint32_t esize = elem_bytes(l->type);
 
     switch (l->kind) {
     case RKNN_LAYOUT_NHWC: elems = (uint64_t)l->n * l->h * l->w_stride * l->c; break;
@@ -135,19 +161,7 @@ float rknn_f16_to_f32(uint16_t h)
     return f;
 }
 
-/* ---- element access ------------------------------------------------------- */
-
-static float read_value(const void *buf, rknn_tensor_type t, uint64_t i)
-{
-    switch (t) {
-    case RKNN_TENSOR_UINT8: return (float)((const uint8_t *)buf)[i];
-    case RKNN_TENSOR_INT8: return (float)((const int8_t *)buf)[i];
-    case RKNN_TENSOR_FLOAT16: return rknn_f16_to_f32(((const uint16_t *)buf)[i]);
-    case RKNN_TENSOR_INT32: return (float)((const int32_t *)buf)[i];
-    case RKNN_TENSOR_INT16: return (float)((const int16_t *)buf)[i];
-    default: return ((const float *)buf)[i];
-    }
-}
+/* ---- values ----------------------------------------------------------------- */
 
 /* round(v / scale) + zp, saturated to int8; rounds half away from zero
  * (clamped before the integer conversion, so no overflow for any float). */
@@ -168,123 +182,485 @@ static float normalised(float v, const rknn_value_map *m, uint32_t c)
     return m->normalise ? (v - m->mean[c % 4]) / m->std[c % 4] : v;
 }
 
-/* The stored code of one user value on the native side. */
-static void store_native(void *dst, rknn_tensor_type t, uint64_t i, float v, const rknn_value_map *m)
+static int is_aligned(const void *p)
 {
-    if (t == RKNN_TENSOR_FLOAT16)
-        ((uint16_t *)dst)[i] = rknn_f32_to_f16(v);
-    else
-        ((int8_t *)dst)[i] = (int8_t)(quantise(v, m) + m->store_offset);
+    return ((uintptr_t)p & (SIMD_ALIGN - 1)) == 0;
+}
+
+/* ---- rows through a float buffer (the general path) -------------------------- */
+
+/* v[i] = element (i0 + i * stride) of src, n <= ROW_CHUNK. */
+static void read_row(const void *src, rknn_tensor_type t, uint64_t i0, uint64_t stride, uint32_t n,
+                     float *v)
+{
+    switch (t) {
+    case RKNN_TENSOR_UINT8:
+        for (uint32_t i = 0; i < n; i++)
+            v[i] = (float)((const uint8_t *)src)[i0 + i * stride];
+        break;
+    case RKNN_TENSOR_INT8:
+        for (uint32_t i = 0; i < n; i++)
+            v[i] = (float)((const int8_t *)src)[i0 + i * stride];
+        break;
+    case RKNN_TENSOR_FLOAT16:
+        for (uint32_t i = 0; i < n; i++)
+            v[i] = rknn_f16_to_f32(((const uint16_t *)src)[i0 + i * stride]);
+        break;
+    case RKNN_TENSOR_INT32:
+        for (uint32_t i = 0; i < n; i++)
+            v[i] = (float)((const int32_t *)src)[i0 + i * stride];
+        break;
+    case RKNN_TENSOR_INT16:
+        for (uint32_t i = 0; i < n; i++)
+            v[i] = (float)((const int16_t *)src)[i0 + i * stride];
+        break;
+    default:
+        for (uint32_t i = 0; i < n; i++)
+            v[i] = ((const float *)src)[i0 + i * stride];
+        break;
+    }
+}
+
+/* Native side of an input: fp16, or the int8 code (+ store offset). */
+static void write_native_row(void *dst, rknn_tensor_type t, uint64_t i0, uint64_t stride,
+                             uint32_t n, const float *v, const rknn_value_map *m)
+{
+    if (t == RKNN_TENSOR_FLOAT16) {
+        for (uint32_t i = 0; i < n; i++)
+            ((uint16_t *)dst)[i0 + i * stride] = rknn_f32_to_f16(v[i]);
+    } else {
+        for (uint32_t i = 0; i < n; i++)
+            ((int8_t *)dst)[i0 + i * stride] = (int8_t)(quantise(v[i], m) + m->store_offset);
+    }
+}
+
+/* User side of an output: fp16 or float32. */
+static void write_user_row(void *dst, rknn_tensor_type t, uint64_t i0, uint64_t stride, uint32_t n,
+                           const float *v)
+{
+    if (t == RKNN_TENSOR_FLOAT16) {
+        for (uint32_t i = 0; i < n; i++)
+            ((uint16_t *)dst)[i0 + i * stride] = rknn_f32_to_f16(v[i]);
+    } else {
+        for (uint32_t i = 0; i < n; i++)
+            ((float *)dst)[i0 + i * stride] = v[i];
+    }
+}
+
+/* Codes of the native type copied as they are (want_float = 0). */
+static void copy_row(void *dst, uint64_t di, uint64_t ds, const void *src, uint64_t si, uint64_t ss,
+                     uint32_t n, uint32_t esize)
+{
+    switch (esize) {
+    case 4:
+        for (uint32_t i = 0; i < n; i++)
+            ((uint32_t *)dst)[di + i * ds] = ((const uint32_t *)src)[si + i * ss];
+        break;
+    case 2:
+        for (uint32_t i = 0; i < n; i++)
+            ((uint16_t *)dst)[di + i * ds] = ((const uint16_t *)src)[si + i * ss];
+        break;
+    default:
+        for (uint32_t i = 0; i < n; i++)
+            ((uint8_t *)dst)[di + i * ds] = ((const uint8_t *)src)[si + i * ss];
+        break;
+    }
+}
+
+/* ---- kernels ------------------------------------------------------------------ */
+
+/* d[i] = s[i] + k (mod 256), the whole quantisation of a pixel when the
+ * code is pixel + zero point. */
+static void add_bytes(uint8_t *d, const uint8_t *s, size_t n, uint8_t k)
+{
+    size_t i = 0;
+
+    if (k == 0) {
+        memcpy(d, s, n);
+        return;
+    }
+    for (; i < n && !is_aligned(d + i); i++)
+        d[i] = (uint8_t)(s[i] + k);
+#if CONVERT_NEON || CONVERT_SSE2
+    if (is_aligned(s + i)) {
+        uint8_t *da = __builtin_assume_aligned(d + i, SIMD_ALIGN);
+        const uint8_t *sa = __builtin_assume_aligned(s + i, SIMD_ALIGN);
+        size_t blocks = (n - i) / 32;
+#if CONVERT_NEON
+        uint8x16_t vk = vdupq_n_u8(k);
+        for (size_t b = 0; b < blocks; b++, da += 32, sa += 32) {
+            vst1q_u8(da, vaddq_u8(vld1q_u8(sa), vk));
+            vst1q_u8(da + 16, vaddq_u8(vld1q_u8(sa + 16), vk));
+        }
+#else
+        __m128i vk = _mm_set1_epi8((char)k);
+        for (size_t b = 0; b < blocks; b++, da += 32, sa += 32) {
+            _mm_store_si128((__m128i *)da, _mm_add_epi8(_mm_load_si128((const __m128i *)sa), vk));
+            _mm_store_si128((__m128i *)(da + 16),
+                            _mm_add_epi8(_mm_load_si128((const __m128i *)(sa + 16)), vk));
+        }
+#endif
+        i += blocks * 32;
+    }
+#endif
+    for (; i < n; i++)
+        d[i] = (uint8_t)(s[i] + k);
+}
+
+/* d[i] = t[s[i]]: the general 8-bit quantisation of one contiguous run. */
+static void lookup_bytes(int8_t *d, const uint8_t *s, size_t n, const int8_t *t)
+{
+    for (size_t i = 0; i < n; i++)
+        d[i] = t[s[i]];
+}
+
+/* Dequantisation constants of an int8 -> float32 output. */
+typedef struct {
+    float zp, scale;
+} dequant;
+
+#if CONVERT_NEON || CONVERT_SSE2
+/*
+ * Four positions x four channels, channel-major in one vector (bytes
+ * c0p0 c0p1 c0p2 c0p3 c1p0 ...), into up to four float planes at d,
+ * d + plane, ... The early returns skip channels the tensor does not have.
+ */
+#if CONVERT_NEON
+static inline float32x4_t dequant4(int16x4_t x, float32x4_t zp, float scale)
+{
+    return vmulq_n_f32(vsubq_f32(vcvtq_f32_s32(vmovl_s16(x)), zp), scale);
+}
+
+static inline void store_quad(float *d, size_t plane, int8x16_t u, unsigned n, const dequant *q)
+{
+    float32x4_t zp = vdupq_n_f32(q->zp);
+    int16x8_t lo = vmovl_s8(vget_low_s8(u)), hi = vmovl_s8(vget_high_s8(u));
+
+    vst1q_f32(__builtin_assume_aligned(d, SIMD_ALIGN), dequant4(vget_low_s16(lo), zp, q->scale));
+    if (n < 2)
+        return;
+    vst1q_f32(__builtin_assume_aligned(d + plane, SIMD_ALIGN),
+              dequant4(vget_high_s16(lo), zp, q->scale));
+    if (n < 3)
+        return;
+    vst1q_f32(__builtin_assume_aligned(d + 2 * plane, SIMD_ALIGN),
+              dequant4(vget_low_s16(hi), zp, q->scale));
+    if (n < 4)
+        return;
+    vst1q_f32(__builtin_assume_aligned(d + 3 * plane, SIMD_ALIGN),
+              dequant4(vget_high_s16(hi), zp, q->scale));
+}
+
+/* Positions p..p+3 of one surface: 16 channels (c2 16) or 8 (c2 8). */
+static inline void dequant_step(const int8_t *s, unsigned c2, float *d, size_t plane, unsigned nc,
+                                const dequant *q)
+{
+    int8x16_t t01, t23;
+    int16x8x2_t lo;
+
+    s = __builtin_assume_aligned(s, SIMD_ALIGN);
+    if (c2 == 16) {
+        int8x16x2_t a = vzipq_s8(vld1q_s8(s), vld1q_s8(s + 16));
+        int8x16x2_t b = vzipq_s8(vld1q_s8(s + 32), vld1q_s8(s + 48));
+        int16x8x2_t hi = vzipq_s16(vreinterpretq_s16_s8(a.val[1]), vreinterpretq_s16_s8(b.val[1]));
+        t01 = a.val[0];
+        t23 = b.val[0];
+        if (nc > 8)
+            store_quad(d + 8 * plane, plane, vreinterpretq_s8_s16(hi.val[0]), nc - 8, q);
+        if (nc > 12)
+            store_quad(d + 12 * plane, plane, vreinterpretq_s8_s16(hi.val[1]), nc - 12, q);
+    } else {
+        int8x16_t a = vld1q_s8(s), b = vld1q_s8(s + 16);
+        int8x8x2_t za = vzip_s8(vget_low_s8(a), vget_high_s8(a));
+        int8x8x2_t zb = vzip_s8(vget_low_s8(b), vget_high_s8(b));
+        t01 = vcombine_s8(za.val[0], za.val[1]);
+        t23 = vcombine_s8(zb.val[0], zb.val[1]);
+    }
+    lo = vzipq_s16(vreinterpretq_s16_s8(t01), vreinterpretq_s16_s8(t23));
+    store_quad(d, plane, vreinterpretq_s8_s16(lo.val[0]), nc, q);
+    if (nc > 4)
+        store_quad(d + 4 * plane, plane, vreinterpretq_s8_s16(lo.val[1]), nc - 4, q);
+}
+#else /* SSE2 */
+static inline __m128 dequant4(__m128i x16, int high, __m128 zp, __m128 scale)
+{
+    __m128i x32 = high ? _mm_unpackhi_epi16(x16, x16) : _mm_unpacklo_epi16(x16, x16);
+
+    return _mm_mul_ps(_mm_sub_ps(_mm_cvtepi32_ps(_mm_srai_epi32(x32, 16)), zp), scale);
+}
+
+static inline void store_quad(float *d, size_t plane, __m128i u, unsigned n, const dequant *q)
+{
+    __m128 zp = _mm_set1_ps(q->zp), scale = _mm_set1_ps(q->scale);
+    __m128i lo = _mm_srai_epi16(_mm_unpacklo_epi8(u, u), 8); /* sign-extended to 16 bits */
+    __m128i hi = _mm_srai_epi16(_mm_unpackhi_epi8(u, u), 8);
+
+    _mm_store_ps(d, dequant4(lo, 0, zp, scale));
+    if (n < 2)
+        return;
+    _mm_store_ps(d + plane, dequant4(lo, 1, zp, scale));
+    if (n < 3)
+        return;
+    _mm_store_ps(d + 2 * plane, dequant4(hi, 0, zp, scale));
+    if (n < 4)
+        return;
+    _mm_store_ps(d + 3 * plane, dequant4(hi, 1, zp, scale));
+}
+
+static inline void dequant_step(const int8_t *s, unsigned c2, float *d, size_t plane, unsigned nc,
+                                const dequant *q)
+{
+    __m128i t01, t23;
+
+    if (c2 == 16) {
+        __m128i a0 = _mm_load_si128((const __m128i *)s), a1 = _mm_load_si128((const __m128i *)(s + 16));
+        __m128i a2 = _mm_load_si128((const __m128i *)(s + 32));
+        __m128i a3 = _mm_load_si128((const __m128i *)(s + 48));
+        __m128i t1 = _mm_unpackhi_epi8(a0, a1), t3 = _mm_unpackhi_epi8(a2, a3);
+        t01 = _mm_unpacklo_epi8(a0, a1);
+        t23 = _mm_unpacklo_epi8(a2, a3);
+        if (nc > 8)
+            store_quad(d + 8 * plane, plane, _mm_unpacklo_epi16(t1, t3), nc - 8, q);
+        if (nc > 12)
+            store_quad(d + 12 * plane, plane, _mm_unpackhi_epi16(t1, t3), nc - 12, q);
+    } else {
+        __m128i a = _mm_load_si128((const __m128i *)s), b = _mm_load_si128((const __m128i *)(s + 16));
+        t01 = _mm_unpacklo_epi8(a, _mm_srli_si128(a, 8));
+        t23 = _mm_unpacklo_epi8(b, _mm_srli_si128(b, 8));
+    }
+    store_quad(d, plane, _mm_unpacklo_epi16(t01, t23), nc, q);
+    if (nc > 4)
+        store_quad(d + 4 * plane, plane, _mm_unpackhi_epi16(t01, t23), nc - 4, q);
+}
+#endif
+
+/* Positions [0, count & ~3) of one surface; the caller did the rest. */
+static size_t dequant_surface_simd(const int8_t *s, unsigned c2, size_t count, float *d,
+                                   size_t plane, unsigned nc, const dequant *q)
+{
+    size_t p = 0;
+
+    if ((c2 != 16 && c2 != 8) || !is_aligned(s) || !is_aligned(d) || plane % 4)
+        return 0;
+    for (; p + 4 <= count; p += 4)
+        dequant_step(s + p * c2, c2, d + p, plane, nc, q);
+    return p;
+}
+#endif
+
+/* One NC1HWC2 surface of `count` atoms into nc float planes of `plane`
+ * elements: d[k * plane + p] = ((float)s[p * c2 + k] - zp) * scale. */
+static void dequant_surface(const int8_t *s, unsigned c2, size_t count, float *d, size_t plane,
+                            unsigned nc, const dequant *q)
+{
+    size_t p = 0;
+
+#if CONVERT_NEON || CONVERT_SSE2
+    p = dequant_surface_simd(s, c2, count, d, plane, nc, q);
+#endif
+    for (; p < count; p++)
+        for (unsigned k = 0; k < nc; k++)
+            d[k * plane + p] = ((float)s[p * c2 + k] - q->zp) * q->scale;
 }
 
 /* ---- input: user -> native ------------------------------------------------- */
 
+/* Only the bytes no element lands on: row tails (NHWC w_stride > w) and the
+ * unused channel lanes of NC1HWC2 surfaces get the zero point (0.0 for fp16). */
 static void fill_padding(const rknn_layout *to, void *dst, const rknn_value_map *m)
 {
-    uint64_t bytes = rknn_layout_bytes(to);
-    int pad_rows = to->kind == RKNN_LAYOUT_NHWC && to->w_stride > to->w;
-    int pad_lanes = to->kind == RKNN_LAYOUT_NC1HWC2 && (uint64_t)to->c1 * to->c2 > to->c;
+    walk b = walk_of(to);
+    uint32_t esize = elem_bytes(to->type);
+    int fill = to->type == RKNN_TENSOR_FLOAT16 ? 0 : (int8_t)(m->zp + m->store_offset);
+    uint8_t *d = dst;
 
-    if (!pad_rows && !pad_lanes)
-        return;
-    if (to->type == RKNN_TENSOR_FLOAT16)
-        memset(dst, 0, (size_t)bytes); /* 0.0 contributes nothing */
-    else
-        memset(dst, (int8_t)(m->zp + m->store_offset), (size_t)bytes); /* the zero point */
+    if (to->kind == RKNN_LAYOUT_NHWC && to->w_stride > to->w) {
+        for (uint64_t row = 0; row < (uint64_t)to->n * to->h; row++)
+            memset(d + (row * b.sh + (uint64_t)to->w * to->c) * esize, fill,
+                   (size_t)((uint64_t)(to->w_stride - to->w) * to->c * esize));
+    } else if (to->kind == RKNN_LAYOUT_NC1HWC2 && (uint64_t)to->c1 * to->c2 > to->c) {
+        uint32_t first = to->c / to->c2; /* the first surface with unused lanes */
+        for (uint32_t n = 0; n < to->n; n++)
+            memset(d + (n * b.sn + first * b.plane) * esize, fill,
+                   (size_t)((to->c1 - first) * b.plane * esize));
+    }
 }
 
-static int build_luts(int8_t lut[MAX_LUTS][256], uint32_t *n_luts, rknn_tensor_type from,
-                      const rknn_value_map *m)
+static void build_luts(int8_t (*lut)[256], uint32_t n_luts, rknn_tensor_type from,
+                       const rknn_value_map *m)
 {
-    *n_luts = m->normalise ? MAX_LUTS : 1;
-    for (uint32_t l = 0; l < *n_luts; l++)
+    for (uint32_t l = 0; l < n_luts; l++)
         for (int x = 0; x < 256; x++) {
             float v = from == RKNN_TENSOR_UINT8 ? (float)x : (float)(int8_t)(uint8_t)x;
             lut[l][x] = (int8_t)(quantise(normalised(v, m, l), m) + m->store_offset);
         }
-    return 0;
 }
 
-int rknn_convert_input(const rknn_layout *from, const void *src, const rknn_layout *to, void *dst,
-                       const rknn_value_map *map)
+/* code = pixel + zp exactly, for every pixel: scale 1, no normalisation and
+ * a zero point that maps the input range onto int8 without saturating. The
+ * stored byte is then (pixel byte + zp + store_offset) mod 256. */
+static int is_byte_shift(rknn_tensor_type from, const rknn_value_map *m, uint8_t *k)
+{
+    if (m->normalise || m->scale != 1.0f || m->zp != (from == RKNN_TENSOR_UINT8 ? -128 : 0))
+        return 0;
+    *k = (uint8_t)(m->zp + m->store_offset);
+    return 1;
+}
+
+/* 8-bit NHWC into native NHWC of the same channels: contiguous rows. */
+static void input_nhwc_rows(const rknn_layout *from, const uint8_t *src, const rknn_layout *to,
+                            int8_t *dst, const rknn_value_map *map)
+{
+    walk a = walk_of(from), b = walk_of(to);
+    uint64_t row = (uint64_t)from->w * from->c, rows = (uint64_t)from->n * from->h;
+    int8_t lut[1][256];
+    uint8_t k = 0;
+    int shift = is_byte_shift(from->type, map, &k);
+
+    if (!shift)
+        build_luts(lut, 1, from->type, map);
+    if (shift && a.sh == row && b.sh == row) {
+        add_bytes((uint8_t *)dst, src, (size_t)(rows * row), k); /* one block */
+        return;
+    }
+    for (uint64_t r = 0; r < rows; r++) {
+        const uint8_t *s = src + (r / from->h) * a.sn + (r % from->h) * a.sh;
+        int8_t *d = dst + (r / from->h) * b.sn + (r % from->h) * b.sh;
+        if (shift)
+            add_bytes((uint8_t *)d, s, (size_t)row, k);
+        else
+            lookup_bytes(d, s, (size_t)row, lut[0]);
+    }
+}
+
+/* 8-bit input, quantised int8 native, any layouts: one table per channel
+ * normalisation (c % 4), one lookup per element. */
+static void input_lut(const rknn_layout *from, const uint8_t *src, const rknn_layout *to,
+                      int8_t *dst, const rknn_value_map *map)
 {
     walk a = walk_of(from), b = walk_of(to);
     int8_t lut[MAX_LUTS][256];
-    uint32_t n_luts = 0;
-    int use_lut = (from->type == RKNN_TENSOR_UINT8 || from->type == RKNN_TENSOR_INT8) &&
-                  to->type == RKNN_TENSOR_INT8 && map->quantised;
+    uint32_t n_luts = map->normalise ? MAX_LUTS : 1;
 
-    if (from->n != to->n || from->c != to->c || from->h != to->h || from->w != to->w)
-        return -1;
-    if (use_lut)
-        build_luts(lut, &n_luts, from->type, map);
-    fill_padding(to, dst, map);
+    build_luts(lut, n_luts, from->type, map);
+    for (uint32_t n = 0; n < from->n; n++)
+        for (uint32_t h = 0; h < from->h; h++)
+            for (uint32_t c = 0; c < from->c; c++) {
+                const uint8_t *s = src + n * a.sn + h * a.sh + chan_off(&a, c);
+                int8_t *d = dst + n * b.sn + h * b.sh + chan_off(&b, c);
+                const int8_t *t = lut[c % n_luts];
+                for (uint32_t w = 0; w < from->w; w++)
+                    d[w * b.sw] = t[s[w * a.sw]];
+            }
+}
+
+/* Any supported types and layouts, through a float row buffer. */
+static void input_general(const rknn_layout *from, const void *src, const rknn_layout *to,
+                          void *dst, const rknn_value_map *map)
+{
+    walk a = walk_of(from), b = walk_of(to);
+    float v[ROW_CHUNK];
+
     for (uint32_t n = 0; n < from->n; n++)
         for (uint32_t h = 0; h < from->h; h++)
             for (uint32_t c = 0; c < from->c; c++) {
                 uint64_t sa = n * a.sn + h * a.sh + chan_off(&a, c);
                 uint64_t sb = n * b.sn + h * b.sh + chan_off(&b, c);
-                if (use_lut) {
-                    const uint8_t *s = (const uint8_t *)src + sa;
-                    int8_t *d = (int8_t *)dst + sb;
-                    const int8_t *t = lut[n_luts == 1 ? 0 : c % MAX_LUTS];
-                    for (uint32_t w = 0; w < from->w; w++)
-                        d[w * b.sw] = t[s[w * a.sw]];
-                } else {
-                    for (uint32_t w = 0; w < from->w; w++)
-                        store_native(dst, to->type, sb + w * b.sw,
-                                     normalised(read_value(src, from->type, sa + w * a.sw), map, c),
-                                     map);
+                for (uint32_t w = 0; w < from->w; w += ROW_CHUNK) {
+                    uint32_t len = from->w - w < ROW_CHUNK ? from->w - w : ROW_CHUNK;
+                    read_row(src, from->type, sa + w * a.sw, a.sw, len, v);
+                    if (map->normalise)
+                        for (uint32_t i = 0; i < len; i++)
+                            v[i] = normalised(v[i], map, c);
+                    write_native_row(dst, to->type, sb + w * b.sw, b.sw, len, v, map);
                 }
             }
+}
+
+int rknn_convert_input(const rknn_layout *from, const void *src, const rknn_layout *to, void *dst,
+                       const rknn_value_map *map)
+{
+    int from_8bit = from->type == RKNN_TENSOR_UINT8 || from->type == RKNN_TENSOR_INT8;
+    int lut_ok = from_8bit && to->type == RKNN_TENSOR_INT8 && map->quantised;
+
+    if (from->n != to->n || from->c != to->c || from->h != to->h || from->w != to->w)
+        return -1;
+    fill_padding(to, dst, map);
+    if (lut_ok && !map->normalise && from->kind == RKNN_LAYOUT_NHWC &&
+        to->kind == RKNN_LAYOUT_NHWC)
+        input_nhwc_rows(from, src, to, dst, map);
+    else if (lut_ok)
+        input_lut(from, src, to, dst, map);
+    else
+        input_general(from, src, to, dst, map);
     return 0;
 }
 
 /* ---- output: native -> user ------------------------------------------------ */
 
-static void write_user(void *dst, rknn_tensor_type t, uint64_t i, float v)
+/* int8 NC1HWC2 -> float32 NCHW, a surface at a time. */
+static void output_nc1hwc2_float(const rknn_layout *from, const int8_t *src, float *dst,
+                                 const dequant *q)
 {
-    if (t == RKNN_TENSOR_FLOAT16)
-        ((uint16_t *)dst)[i] = rknn_f32_to_f16(v);
-    else
-        ((float *)dst)[i] = v;
+    walk a = walk_of(from);
+    uint64_t plane = (uint64_t)from->h * from->w;
+
+    for (uint32_t n = 0; n < from->n; n++)
+        for (uint32_t s = 0; s < from->c1 && s * from->c2 < from->c; s++) {
+            unsigned nc = from->c - s * from->c2 < from->c2 ? from->c - s * from->c2 : from->c2;
+            dequant_surface(src + n * a.sn + s * a.plane, from->c2, (size_t)plane,
+                            dst + ((uint64_t)n * from->c + (uint64_t)s * from->c2) * plane,
+                            (size_t)plane, nc, q);
+        }
+}
+
+/* int8 -> float32, any layouts: one row at a time. */
+static void output_int8_float(const rknn_layout *from, const int8_t *src, const rknn_layout *to,
+                              float *dst, const dequant *q)
+{
+    walk a = walk_of(from), b = walk_of(to);
+
+    for (uint32_t n = 0; n < from->n; n++)
+        for (uint32_t c = 0; c < from->c; c++)
+            for (uint32_t h = 0; h < from->h; h++) {
+                const int8_t *s = src + n * a.sn + h * a.sh + chan_off(&a, c);
+                float *d = dst + n * b.sn + h * b.sh + chan_off(&b, c);
+                for (uint32_t w = 0; w < from->w; w++)
+                    d[w * b.sw] = ((float)s[w * a.sw] - q->zp) * q->scale;
+            }
 }
 
 int rknn_convert_output(const rknn_layout *from, const void *src, const rknn_layout *to, void *dst,
                         const rknn_value_map *map)
 {
     walk a = walk_of(from), b = walk_of(to);
-    float dequant[256];
-    int int8_to_float = from->type == RKNN_TENSOR_INT8 && to->type == RKNN_TENSOR_FLOAT32;
-    int same_type = from->type == to->type;
-    uint32_t esize = to->type == RKNN_TENSOR_FLOAT32 || to->type == RKNN_TENSOR_INT32 ? 4
-                   : to->type == RKNN_TENSOR_FLOAT16 || to->type == RKNN_TENSOR_INT16 ? 2
-                                                                                      : 1;
+    uint32_t esize = elem_bytes(to->type);
+    float v[ROW_CHUNK];
 
     if (from->n != to->n || from->c != to->c || from->h != to->h || from->w != to->w)
         return -1;
-    if (int8_to_float)
-        for (int x = 0; x < 256; x++)
-            dequant[x] = map->quantised ? ((float)(int8_t)(uint8_t)x - (float)map->zp) * map->scale
-                                        : (float)(int8_t)(uint8_t)x;
+    if (from->type == RKNN_TENSOR_INT8 && to->type == RKNN_TENSOR_FLOAT32) {
+        /* (float)code exactly; without quantisation the code is the value */
+        dequant q = {map->quantised ? (float)map->zp : 0.0f, map->quantised ? map->scale : 1.0f};
+        if (from->kind == RKNN_LAYOUT_NC1HWC2 && to->kind == RKNN_LAYOUT_NCHW)
+            output_nc1hwc2_float(from, src, dst, &q);
+        else
+            output_int8_float(from, src, to, dst, &q);
+        return 0;
+    }
     for (uint32_t n = 0; n < from->n; n++)
         for (uint32_t c = 0; c < from->c; c++)
             for (uint32_t h = 0; h < from->h; h++) {
                 uint64_t sa = n * a.sn + h * a.sh + chan_off(&a, c);
                 uint64_t sb = n * b.sn + h * b.sh + chan_off(&b, c);
-                if (int8_to_float) {
-                    const uint8_t *s = (const uint8_t *)src + sa;
-                    float *d = (float *)dst + sb;
-                    for (uint32_t w = 0; w < from->w; w++)
-                        d[w * b.sw] = dequant[s[w * a.sw]];
-                } else if (same_type) {
-                    for (uint32_t w = 0; w < from->w; w++)
-                        memcpy((uint8_t *)dst + (sb + w * b.sw) * esize,
-                               (const uint8_t *)src + (sa + w * a.sw) * esize, esize);
-                } else {
-                    for (uint32_t w = 0; w < from->w; w++)
-                        write_user(dst, to->type, sb + w * b.sw,
-                                   read_value(src, from->type, sa + w * a.sw));
+                for (uint32_t w = 0; w < from->w; w += ROW_CHUNK) {
+                    uint32_t len = from->w - w < ROW_CHUNK ? from->w - w : ROW_CHUNK;
+                    if (from->type == to->type) {
+                        copy_row(dst, sb + w * b.sw, b.sw, src, sa + w * a.sw, a.sw, len, esize);
+                    } else {
+                        read_row(src, from->type, sa + w * a.sw, a.sw, len, v);
+                        write_user_row(dst, to->type, sb + w * b.sw, b.sw, len, v);
+                    }
                 }
             }
     return 0;

@@ -28,6 +28,10 @@ __attribute__((constructor(101))) static void board_early_init(void)
 }
 
 #if defined(__aarch64__)
+/* hal_mmu_enable()'s translation tables live in the board's RAM (see
+ * hal/aarch64/hal_aarch64.c: level 1 + one level 2 table per GiB). */
+uint64_t hal_mmu_tables[5][512] __attribute__((aligned(4096)));
+
 /* Identity map: low MMIO (UART, GIC) Device; RAM write-back cacheable,
  * including the carve-out (the runtime cleans/invalidates it around every NPU
  * job, as it must on silicon); the NPU register windows Device. */

@@ -84,6 +84,10 @@ static int power_on_domain(const rk3588_npu_domain *d)
     return 0;
 }
 
+/* hal_mmu_enable()'s translation tables live in the board's RAM (see
+ * hal/aarch64/hal_aarch64.c: level 1 + one level 2 table per GiB). */
+uint64_t hal_mmu_tables[5][512] __attribute__((aligned(4096)));
+
 static const hal_mem_map_entry rk3588_map[] = {
     {0x00000000u, 0xF0000000u, HAL_MEM_NORMAL_WB}, /* DRAM below the MMIO hole */
     {0xF0000000u, 0x10000000u, HAL_MEM_DEVICE},    /* peripherals incl. NPU, PMU, UART */

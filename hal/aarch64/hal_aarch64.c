@@ -95,7 +95,14 @@ const char *hal_arch_name(void)
 
 /* ---- MMU: identity map with 4 KiB granule, 32-bit VA ----------------------
  * Level 1 covers 4 x 1 GiB; each GiB with an entry in the map gets a level 2
- * table of 512 x 2 MiB blocks. Unlisted memory stays unmapped (faults). */
+ * table of 512 x 2 MiB blocks. Unlisted memory stays unmapped (faults).
+ *
+ * The tables (20 KiB) are the board's memory, not the library's: the MMU is
+ * the board's decision, and firmware on an RTOS has its own. A board that
+ * calls hal_mmu_enable() defines them:
+ *     uint64_t hal_mmu_tables[5][512] __attribute__((aligned(4096)));
+ * (page 0 level 1, pages 1..4 level 2 for each GiB). The reference is weak,
+ * so firmware that never enables the MMU links without them. */
 
 #define MAIR_IDX_DEVICE 0u
 #define MAIR_IDX_NC 1u
@@ -110,8 +117,9 @@ const char *hal_arch_name(void)
 #define BLOCK_2M (2ull << 20)
 #define GIB (1ull << 30)
 
-static uint64_t mmu_l1[4] __attribute__((aligned(4096)));
-static uint64_t mmu_l2[4][512] __attribute__((aligned(4096)));
+#define MMU_TABLE_PAGES 5
+#define MMU_L1 0 /* page of the level 1 table; level 2 of GiB g is page 1 + g */
+extern uint64_t hal_mmu_tables[MMU_TABLE_PAGES][512] __attribute__((weak));
 
 static uint64_t block_descriptor(uint64_t pa, hal_mem_attr attr)
 {
@@ -133,8 +141,8 @@ static int map_region(const hal_mem_map_entry *e)
     for (uint64_t pa = e->base; pa < e->base + e->size; pa += BLOCK_2M) {
         unsigned gib = (unsigned)(pa / GIB);
         unsigned idx = (unsigned)((pa % GIB) / BLOCK_2M);
-        mmu_l2[gib][idx] = block_descriptor(pa, e->attr);
-        mmu_l1[gib] = (uint64_t)(uintptr_t)mmu_l2[gib] | DESC_TABLE;
+        hal_mmu_tables[1 + gib][idx] = block_descriptor(pa, e->attr);
+        hal_mmu_tables[MMU_L1][gib] = (uint64_t)(uintptr_t)hal_mmu_tables[1 + gib] | DESC_TABLE;
     }
     return 0;
 }
@@ -148,6 +156,10 @@ int hal_mmu_enable(const hal_mem_map_entry *map, size_t count)
                          | (0ull << 14)     /* TG0 4 KiB */
                          | (1ull << 23);    /* EPD1: no TTBR1 walks; IPS = 32 bit */
 
+    if (!hal_mmu_tables) {
+        HAL_LOG_ERR("hal_mmu_enable: the board defines no hal_mmu_tables (see hal_aarch64.c)");
+        return -1;
+    }
     for (size_t i = 0; i < count; i++)
         if (map_region(&map[i]) != 0)
             return -1;
@@ -161,7 +173,7 @@ int hal_mmu_enable(const hal_mem_map_entry *map, size_t count)
                      "orr x9, x9, #(1 << 12)\n"  /* I: instruction cache */
                      "msr sctlr_el1, x9\n isb\n"
                      :
-                     : "r"(MAIR_VALUE), "r"(tcr), "r"((uint64_t)(uintptr_t)mmu_l1)
+                     : "r"(MAIR_VALUE), "r"(tcr), "r"((uint64_t)(uintptr_t)hal_mmu_tables[MMU_L1])
                      : "x9", "memory");
     return 0;
 }

@@ -95,10 +95,30 @@ void hal_logf(rknpu_log_level level, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void hal_vlogf(rknpu_log_level level, const char *fmt, va_list ap);
 
+/* The build option log_strings=false (HAL_LOG_STRINGS=0) leaves every
+ * format string out of the binary, for small firmware. Each HAL_LOG_* then
+ * logs where it was called instead, e.g. "error at pc 0x40012a4c line 212"
+ * (addr2line -e firmware.elf 0x40012a4c names the file and function). The
+ * arguments are still checked against the format, and never evaluated. */
+#ifndef HAL_LOG_STRINGS
+#define HAL_LOG_STRINGS 1
+#endif
+
+#if HAL_LOG_STRINGS
 #define HAL_LOG_ERR(...) hal_logf(RKNPU_LOG_ERROR, __VA_ARGS__)
 #define HAL_LOG_WARN(...) hal_logf(RKNPU_LOG_WARN, __VA_ARGS__)
 #define HAL_LOG_INFO(...) hal_logf(RKNPU_LOG_INFO, __VA_ARGS__)
 #define HAL_LOG_DEBUG(...) hal_logf(RKNPU_LOG_DEBUG, __VA_ARGS__)
+#else
+/* Logs the level, the caller's address and `line` (no format string). */
+void hal_log_site(rknpu_log_level level, unsigned line);
+#define HAL_LOG_SITE_(level, ...) \
+    ((void)(0 && (hal_logf(level, __VA_ARGS__), 0)), hal_log_site(level, __LINE__))
+#define HAL_LOG_ERR(...) HAL_LOG_SITE_(RKNPU_LOG_ERROR, __VA_ARGS__)
+#define HAL_LOG_WARN(...) HAL_LOG_SITE_(RKNPU_LOG_WARN, __VA_ARGS__)
+#define HAL_LOG_INFO(...) HAL_LOG_SITE_(RKNPU_LOG_INFO, __VA_ARGS__)
+#define HAL_LOG_DEBUG(...) HAL_LOG_SITE_(RKNPU_LOG_DEBUG, __VA_ARGS__)
+#endif
 
 /* ---- Exceptions and MMU (bare metal; no-ops on the host) ------------------ */
 
