@@ -1,24 +1,9 @@
 /*
- * npu_regs.c - the register and field tables, expanded from regs.def, and
- * their lookups. Everything is const data; no heap, no initialisation.
+ * npu_regs.c - build-time checks of regs.def (unique offsets, fields inside
+ * 32 bits, registers inside their block's page) and the block <-> regcmd
+ * target mapping the runtime uses. The name tables are in npu_reg_names.c.
  */
 #include "npu_regs.h"
-
-#include <string.h>
-
-/* regs.def lists registers in ascending offset order and each register's
- * fields right after it, so both arrays come out sorted by offset. */
-static const npu_reg_info npu_reg_table[] = {
-#define NPU_REG(block, name, offset) {(offset), NPU_BLOCK_##block, #block "_" #name},
-#include "regs.def"
-};
-
-static const npu_field_info npu_field_table[] = {
-#define NPU_FIELD(block, reg, field, lsb, width) {NPU_##block##_##reg, (lsb), (width), #field},
-#include "regs.def"
-};
-
-#define NPU_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
 /* Never called: a duplicate offset in regs.def makes this switch fail to
  * compile ("duplicate case value"), so uniqueness is a build-time check. */
@@ -58,79 +43,9 @@ enum npu_block_page {
                    #block "_" #name " is outside its block or misaligned");
 #include "regs.def"
 
-size_t npu_reg_count(void)
-{
-    return NPU_ARRAY_LEN(npu_reg_table);
-}
 
-const npu_reg_info *npu_reg_at(size_t index)
-{
-    return index < NPU_ARRAY_LEN(npu_reg_table) ? &npu_reg_table[index] : NULL;
-}
-
-const npu_reg_info *npu_reg_lookup(uint32_t offset)
-{
-    size_t lo = 0;
-    size_t hi = NPU_ARRAY_LEN(npu_reg_table);
-
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        uint32_t here = npu_reg_table[mid].offset;
-        if (here == offset)
-            return &npu_reg_table[mid];
-        if (here < offset)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return NULL;
-}
-
-const npu_reg_info *npu_reg_lookup_name(const char *name)
-{
-    if (name == NULL)
-        return NULL;
-    for (size_t i = 0; i < NPU_ARRAY_LEN(npu_reg_table); i++) {
-        if (strcmp(npu_reg_table[i].name, name) == 0)
-            return &npu_reg_table[i];
-    }
-    return NULL;
-}
-
-/* Index of the first field whose register offset is >= offset. */
-static size_t npu_field_lower_bound(uint32_t offset)
-{
-    size_t lo = 0;
-    size_t hi = NPU_ARRAY_LEN(npu_field_table);
-
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (npu_field_table[mid].reg_offset < offset)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
-const npu_field_info *npu_reg_fields(uint32_t offset, size_t *count)
-{
-    size_t first = npu_field_lower_bound(offset);
-    size_t end = first;
-
-    while (end < NPU_ARRAY_LEN(npu_field_table) && npu_field_table[end].reg_offset == offset)
-        end++;
-    if (count != NULL)
-        *count = end - first;
-    return end > first ? &npu_field_table[first] : NULL;
-}
-
-size_t npu_field_count(void)
-{
-    return NPU_ARRAY_LEN(npu_field_table);
-}
-
-/* Per block: name, page (offset bits [15:12]) and regcmd target id. */
+/* regs.def lists registers in ascending offset order and each register's
+ * fields right after it, so both arrays come out sorted by offset. */
 static const struct {
     const char *name;
     uint8_t page;

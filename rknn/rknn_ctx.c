@@ -198,6 +198,8 @@ static int load_model(rknn_ctx *ctx, void *model, uint32_t size)
         ret = rknn_loader_check_compat(&ctx->model, ctx->soc);
     if (ret == RKNN_SUCC)
         ret = rknn_loader_validate(&ctx->model, ctx->soc, &ctx->plan);
+    if (ret == RKNN_SUCC) /* decided once: rknn_run must not walk the graph */
+        ctx->has_cpu_nodes = (uint8_t)rknn_custom_has_cpu_nodes(ctx);
     return ret;
 }
 
@@ -266,6 +268,7 @@ static int dup_locked(rknn_ctx *src, rknn_context *out)
     ctx->soc = src->soc;
     ctx->model = src->model;
     ctx->plan = src->plan;
+    ctx->has_cpu_nodes = src->has_cpu_nodes;
     share.ctx = rknn_ctx_to_handle(src);
     ret = bind_memory(ctx, &share);
     if (ret != RKNN_SUCC) {

@@ -26,7 +26,7 @@
 #include "rknn_model.h"
 
 #ifndef RKNN_MAX_CONTEXTS
-#define RKNN_MAX_CONTEXTS 4
+#define RKNN_MAX_CONTEXTS 2 /* meson option max_contexts sets it */
 #endif
 
 #define RKNN_CTX_MAGIC 0x524b4e43u /* "RKNC" */
@@ -84,6 +84,7 @@ typedef struct rknn_ctx {
     uint8_t *arena;         /* NULL until internal memory is bound */
     uint8_t arena_owned;
     uint8_t relocated;      /* regcmd matches the bound buffers */
+    uint8_t has_cpu_nodes;  /* the graph has CPU operators between NPU segments */
     const void *mapped_file;/* host board: rknn_init() with a path */
     size_t mapped_size;
     int64_t last_run_us;    /* RKNN_QUERY_PERF_RUN */

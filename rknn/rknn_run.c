@@ -184,7 +184,7 @@ static int run_locked(rknn_ctx *ctx, const rknn_run_extend *extend)
         ret = build_jobs(ctx, jobs, &n);
     if (ret != RKNN_SUCC)
         return ret;
-    if (rknn_custom_has_cpu_nodes(ctx)) {
+    if (ctx->has_cpu_nodes) {
         /* CPU operators sit between NPU segments: this run completes here. */
         memset(&res, 0, sizeof res);
         ret = rknn_custom_run_graph(ctx, jobs, n, &res.hw_time_us);

@@ -38,13 +38,16 @@ static const st_layer layers[2] = {
     {ST_OUT, ST_MID, 1, 0, 18000u, 19u, -5},
 };
 
-/* Everything the test needs, generated on the CPU (static: no stack spike). */
-static struct {
+/* Everything the test generates on the CPU, and the two task bodies. It
+ * lives in the test's carve-out block while the test runs, so the
+ * self-test costs no static RAM. */
+typedef struct {
     int8_t x[ST_CIN * ST_H * ST_W];             /* input, CHW */
     int8_t w1[ST_MID * ST_CIN * 9], w2[ST_OUT * ST_MID];
     int32_t b1[ST_MID], b2[ST_OUT];
     int8_t mid[ST_MID * ST_H * ST_W], out[ST_OUT * ST_H * ST_W]; /* reference, CHW */
-} st;
+    npu_task_words tasks[2];
+} st_data;
 
 static uint32_t lcg(uint32_t *s)
 {
@@ -52,20 +55,20 @@ static uint32_t lcg(uint32_t *s)
     return *s >> 8;
 }
 
-static void make_data(void)
+static void make_data(st_data *st)
 {
     uint32_t s = ST_SEED;
 
-    for (size_t i = 0; i < sizeof st.x; i++)
-        st.x[i] = (int8_t)((int)(lcg(&s) % 129u) - 64);
-    for (size_t i = 0; i < sizeof st.w1; i++)
-        st.w1[i] = (int8_t)((int)(lcg(&s) % 17u) - 8);
-    for (size_t i = 0; i < sizeof st.w2; i++)
-        st.w2[i] = (int8_t)((int)(lcg(&s) % 17u) - 8);
+    for (size_t i = 0; i < sizeof st->x; i++)
+        st->x[i] = (int8_t)((int)(lcg(&s) % 129u) - 64);
+    for (size_t i = 0; i < sizeof st->w1; i++)
+        st->w1[i] = (int8_t)((int)(lcg(&s) % 17u) - 8);
+    for (size_t i = 0; i < sizeof st->w2; i++)
+        st->w2[i] = (int8_t)((int)(lcg(&s) % 17u) - 8);
     for (size_t i = 0; i < ST_MID; i++)
-        st.b1[i] = (int32_t)(lcg(&s) % 4001u) - 2000;
+        st->b1[i] = (int32_t)(lcg(&s) % 4001u) - 2000;
     for (size_t i = 0; i < ST_OUT; i++)
-        st.b2[i] = (int32_t)(lcg(&s) % 4001u) - 2000;
+        st->b2[i] = (int32_t)(lcg(&s) % 4001u) - 2000;
 }
 
 /* ---- the CPU reference -------------------------------------------------------- */
@@ -149,7 +152,8 @@ typedef struct {
 } st_buffers;
 
 #define ST_FEATURE_BYTES(c) ((size_t)(c) * ST_H * ST_W)
-#define ST_BLOCK_BYTES (12u * 1024u)
+#define ST_DATA_BYTES ((sizeof(st_data) + 63u) & ~(size_t)63u)
+#define ST_BLOCK_BYTES (ST_DATA_BYTES + 12u * 1024u)
 
 static uint32_t dma(const void *p)
 {
@@ -184,19 +188,19 @@ static void describe(npu_conv_desc *c, const st_layer *l, uint32_t in, uint32_t 
     c->oc_offset = (uint32_t)l->offset;
 }
 
-static int build(const npu_soc_profile *soc, const st_buffers *b, uint8_t *records)
+static int build(const npu_soc_profile *soc, const st_buffers *b, st_data *st, uint8_t *records)
 {
-    static npu_task_words tasks[2];
+    npu_task_words *tasks = st->tasks;
     npu_conv_desc c;
     uint32_t group = soc->feature_atom_bytes == 8 ? 16u : 32u; /* int8 kernel group */
 
-    to_native(st.x, ST_CIN, soc->feature_atom_bytes, b->in);
-    pack_weights(&layers[0], st.w1, group, b->w1);
-    pack_weights(&layers[1], st.w2, group, b->w2);
+    to_native(st->x, ST_CIN, soc->feature_atom_bytes, b->in);
+    pack_weights(&layers[0], st->w1, group, b->w1);
+    pack_weights(&layers[1], st->w2, group, b->w2);
     for (uint32_t k = 0; k < ST_MID; k++)
-        put32(b->b1 + 4 * k, st.b1[k]);
+        put32(b->b1 + 4 * k, st->b1[k]);
     for (uint32_t k = 0; k < ST_OUT; k++)
-        put32(b->b2 + 4 * k, st.b2[k]);
+        put32(b->b2 + 4 * k, st->b2[k]);
     describe(&c, &layers[0], dma(b->in), dma(b->w1), dma(b->b1), dma(b->mid), soc);
     npu_build_conv(&tasks[0], soc, &c);
     describe(&c, &layers[1], dma(b->mid), dma(b->w2), dma(b->b2), dma(b->out), soc);
@@ -204,18 +208,19 @@ static int build(const npu_soc_profile *soc, const st_buffers *b, uint8_t *recor
     return npu_chain_write(tasks, 2, b->stream, dma(b->stream), b->stream_bytes, records);
 }
 
-static int carve(st_buffers *b, void **block)
+static int carve(st_buffers *b, st_data **st, void **block)
 {
     uint8_t *p;
 
     if (mem_carveout_alloc(rknpu_platform_carveout(), ST_BLOCK_BYTES, 64, block) != MEM_OK)
         return -1;
-    p = *block;
+    *st = *block;
+    p = (uint8_t *)*block + ST_DATA_BYTES;
     b->in = p;               p += ST_FEATURE_BYTES(ST_CIN);
     b->mid = p;              p += ST_FEATURE_BYTES(ST_MID);
     b->out = p;              p += ST_FEATURE_BYTES(ST_OUT);
-    b->w1 = p;               p += sizeof st.w1;
-    b->w2 = p;               p += sizeof st.w2;
+    b->w1 = p;               p += sizeof(*st)->w1;
+    b->w2 = p;               p += sizeof(*st)->w2;
     b->b1 = p;               p += 64;
     b->b2 = p;               p += 128;
     b->stream = p;
@@ -224,8 +229,8 @@ static int carve(st_buffers *b, void **block)
 }
 
 /* Run the chain on one core and count wrong output bytes. */
-static int run_core(unsigned core, const st_buffers *b, const uint8_t *records, uint32_t atom,
-                    uint32_t *wrong)
+static int run_core(unsigned core, const st_buffers *b, const st_data *st, const uint8_t *records,
+                    uint32_t atom, uint32_t *wrong)
 {
     npu_core_job job = {core, records, 0, 2, dma(b->stream)};
     npu_job_result res;
@@ -233,7 +238,7 @@ static int run_core(unsigned core, const st_buffers *b, const uint8_t *records, 
 
     memset(b->mid, 0x5A, ST_FEATURE_BYTES(ST_MID)); /* poison: nothing may survive */
     memset(b->out, 0x5A, ST_FEATURE_BYTES(ST_OUT));
-    rknpu_hook_cache_clean(b->in, ST_BLOCK_BYTES);
+    rknpu_hook_cache_clean(b->in, ST_BLOCK_BYTES - ST_DATA_BYTES);
     ret = npu_run(&job, 1, &res);
     if (ret != RKNN_SUCC)
         return ret;
@@ -241,10 +246,10 @@ static int run_core(unsigned core, const st_buffers *b, const uint8_t *records, 
     *wrong = 0;
     for (uint32_t ch = 0; ch < ST_OUT; ch++)
         for (uint32_t p = 0; p < ST_H * ST_W; p++)
-            *wrong += from_native(b->out, ch, p, atom) != st.out[ch * ST_H * ST_W + p];
+            *wrong += from_native(b->out, ch, p, atom) != st->out[ch * ST_H * ST_W + p];
     for (uint32_t ch = 0; ch < ST_MID; ch++)
         for (uint32_t p = 0; p < ST_H * ST_W; p++)
-            *wrong += from_native(b->mid, ch, p, atom) != st.mid[ch * ST_H * ST_W + p];
+            *wrong += from_native(b->mid, ch, p, atom) != st->mid[ch * ST_H * ST_W + p];
     return RKNN_SUCC;
 }
 
@@ -260,7 +265,8 @@ int rknpu_selftest(rknpu_selftest_result *r)
 {
     const npu_soc_profile *soc = rknpu_platform_profile();
     uint8_t records[2 * NPU_TASK_RECORD_SIZE];
-    st_buffers b;
+    st_buffers b = {0};
+    st_data *st = NULL;
     void *block = NULL;
     uint64_t t0;
 
@@ -274,21 +280,23 @@ int rknpu_selftest(rknpu_selftest_result *r)
         return r->first_error = RKNN_ERR_DEVICE_UNAVAILABLE;
     }
     t0 = rknpu_hook_time_us();
-    make_data();
-    reference_layer(&layers[0], st.x, st.w1, st.b1, st.mid);
-    reference_layer(&layers[1], st.mid, st.w2, st.b2, st.out);
     rknpu_hook_lock();
-    if (carve(&b, &block) != 0 || build(soc, &b, records) != 0) {
+    if (carve(&b, &st, &block) == 0) {
+        make_data(st);
+        reference_layer(&layers[0], st->x, st->w1, st->b1, st->mid);
+        reference_layer(&layers[1], st->mid, st->w2, st->b2, st->out);
+    }
+    if (!block || build(soc, &b, st, records) != 0) {
         rknpu_hook_unlock();
         if (block)
             mem_carveout_free(rknpu_platform_carveout(), block);
-        snprintf(r->reason, sizeof r->reason, "no %u bytes of carve-out for the test network",
-                 ST_BLOCK_BYTES);
+        snprintf(r->reason, sizeof r->reason, "no %lu bytes of carve-out for the test network",
+                 (unsigned long)ST_BLOCK_BYTES);
         return r->first_error = RKNN_ERR_MALLOC_FAIL;
     }
     for (unsigned core = 0; core < soc->core_count; core++) {
         uint32_t wrong = 0;
-        int ret = run_core(core, &b, records, soc->feature_atom_bytes, &wrong);
+        int ret = run_core(core, &b, st, records, soc->feature_atom_bytes, &wrong);
         r->cores_tested |= 1u << core;
         if (ret != RKNN_SUCC)
             fail(r, core, ret, ret == RKNN_ERR_TIMEOUT ? "no completion (timeout)"

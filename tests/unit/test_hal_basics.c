@@ -57,11 +57,19 @@ static void test_logging(void)
     HAL_LOG_INFO("not shown %d", 1);
     CHECK(log_calls == 0);
     HAL_LOG_ERR("value %d name %s", 42, "x");
+#if HAL_LOG_STRINGS
     CHECK(log_calls == 1 && strcmp(last_log, "value 42 name x") == 0);
+#else
+    CHECK(log_calls == 1 && strstr(last_log, "line") != NULL); /* the stripped form */
+#endif
     memset(big, 'a', sizeof big - 1);
     big[sizeof big - 1] = 0;
     HAL_LOG_WARN("%s", big); /* truncated, never overflows */
+#if HAL_LOG_STRINGS
     CHECK(log_calls == 2 && strlen(last_log) > 100 && strlen(last_log) < sizeof big - 1);
+#else
+    CHECK(log_calls == 2);
+#endif
 }
 
 static uint8_t window[8192] __attribute__((aligned(4096)));
