@@ -21,14 +21,11 @@ options="-Doptimization=s -Dlog_strings=false"
 
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-if [ -f "$build/build.ninja" ]; then
-    # shellcheck disable=SC2086 # options are words
-    meson configure "$build" $options >"$log" 2>&1 || { cat "$log"; exit 1; }
-else
-    # shellcheck disable=SC2086
-    meson setup "$build" "$root" --cross-file "$root/boards/qemu-virt/aarch64.ini" \
-        $options >"$log" 2>&1 || { cat "$log"; exit 1; }
-fi
+# Always a fresh setup: a reused directory would keep old cross-file flags.
+rm -rf "$build"
+# shellcheck disable=SC2086 # options are words
+meson setup "$build" "$root" --cross-file "$root/boards/qemu-virt/aarch64.ini" \
+    $options >"$log" 2>&1 || { cat "$log"; exit 1; }
 ninja -C "$build" librknpu_bm.a >"$log" 2>&1 || { cat "$log"; exit 1; }
 lib=$build/librknpu_bm.a
 
