@@ -281,25 +281,31 @@ static void add_bytes(uint8_t *d, const uint8_t *s, size_t n, uint8_t k)
     }
     for (; i < n && !is_aligned(d + i); i++)
         d[i] = (uint8_t)(s[i] + k);
-#if CONVERT_NEON || CONVERT_SSE2
+#if CONVERT_SSE2
+    {
+        /* x86 loads unaligned sources at full speed: any user buffer */
+        uint8_t *da = __builtin_assume_aligned(d + i, SIMD_ALIGN);
+        const uint8_t *su = s + i;
+        size_t blocks = (n - i) / 32;
+        __m128i vk = _mm_set1_epi8((char)k);
+        for (size_t b = 0; b < blocks; b++, da += 32, su += 32) {
+            _mm_store_si128((__m128i *)da, _mm_add_epi8(_mm_loadu_si128((const __m128i *)su), vk));
+            _mm_store_si128((__m128i *)(da + 16),
+                            _mm_add_epi8(_mm_loadu_si128((const __m128i *)(su + 16)), vk));
+        }
+        i += blocks * 32;
+    }
+#elif CONVERT_NEON
+    /* -mstrict-align turns unaligned NEON loads into byte loads: aligned only */
     if (is_aligned(s + i)) {
         uint8_t *da = __builtin_assume_aligned(d + i, SIMD_ALIGN);
         const uint8_t *sa = __builtin_assume_aligned(s + i, SIMD_ALIGN);
         size_t blocks = (n - i) / 32;
-#if CONVERT_NEON
         uint8x16_t vk = vdupq_n_u8(k);
         for (size_t b = 0; b < blocks; b++, da += 32, sa += 32) {
             vst1q_u8(da, vaddq_u8(vld1q_u8(sa), vk));
             vst1q_u8(da + 16, vaddq_u8(vld1q_u8(sa + 16), vk));
         }
-#else
-        __m128i vk = _mm_set1_epi8((char)k);
-        for (size_t b = 0; b < blocks; b++, da += 32, sa += 32) {
-            _mm_store_si128((__m128i *)da, _mm_add_epi8(_mm_load_si128((const __m128i *)sa), vk));
-            _mm_store_si128((__m128i *)(da + 16),
-                            _mm_add_epi8(_mm_load_si128((const __m128i *)(sa + 16)), vk));
-        }
-#endif
         i += blocks * 32;
     }
 #endif

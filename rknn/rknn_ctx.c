@@ -150,7 +150,10 @@ static int bind_weights(rknn_ctx *ctx, const rknn_init_extend *extend)
 
 static int bind_memory(rknn_ctx *ctx, const rknn_init_extend *extend)
 {
-    int ret = bind_weights(ctx, extend);
+    int ret = rknn_io_plan_inputs(ctx);
+
+    if (ret == RKNN_SUCC)
+        ret = bind_weights(ctx, extend);
 
     if (ret != RKNN_SUCC)
         return ret;
@@ -344,6 +347,6 @@ int rknpu_model_mem_requirements(const void *model, size_t size, rknpu_model_mem
     /* Peak during rknn_init: everything plus the scratch block, each rounded
      * to the allocator's granule. */
     out->carveout_bytes = (uint64_t)plan.weight_bytes + plan.regcmd_bytes + plan.arena_bytes +
-                          plan.scratch_bytes + 4u * MEM_MIN_ALIGN;
+                          plan.io_plan_bytes + plan.scratch_bytes + 4u * MEM_MIN_ALIGN;
     return RKNN_SUCC;
 }

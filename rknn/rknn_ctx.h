@@ -62,6 +62,7 @@ typedef struct {
     uint32_t regcmd_bytes;  /* register command stream */
     uint32_t arena_bytes;   /* activations incl. inputs and outputs */
     uint32_t scratch_bytes; /* loader work area, freed before rknn_init returns */
+    uint32_t io_plan_bytes; /* per-input conversion plans (rknn_io.c) */
 } rknn_mem_plan;
 
 /* Constant blobs shared between contexts of the same model. */
@@ -94,6 +95,7 @@ typedef struct rknn_ctx {
     rknn_io_binding in_bind[RKNN_CTX_MAX_INPUTS];
     rknn_io_binding out_bind[RKNN_CTX_MAX_OUTPUTS];
     void *out_alloc[RKNN_CTX_MAX_OUTPUTS]; /* rknn_outputs_get buffers (carve-out) */
+    struct rknn_io_plan_s *in_plan;        /* per input, from rknn_io_plan_inputs (carve-out) */
     char perf_text[512];    /* RKNN_QUERY_PERF_DETAIL */
     struct rknn_custom_node *custom[RKNN_CTX_MAX_CUSTOM_NODES]; /* registered op nodes */
     uint32_t n_custom;

@@ -87,15 +87,6 @@ int rknn_io_native_layout(const rknn_ctx *ctx, const rknn_model_tensor_info *t, 
     return RKNN_SUCC;
 }
 
-uint8_t *rknn_io_input_target(const rknn_ctx *ctx, uint32_t index, const rknn_model_tensor_info *t)
-{
-    const rknn_io_binding *b = &ctx->in_bind[index];
-
-    if (b->mem && b->native)
-        return (uint8_t *)b->mem->virt_addr + b->mem->offset;
-    return ctx->arena + t->arena_offset;
-}
-
 const uint8_t *rknn_io_output_source(const rknn_ctx *ctx, uint32_t index,
                                      const rknn_model_tensor_info *t)
 {
@@ -141,10 +132,9 @@ void rknn_io_value_map(const rknn_ctx *ctx, uint32_t input, const rknn_model_ten
 
 /* ---- rknn_inputs_set ------------------------------------------------------- */
 
-static int user_input_layout(const rknn_input *in, const rknn_model_tensor_info *t, rknn_layout *u)
+static int user_input_layout(const rknn_input *in, const rknn_io_plan *plan, rknn_layout *u)
 {
-    memset(u, 0, sizeof *u);
-    rknn_io_logical_dims(t, u);
+    *u = plan->native;
     u->type = in->type;
     u->kind = in->fmt == RKNN_TENSOR_NHWC ? RKNN_LAYOUT_NHWC : RKNN_LAYOUT_NCHW;
     u->w_stride = u->w;
@@ -155,7 +145,7 @@ static int user_input_layout(const rknn_input *in, const rknn_model_tensor_info 
         return RKNN_ERR_INPUT_INVALID;
     }
     if (in->fmt != RKNN_TENSOR_NHWC && in->fmt != RKNN_TENSOR_NCHW &&
-        !(t->n_dims != 4 && in->fmt == RKNN_TENSOR_UNDEFINED)) {
+        !(!plan->four_d && in->fmt == RKNN_TENSOR_UNDEFINED)) {
         HAL_LOG_ERR("rknn_inputs_set: input %lu: layout %s is not accepted (NHWC or NCHW)",
                     (unsigned long)in->index, get_format_string(in->fmt));
         return RKNN_ERR_INPUT_INVALID;
@@ -168,39 +158,75 @@ static int user_input_layout(const rknn_input *in, const rknn_model_tensor_info 
     return RKNN_SUCC;
 }
 
+int rknn_io_plan_inputs(rknn_ctx *ctx)
+{
+    rknn_io_plan *plan;
+    void *block = NULL;
+    int ret;
+
+    if (ctx->model.n_inputs == 0)
+        return RKNN_SUCC;
+    ret = rknpu_mem_status_to_rknn(mem_carveout_alloc(rknpu_platform_carveout(),
+                                                      ctx->model.n_inputs * sizeof(rknn_io_plan),
+                                                      8, &block),
+                                   "rknn_init: input plans");
+    if (ret != RKNN_SUCC)
+        return ret;
+    plan = block;
+    ctx->in_plan = plan;
+    for (uint32_t i = 0; i < ctx->model.n_inputs; i++) {
+        rknn_model_tensor_info t;
+        if ((ret = rknn_io_tensor(ctx, 1, i, &t)) != RKNN_SUCC ||
+            (ret = rknn_io_native_layout(ctx, &t, &plan[i].native)) != RKNN_SUCC)
+            return ret;
+        rknn_io_value_map(ctx, i, &t, &plan[i].native, &plan[i].map);
+        plan[i].arena_offset = t.arena_offset;
+        plan[i].size = t.size;
+        plan[i].four_d = t.n_dims == 4;
+    }
+    return RKNN_SUCC;
+}
+
+/* Where the NPU reads input index: a native zero-copy binding or the arena. */
+static uint8_t *input_target(const rknn_ctx *ctx, uint32_t index, uint32_t arena_offset)
+{
+    const rknn_io_binding *b = &ctx->in_bind[index];
+
+    if (b->mem && b->native)
+        return (uint8_t *)b->mem->virt_addr + b->mem->offset;
+    return ctx->arena + arena_offset;
+}
+
 int rknn_io_set_input(rknn_ctx *ctx, const rknn_input *in)
 {
-    rknn_model_tensor_info t;
-    rknn_layout native, user;
-    rknn_value_map map;
+    const rknn_io_plan *plan;
+    rknn_layout user;
     uint8_t *dst;
     int ret;
 
-    if (!in->buf || rknn_io_tensor(ctx, 1, in->index, &t) != RKNN_SUCC) {
+    if (!in->buf || in->index >= ctx->model.n_inputs || !ctx->in_plan) {
         HAL_LOG_ERR("rknn_inputs_set: input %lu: %s", (unsigned long)in->index,
                     in->buf ? "index out of range" : "buf is NULL");
         return RKNN_ERR_INPUT_INVALID;
     }
-    if ((ret = rknn_io_native_layout(ctx, &t, &native)) != RKNN_SUCC)
-        return ret;
-    dst = rknn_io_input_target(ctx, in->index, &t);
+    plan = &ctx->in_plan[in->index];
+    dst = input_target(ctx, in->index, plan->arena_offset);
     if (in->pass_through) {
-        if (in->size > t.size) {
+        if (in->size > plan->size) {
             HAL_LOG_ERR("rknn_inputs_set: input %lu: pass-through data of %lu bytes exceeds the "
                         "native buffer (%lu)", (unsigned long)in->index, (unsigned long)in->size,
-                        (unsigned long)t.size);
+                        (unsigned long)plan->size);
             return RKNN_ERR_INPUT_INVALID;
         }
         memcpy(dst, in->buf, in->size);
     } else {
-        if ((ret = user_input_layout(in, &t, &user)) != RKNN_SUCC)
+        if ((ret = user_input_layout(in, plan, &user)) != RKNN_SUCC)
             return ret;
-        rknn_io_value_map(ctx, in->index, &t, &native, &map);
-        if (rknn_convert_input(&user, in->buf, &native, dst, &map) != 0)
+        if (rknn_convert_input(&user, in->buf, &plan->native, dst, &plan->map) != 0)
             return RKNN_ERR_INPUT_INVALID;
     }
     if (!(ctx->flags & RKNN_FLAG_DISABLE_FLUSH_INPUT_MEM_CACHE))
-        rknpu_hook_cache_clean(dst, t.size);
+        rknpu_hook_cache_clean(dst, plan->size);
     ctx->inputs_set |= 1u << in->index;
     return RKNN_SUCC;
 }
@@ -398,4 +424,8 @@ void rknn_io_release_all(rknn_ctx *ctx)
 {
     for (uint32_t i = 0; i < RKNN_CTX_MAX_OUTPUTS; i++)
         release_slot(ctx, i);
+    if (ctx->in_plan) {
+        mem_carveout_free(rknpu_platform_carveout(), ctx->in_plan);
+        ctx->in_plan = NULL;
+    }
 }

@@ -15,16 +15,29 @@ int rknn_io_native_layout(const rknn_ctx *ctx, const rknn_model_tensor_info *t, 
 /* How values map for a tensor (input = its input index, or UINT32_MAX). */
 void rknn_io_value_map(const rknn_ctx *ctx, uint32_t input, const rknn_model_tensor_info *t,
                        const rknn_layout *native, rknn_value_map *m);
-/* Where the NPU reads input `index` / writes output `index` (arena or a
- * zero-copy buffer bound with rknn_set_io_mem in native layout). */
-uint8_t *rknn_io_input_target(const rknn_ctx *ctx, uint32_t index, const rknn_model_tensor_info *t);
+/* Where the NPU writes output `index` (arena or a zero-copy buffer bound
+ * with rknn_set_io_mem in native layout). */
 const uint8_t *rknn_io_output_source(const rknn_ctx *ctx, uint32_t index,
                                      const rknn_model_tensor_info *t);
+/* How one input is converted, decided once at init (rknn_io_plan_inputs). */
+typedef struct rknn_io_plan_s {
+    rknn_layout native;
+    rknn_value_map map;
+    uint32_t arena_offset;
+    uint32_t size;          /* native bytes */
+    uint8_t four_d;         /* the model's shape is 4-D */
+} rknn_io_plan;
+
+/* Plan every input's conversion into a carve-out block (ctx->in_plan), so
+ * rknn_inputs_set decodes nothing from the model per call. */
+int rknn_io_plan_inputs(rknn_ctx *ctx);
+
 /* One input from an rknn_input (rknn_inputs_set and converted bindings). */
 int rknn_io_set_input(rknn_ctx *ctx, const rknn_input *in);
 /* One output into a caller's buffer in user_type NCHW. */
 int rknn_io_get_output(rknn_ctx *ctx, rknn_output *out, rknn_tensor_type user_type);
-/* Free output buffers rknn_outputs_get allocated and nobody released. */
+/* Free output buffers rknn_outputs_get allocated and nobody released, and
+ * the input plans. */
 void rknn_io_release_all(rknn_ctx *ctx);
 
 #endif

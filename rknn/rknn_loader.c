@@ -14,6 +14,7 @@
 #include "npu_regcmd.h"
 #include "npu_regs.h"
 #include "rknn_ctx.h"
+#include "rknn_io.h"
 #include "rknpu_platform_internal.h"
 
 #define PC_TAIL_WORDS 4u
@@ -404,6 +405,7 @@ int rknn_loader_validate(const rknn_model_view *m, const npu_soc_profile *soc,
     plan->regcmd_bytes = align_up32(m->regcmd_size, RKNN_DMA_ALIGN);
     plan->arena_bytes = align_up32((uint32_t)m->arena_size, RKNN_DMA_ALIGN);
     plan->scratch_bytes = scratch_size(m);
+    plan->io_plan_bytes = align_up32(m->n_inputs * (uint32_t)sizeof(rknn_io_plan), MEM_MIN_ALIGN);
     return RKNN_SUCC;
 }
 

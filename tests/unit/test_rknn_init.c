@@ -233,7 +233,10 @@ static void test_sample(const sample *s)
     if (s->out_c2)
         check_mid_attrs(h, s->out_c2);
     check_relocated_stream(h, s);
-    CHECK_EQ_U(used_bytes(), s->weight_bytes + s->regcmd_bytes + (s->arena_bytes + 63) / 64 * 64);
+    /* weights + stream + arena, and the small per-input plan block */
+    CHECK_EQ_U(used_bytes(), s->weight_bytes + s->regcmd_bytes + (s->arena_bytes + 63) / 64 * 64 +
+                                 rknn_ctx_from_handle(h)->plan.io_plan_bytes);
+    CHECK(rknn_ctx_from_handle(h)->plan.io_plan_bytes <= 64u * 4u * s->n_in);
     CHECK(rknn_destroy(h) == RKNN_SUCC);
     CHECK_EQ_U(used_bytes(), 0); /* every byte back */
     CHECK(rknn_destroy(h) == RKNN_ERR_CTX_INVALID);
@@ -295,7 +298,8 @@ static void test_flags(void)
     CHECK(rknn_destroy(h) == RKNN_SUCC);
 
     CHECK(rknn_init(&h, model, (uint32_t)n, RKNN_FLAG_MEM_ALLOC_OUTSIDE, NULL) == RKNN_SUCC);
-    CHECK_EQ_U(used_bytes(), 13696); /* only the stream: weights and arena come from the user */
+    /* only the stream (and the input plans): weights and arena come from the user */
+    CHECK_EQ_U(used_bytes(), 13696 + rknn_ctx_from_handle(h)->plan.io_plan_bytes);
     CHECK(rknn_destroy(h) == RKNN_SUCC);
 
     CHECK(rknn_init(&h, model, (uint32_t)n, RKNN_FLAG_COLLECT_PERF_MASK | RKNN_FLAG_PRIOR_LOW,
