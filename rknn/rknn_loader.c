@@ -268,8 +268,12 @@ static int stream_blobs(const rknn_model_view *m, uint32_t *regcmd_blob, uint32_
     return RKNN_SUCC;
 }
 
-/* Offsets of every weight blob inside the weights region (blob order). */
-static int weight_layout(const rknn_model_view *m, uint32_t *offsets, uint32_t *total)
+/* Walk the weight blobs in blob order: record each one's offset in the
+ * weights region (offsets, optional), copy it there (weights, optional,
+ * zero-padding to the next blob because the NPU may prefetch it), and give
+ * the region's total size. */
+static int weight_layout(const rknn_model_view *m, uint32_t *offsets, uint8_t *weights,
+                         uint32_t *total)
 {
     uint32_t regcmd_blob, task_blob, off = 0;
     int ret = stream_blobs(m, &regcmd_blob, &task_blob);
@@ -288,6 +292,10 @@ static int weight_layout(const rknn_model_view *m, uint32_t *offsets, uint32_t *
         if (size > UINT32_MAX - off - RKNN_DMA_ALIGN) {
             HAL_LOG_ERR("rknn_init: constants exceed 4 GiB");
             return RKNN_ERR_MODEL_INVALID;
+        }
+        if (weights) {
+            memcpy(weights + off, data, size);
+            memset(weights + off + size, 0, align_up32(size, RKNN_DMA_ALIGN) - size);
         }
         off = align_up32(off + size, RKNN_DMA_ALIGN);
     }
@@ -400,7 +408,7 @@ int rknn_loader_validate(const rknn_model_view *m, const npu_soc_profile *soc,
         if ((ret = check_reloc(m, r, NULL)) != RKNN_SUCC)
             return ret;
     memset(plan, 0, sizeof *plan);
-    if ((ret = weight_layout(m, NULL, &plan->weight_bytes)) != RKNN_SUCC)
+    if ((ret = weight_layout(m, NULL, NULL, &plan->weight_bytes)) != RKNN_SUCC)
         return ret;
     plan->regcmd_bytes = align_up32(m->regcmd_size, RKNN_DMA_ALIGN);
     plan->arena_bytes = align_up32((uint32_t)m->arena_size, RKNN_DMA_ALIGN);
@@ -413,24 +421,9 @@ int rknn_loader_validate(const rknn_model_view *m, const npu_soc_profile *soc,
 
 int rknn_loader_copy_weights(const rknn_model_view *m, uint8_t *weights)
 {
-    uint32_t regcmd_blob, task_blob, off = 0;
-    int ret = stream_blobs(m, &regcmd_blob, &task_blob);
+    uint32_t total;
 
-    if (ret != RKNN_SUCC)
-        return ret;
-    for (uint32_t b = 0; b < m->n_blobs; b++) {
-        const uint8_t *data;
-        uint32_t size;
-        if ((ret = rknn_model_blob(m, b, &data, &size)) != RKNN_SUCC)
-            return ret;
-        if (!blob_is_weight(m, b, regcmd_blob, task_blob) || size == 0)
-            continue;
-        memcpy(weights + off, data, size);
-        /* padding up to the next blob is zero: the NPU may prefetch it */
-        memset(weights + off + size, 0, align_up32(size, RKNN_DMA_ALIGN) - size);
-        off = align_up32(off + size, RKNN_DMA_ALIGN);
-    }
-    return RKNN_SUCC;
+    return weight_layout(m, NULL, weights, &total);
 }
 
 static void put_word(uint8_t *stream, uint32_t index, uint64_t w)
@@ -546,7 +539,7 @@ int rknn_loader_relocate(rknn_ctx *ctx)
     patched = (uint32_t *)((uint8_t *)scratch + align_up32(m->n_blobs * 4u, 8));
     memset(patched, 0, (m->n_regcmd_words + 31) / 32 * 4u);
     memcpy(ctx->regcmd, m->regcmd, m->regcmd_size);
-    ret = weight_layout(m, blob_offsets, &total);
+    ret = weight_layout(m, blob_offsets, NULL, &total);
     if (ret == RKNN_SUCC)
         ret = patch_relocs(ctx, blob_offsets, patched);
     if (ret == RKNN_SUCC)

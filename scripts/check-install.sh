@@ -28,7 +28,8 @@ run_fresh() {
 }
 cc -std=c11 -Wall -Wextra -Werror "$src/tests/install/consumer.c" $flags -o "$stage/consumer"
 run_fresh "$stage/consumer"
-c++ -std=c++11 -Wall -Wextra -Werror "$src/tests/install/consumer_cpp.cpp" $flags -o "$stage/consumer_cpp"
+# the same source as C++: the headers must work from C++ too
+c++ -std=c++11 -Wall -Wextra -Werror -x c++ "$src/tests/install/consumer.c" $flags -o "$stage/consumer_cpp"
 run_fresh "$stage/consumer_cpp"
 # An application written like the vendor's demos, run on the sample model
 # against the virtual NPU the host library carries (C, then the same source
