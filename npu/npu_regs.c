@@ -71,15 +71,19 @@ const char *npu_block_name(enum npu_block block)
     return npu_block_table[block].name;
 }
 
+/* Block of each 4 KiB page of a core window (-1: no block). The loader and
+ * the virtual NPU ask this for every command word, so it is a table. */
+static const int8_t page_block[16] = {
+    NPU_BLOCK_PC, NPU_BLOCK_CNA, NPU_BLOCK_CMAC, NPU_BLOCK_CORE, NPU_BLOCK_DPU,
+    NPU_BLOCK_DPU_RDMA, NPU_BLOCK_PPU, NPU_BLOCK_PPU_RDMA, NPU_BLOCK_DDMA, NPU_BLOCK_SDMA,
+    -1, -1, -1, -1, -1, NPU_BLOCK_GLOBAL,
+};
+
 int npu_block_of_offset(uint32_t offset)
 {
     if (offset >= NPU_CORE_WINDOW_BYTES)
         return -1;
-    for (int b = 0; b < NPU_BLOCK_COUNT; b++) {
-        if (npu_block_table[b].page == (offset >> 12))
-            return b;
-    }
-    return -1;
+    return page_block[offset >> 12];
 }
 
 uint16_t npu_block_target(enum npu_block block)
@@ -91,11 +95,14 @@ uint16_t npu_block_target(enum npu_block block)
 
 int npu_block_from_target(uint16_t target)
 {
-    if (target == 0)
+    /* Block targets are one bit in 15:8 plus bit 0 (hw.md §1.5). */
+    static const int8_t bit_block[8] = {
+        NPU_BLOCK_PC, NPU_BLOCK_CNA, NPU_BLOCK_CMAC, NPU_BLOCK_CORE,
+        NPU_BLOCK_DPU, NPU_BLOCK_DPU_RDMA, NPU_BLOCK_PPU, NPU_BLOCK_PPU_RDMA,
+    };
+    unsigned high = target >> 8;
+
+    if ((target & 0xFFu) != 0x01u || high == 0 || (high & (high - 1)) != 0)
         return -1;
-    for (int b = 0; b < NPU_BLOCK_COUNT; b++) {
-        if (npu_block_table[b].target == target)
-            return b;
-    }
-    return -1;
+    return bit_block[__builtin_ctz(high)];
 }

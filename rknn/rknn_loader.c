@@ -85,11 +85,12 @@ static const uint16_t address_registers[] = {
 static int is_address_word(uint64_t w)
 {
     uint16_t reg = npu_regcmd_reg(w);
-    int block = npu_block_of_offset(reg);
 
     for (size_t i = 0; i < sizeof address_registers / sizeof address_registers[0]; i++)
-        if (address_registers[i] == reg)
+        if (address_registers[i] == reg) {
+            int block = npu_block_of_offset(reg);
             return block >= 0 && npu_regcmd_target(w) == npu_block_target((enum npu_block)block);
+        }
     return 0;
 }
 
@@ -328,8 +329,10 @@ static int tensor_extent(const rknn_model_view *m, const rknn_model_tensor_info 
     return RKNN_ERR_MODEL_INVALID;
 }
 
-/* Checks one relocation table; marks its words in the bitmap. */
-static int check_reloc(const rknn_model_view *m, uint32_t r, uint32_t *patched)
+/* Checks one relocation table; marks its words in the bitmap and hands
+ * back the table and its tensor (out_ri/out_t may be NULL). */
+static int check_reloc(const rknn_model_view *m, uint32_t r, uint32_t *patched,
+                       rknn_model_reloc_info *out_ri, rknn_model_tensor_info *out_t)
 {
     rknn_model_reloc_info ri;
     rknn_model_tensor_info t;
@@ -340,6 +343,10 @@ static int check_reloc(const rknn_model_view *m, uint32_t r, uint32_t *patched)
         return ret;
     if ((ret = rknn_model_tensor(m, ri.tensor_index, &t)) != RKNN_SUCC)
         return ret;
+    if (out_ri)
+        *out_ri = ri;
+    if (out_t)
+        *out_t = t;
     if (tensor_extent(m, &t, &extent) != RKNN_SUCC || extent == 0) {
         HAL_LOG_ERR("rknn_init: relocation table %lu names tensor %lu (kind %d) which has no "
                     "memory the NPU may address", (unsigned long)(r), (unsigned long)(ri.tensor_index), t.kind);
@@ -405,7 +412,7 @@ int rknn_loader_validate(const rknn_model_view *m, const npu_soc_profile *soc,
         return RKNN_ERR_MODEL_INVALID;
     }
     for (uint32_t r = 0; r < m->n_relocs; r++)
-        if ((ret = check_reloc(m, r, NULL)) != RKNN_SUCC)
+        if ((ret = check_reloc(m, r, NULL, NULL, NULL)) != RKNN_SUCC)
             return ret;
     memset(plan, 0, sizeof *plan);
     if ((ret = weight_layout(m, NULL, NULL, &plan->weight_bytes)) != RKNN_SUCC)
@@ -454,11 +461,8 @@ static int patch_relocs(rknn_ctx *ctx, const uint32_t *blob_offsets, uint32_t *p
         rknn_model_reloc_info ri;
         rknn_model_tensor_info t;
         uint32_t base;
-        int ret = check_reloc(m, r, patched); /* the file is re-read: check again */
-        if (ret == RKNN_SUCC)
-            ret = rknn_model_reloc(m, r, &ri);
-        if (ret == RKNN_SUCC)
-            ret = rknn_model_tensor(m, ri.tensor_index, &t);
+        /* checked again: the file is re-read, and may be in writable memory */
+        int ret = check_reloc(m, r, patched, &ri, &t);
         if (ret != RKNN_SUCC)
             return ret;
         base = tensor_dma(ctx, &t, blob_offsets);
