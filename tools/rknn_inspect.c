@@ -14,6 +14,7 @@
  *
  * Host-only tool: it may use the heap and stdio.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -27,6 +28,7 @@
 #include "rknn_ctx.h"
 #include "rknn_model.h"
 #include "rknpu_bm.h"
+#include "tool_files.h"
 
 #define MAX_MODEL_BYTES (1u << 30)
 #define ERROR_TEXT_MAX 512
@@ -514,31 +516,6 @@ static void print_compat(const rknn_model_view *m)
 
 /* ---- main ---------------------------------------------------------------- */
 
-static uint8_t *read_file(const char *path, size_t *size)
-{
-    FILE *f = fopen(path, "rb");
-    uint8_t *buf = NULL;
-    long len;
-
-    if (!f) {
-        fprintf(stderr, "rknn-inspect: cannot open %s\n", path);
-        return NULL;
-    }
-    if (fseek(f, 0, SEEK_END) == 0 && (len = ftell(f)) >= 0 &&
-        (unsigned long)len <= MAX_MODEL_BYTES && fseek(f, 0, SEEK_SET) == 0) {
-        buf = malloc(len ? (size_t)len : 1);
-        if (buf && fread(buf, 1, (size_t)len, f) != (size_t)len) {
-            free(buf);
-            buf = NULL;
-        }
-        *size = (size_t)len;
-    }
-    fclose(f);
-    if (!buf)
-        fprintf(stderr, "rknn-inspect: cannot read %s\n", path);
-    return buf;
-}
-
 static int usage(void)
 {
     fprintf(stderr, "usage: rknn-inspect [--regcmd N] [--relocs] [--tasks] MODEL.rknn\n");
@@ -574,9 +551,11 @@ int main(int argc, char **argv)
     }
     if (!path)
         return usage();
-    data = read_file(path, &size);
-    if (!data)
+    data = tool_read_file(path, MAX_MODEL_BYTES, &size);
+    if (!data) {
+        fprintf(stderr, "rknn-inspect: cannot open %s: %s\n", path, strerror(errno));
         return 1;
+    }
     ret = rknn_model_parse(data, size, &m);
     if (ret != RKNN_SUCC) {
         fprintf(stderr, "rknn-inspect: %s: not a loadable .rknn file (%s)\n", path,

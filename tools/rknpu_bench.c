@@ -52,6 +52,7 @@
 #include "rknn_api.h"
 #include "rknpu_bm.h"
 #include "rknpu_platform_internal.h"
+#include "tool_files.h"
 #include "vnpu.h"
 
 #define CARVEOUT_BYTES (32u << 20)
@@ -224,24 +225,14 @@ typedef struct {
 static int read_file(const char *dir, const char *name, file_buf *f)
 {
     char path[4096];
-    FILE *fp;
-    long n;
 
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    memset(f, 0, sizeof *f);
-    fp = fopen(path, "rb");
-    if (!fp)
-        return -1;
-    if (fseek(fp, 0, SEEK_END) == 0 && (n = ftell(fp)) > 0 && (size_t)n <= MAX_MODEL_BYTES &&
-        fseek(fp, 0, SEEK_SET) == 0) {
-        f->data = xalloc((size_t)n);
-        f->size = fread(f->data, 1, (size_t)n, fp);
-        if (f->size != (size_t)n) {
-            free(f->data);
-            f->data = NULL;
-        }
+    f->size = 0;
+    f->data = tool_read_file(path, MAX_MODEL_BYTES, &f->size);
+    if (f->data && f->size == 0) { /* an empty file is no model and no input */
+        free(f->data);
+        f->data = NULL;
     }
-    fclose(fp);
     return f->data ? 0 : -1;
 }
 

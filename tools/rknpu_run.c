@@ -21,6 +21,7 @@
 #include <time.h>
 
 #include "rknn_api.h"
+#include "tool_files.h"
 
 #define MAX_INPUTS 16
 
@@ -47,28 +48,6 @@ static double now_ms(void)
 
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-static void *read_all(const char *path, size_t *size)
-{
-    FILE *f = fopen(path, "rb");
-    void *buf;
-    long n;
-
-    if (!f)
-        return NULL;
-    if (fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
-        fclose(f);
-        return NULL;
-    }
-    buf = malloc(n ? (size_t)n : 1);
-    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        free(buf);
-        buf = NULL;
-    }
-    fclose(f);
-    *size = (size_t)n;
-    return buf;
 }
 
 /* ---- .npy --------------------------------------------------------------------- */
@@ -181,7 +160,7 @@ static int npy_write(const char *path, const float *data, const rknn_tensor_attr
 static int load_input(const char *path, const rknn_tensor_attr *attr, input_file *in)
 {
     size_t size;
-    uint8_t *raw = read_all(path, &size);
+    uint8_t *raw = tool_read_file(path, SIZE_MAX, &size);
     int ret = -1;
 
     memset(in, 0, sizeof *in);

@@ -33,6 +33,7 @@
 #include "rknn_fbs.h"
 #include "rknn_model.h"
 #include "rknpu_bm.h"
+#include "tool_files.h"
 
 static int failures;
 
@@ -618,26 +619,6 @@ static void random_mutations(uint8_t *buf, const uint8_t *model, size_t size,
     }
 }
 
-static uint8_t *read_file(const char *path, size_t *size)
-{
-    FILE *f = fopen(path, "rb");
-    uint8_t *buf = NULL;
-    long n;
-
-    if (!f)
-        return NULL;
-    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) > 0 && fseek(f, 0, SEEK_SET) == 0) {
-        buf = malloc((size_t)n);
-        if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-            free(buf);
-            buf = NULL;
-        }
-        *size = (size_t)n;
-    }
-    fclose(f);
-    return buf;
-}
-
 static void torture_model(const char *dir, const char *name)
 {
     char path[4096];
@@ -649,7 +630,7 @@ static void torture_model(const char *dir, const char *name)
     int parsed;
 
     snprintf(path, sizeof(path), "%s/%s", dir, name);
-    model = read_file(path, &size);
+    model = tool_read_file(path, SIZE_MAX, &size);
     if (!model || size < 72) {
         CHECK(0, "cannot read %s", path);
         free(model);

@@ -24,6 +24,7 @@
 #include "rknn_api.h"
 #include "rknn_model.h"
 #include "rknpu_bm.h"
+#include "tool_files.h"
 
 static int failures;
 
@@ -568,26 +569,6 @@ static void check_headers(void)
 
 /* ---- driver ------------------------------------------------------------------ */
 
-static uint8_t *read_file(const char *path, size_t *size)
-{
-    FILE *f = fopen(path, "rb");
-    uint8_t *buf = NULL;
-    long n;
-
-    if (!f)
-        return NULL;
-    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0) {
-        buf = malloc((size_t)n + 1);
-        if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-            free(buf);
-            buf = NULL;
-        }
-        *size = (size_t)n;
-    }
-    fclose(f);
-    return buf;
-}
-
 static void check_model(const char *dir, const char *name, line_list *out)
 {
     char path[4096];
@@ -597,7 +578,7 @@ static void check_model(const char *dir, const char *name, line_list *out)
     int ret, before = log_lines;
 
     snprintf(path, sizeof(path), "%s/%s", dir, name);
-    data = read_file(path, &size);
+    data = tool_read_file(path, SIZE_MAX, &size);
     if (!data) {
         CHECK(0, "cannot read %s", path);
         return;
