@@ -389,12 +389,25 @@ static void mid_close(mid_bench *m)
     free(m->model.data);
 }
 
+/* Prints a throughput figure beside its memcpy baseline and records the ratio. */
+static void report_bandwidth(int fig, const char *what, const char *bytes_of,
+                             const copy_baseline *copy, uint64_t best, unsigned reps)
+{
+    double ratio = (double)copy->best_ns / (double)best;
+    char how[200];
+
+    printf("%s (%lu bytes): %.2f us = %.2f GB/s; memcpy %.2f us = %.2f GB/s -> %.3f\n", what,
+           (unsigned long)copy->bytes, best / 1e3, copy->bytes / (double)best,
+           copy->best_ns / 1e3, copy->bytes / (double)copy->best_ns, ratio);
+    snprintf(how, sizeof how, "%s %s, %lu bytes, best of %u", MID_MODEL, bytes_of,
+             (unsigned long)copy->bytes, reps);
+    set_figure(fig, ratio, how);
+}
+
 static void bench_inputs(mid_bench *m, unsigned reps)
 {
     copy_baseline copy;
     uint64_t best = UINT64_MAX;
-    char how[200];
-    double ratio;
 
     baseline_init(&copy, m->image_bytes[0] + m->image_bytes[1]);
     for (unsigned r = 0; r < reps; r++) {
@@ -407,14 +420,8 @@ static void bench_inputs(mid_bench *m, unsigned reps)
         keep_best(&best, t0);
         baseline_once(&copy);
     }
-    ratio = (double)copy.best_ns / (double)best;
-    printf("rknn_inputs_set, 2 inputs uint8 NHWC (%lu bytes): %.2f us = %.2f GB/s; memcpy %.2f us "
-           "= %.2f GB/s -> %.3f\n",
-           (unsigned long)copy.bytes, best / 1e3, copy.bytes / (double)best, copy.best_ns / 1e3,
-           copy.bytes / (double)copy.best_ns, ratio);
-    snprintf(how, sizeof how, "%s inputs, %lu bytes, best of %u", MID_MODEL,
-             (unsigned long)copy.bytes, reps);
-    set_figure(FIG_INPUTS, ratio, how);
+    report_bandwidth(FIG_INPUTS, "rknn_inputs_set, 2 inputs uint8 NHWC", "inputs",
+                     &copy, best, reps);
     baseline_free(&copy);
 }
 
@@ -424,9 +431,7 @@ static void bench_outputs(mid_bench *m, unsigned reps)
     rknn_output out;
     copy_baseline copy;
     uint64_t best = UINT64_MAX;
-    char how[200];
     float *buf;
-    double ratio;
 
     memset(&a, 0, sizeof a);
     if (rknn_query(m->ctx, RKNN_QUERY_OUTPUT_ATTR, &a, sizeof a) != RKNN_SUCC)
@@ -450,14 +455,9 @@ static void bench_outputs(mid_bench *m, unsigned reps)
         sink ^= ((volatile uint8_t *)buf)[r % copy.bytes];
         baseline_once(&copy);
     }
-    ratio = (double)copy.best_ns / (double)best;
-    printf("rknn_outputs_get want_float, int8 NC1HWC2 -> float32 NCHW (%lu bytes out): %.2f us = "
-           "%.2f GB/s; memcpy %.2f us = %.2f GB/s -> %.3f\n",
-           (unsigned long)copy.bytes, best / 1e3, copy.bytes / (double)best, copy.best_ns / 1e3,
-           copy.bytes / (double)copy.best_ns, ratio);
-    snprintf(how, sizeof how, "%s output, %lu float32 bytes, best of %u", MID_MODEL,
-             (unsigned long)copy.bytes, reps);
-    set_figure(FIG_OUTPUTS, ratio, how);
+    report_bandwidth(FIG_OUTPUTS,
+                     "rknn_outputs_get want_float, int8 NC1HWC2 -> float32 NCHW out",
+                     "output float32", &copy, best, reps);
 done:
     baseline_free(&copy);
     free(buf);
