@@ -290,7 +290,7 @@ static int weight_layout(const rknn_model_view *m, uint32_t *offsets, uint8_t *w
             offsets[b] = off;
         if (!blob_is_weight(m, b, regcmd_blob, task_blob) || size == 0)
             continue;
-        if (size > UINT32_MAX - off - RKNN_DMA_ALIGN) {
+        if ((uint64_t)off + size + RKNN_DMA_ALIGN > UINT32_MAX) {
             HAL_LOG_ERR("rknn_init: constants exceed 4 GiB");
             return RKNN_ERR_MODEL_INVALID;
         }
@@ -453,6 +453,24 @@ static uint32_t tensor_dma(const rknn_ctx *ctx, const rknn_model_tensor_info *t,
     return dma32(ctx->arena + t->arena_offset);
 }
 
+/* Points every word of one relocation at base + its addend. The entries are
+ * decoded again (the decoder bounds each word), since the model may sit in
+ * writable memory. */
+static int patch_entries(rknn_ctx *ctx, const rknn_model_reloc_info *ri, uint32_t base)
+{
+    for (uint32_t e = 0; e < ri->n_entries; e++) {
+        uint32_t addend, word;
+        uint64_t w;
+        int ret = rknn_model_reloc_entry(ri, e, &addend, &word);
+        if (ret != RKNN_SUCC)
+            return ret;
+        w = stream_word(&ctx->model, word);
+        put_word(ctx->regcmd, word,
+                 npu_regcmd_make(npu_regcmd_target(w), npu_regcmd_reg(w), base + addend));
+    }
+    return RKNN_SUCC;
+}
+
 static int patch_relocs(rknn_ctx *ctx, const uint32_t *blob_offsets, uint32_t *patched)
 {
     const rknn_model_view *m = &ctx->model;
@@ -460,20 +478,13 @@ static int patch_relocs(rknn_ctx *ctx, const uint32_t *blob_offsets, uint32_t *p
     for (uint32_t r = 0; r < m->n_relocs; r++) {
         rknn_model_reloc_info ri;
         rknn_model_tensor_info t;
-        uint32_t base;
         /* checked again: the file is re-read, and may be in writable memory */
         int ret = check_reloc(m, r, patched, &ri, &t);
         if (ret != RKNN_SUCC)
             return ret;
-        base = tensor_dma(ctx, &t, blob_offsets);
-        for (uint32_t e = 0; e < ri.n_entries; e++) {
-            uint32_t addend, word;
-            uint64_t w;
-            rknn_model_reloc_entry(&ri, e, &addend, &word);
-            w = stream_word(m, word);
-            put_word(ctx->regcmd, word, npu_regcmd_make(npu_regcmd_target(w), npu_regcmd_reg(w),
-                                                        base + addend));
-        }
+        ret = patch_entries(ctx, &ri, tensor_dma(ctx, &t, blob_offsets));
+        if (ret != RKNN_SUCC)
+            return ret;
     }
     return RKNN_SUCC;
 }
@@ -590,14 +601,9 @@ int rknn_loader_rebind(rknn_ctx *ctx, uint32_t tensor_index, uint32_t dma)
             return ret;
         if (ri.tensor_index != tensor_index)
             continue;
-        for (uint32_t e = 0; e < ri.n_entries; e++) {
-            uint32_t addend, word;
-            uint64_t w;
-            rknn_model_reloc_entry(&ri, e, &addend, &word);
-            w = stream_word(m, word);
-            put_word(ctx->regcmd, word,
-                     npu_regcmd_make(npu_regcmd_target(w), npu_regcmd_reg(w), dma + addend));
-        }
+        ret = patch_entries(ctx, &ri, dma);
+        if (ret != RKNN_SUCC)
+            return ret;
     }
     rknpu_hook_cache_clean(ctx->regcmd, m->regcmd_size);
     return RKNN_SUCC;
