@@ -117,10 +117,6 @@ void hal_cache_invalidate_range(const void *addr, size_t size)
 
 /* ---- generic timer -------------------------------------------------------- */
 
-/* Rockchip SoCs clock the generic timer from the 24 MHz oscillator; used
- * only if the boot firmware left CNTFRQ unprogrammed. */
-#define HAL_ARMV7_DEFAULT_TIMER_HZ 24000000u
-
 uint64_t hal_time_ticks(void)
 {
     uint32_t lo, hi;
@@ -133,7 +129,7 @@ uint64_t hal_time_freq_hz(void)
 {
     uint32_t freq;
     __asm__ volatile("mrc p15, 0, %0, c14, c0, 0" : "=r"(freq)); /* CNTFRQ */
-    return freq != 0 ? freq : HAL_ARMV7_DEFAULT_TIMER_HZ;
+    return freq != 0 ? freq : HAL_DEFAULT_TIMER_HZ;
 }
 
 /* ---- exceptions and MMU --------------------------------------------------- */

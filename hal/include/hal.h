@@ -82,6 +82,11 @@ uint64_t hal_time_us(void);
 /* Ticks and their frequency, for benchmarks that want finer resolution. */
 uint64_t hal_time_ticks(void);
 uint64_t hal_time_freq_hz(void);
+
+/* Rockchip SoCs clock the generic timer from the 24 MHz oscillator; the Arm
+ * HALs report this when boot firmware left CNTFRQ unprogrammed (0), so no
+ * bounded wait turns unbounded. */
+#define HAL_DEFAULT_TIMER_HZ 24000000u
 /* Convert ticks to microseconds without floating point or overflow. */
 uint64_t hal_ticks_to_us(uint64_t ticks, uint64_t freq_hz);
 /* Busy-wait at least us microseconds (reset pulse widths). */
