@@ -132,23 +132,42 @@ rknn_tensor_mem *rknn_create_mem_from_mb_blk(rknn_context ctx, void *mb_blk, int
     return NULL;
 }
 
-/* Drop every binding of a context that uses mem. */
-static void unbind_everywhere(rknn_ctx *ctx, rknn_tensor_mem *mem)
+static int apply_binding(rknn_ctx *ctx, int is_input, uint32_t index);
+
+/* Drops one binding; the NPU goes back to the context's own buffer for it. */
+static int unbind(rknn_ctx *ctx, int is_input, uint32_t index)
 {
+    rknn_io_binding *b = is_input ? &ctx->in_bind[index] : &ctx->out_bind[index];
+    int was_native = b->native;
+
+    memset(b, 0, sizeof *b);
+    if (is_input)
+        ctx->inputs_set &= ~(1u << index);
+    return was_native && ctx->relocated ? apply_binding(ctx, is_input, index) : RKNN_SUCC;
+}
+
+/* Drops every binding of a context that uses mem, after any run in flight
+ * that may still read or write it. */
+static int unbind_everywhere(rknn_ctx *ctx, rknn_tensor_mem *mem)
+{
+    int ret = RKNN_SUCC;
+
+    if (rknn_ctx_settle(ctx) != RKNN_SUCC)
+        HAL_LOG_WARN("rknn_destroy_mem: the run in flight failed; its cores were reset");
     for (uint32_t i = 0; i < RKNN_CTX_MAX_INPUTS; i++)
-        if (ctx->in_bind[i].mem == mem) {
-            memset(&ctx->in_bind[i], 0, sizeof ctx->in_bind[i]);
-            ctx->inputs_set &= ~(1u << i);
-        }
+        if (ctx->in_bind[i].mem == mem && unbind(ctx, 1, i) != RKNN_SUCC)
+            ret = RKNN_ERR_MODEL_INVALID;
     for (uint32_t i = 0; i < RKNN_CTX_MAX_OUTPUTS; i++)
-        if (ctx->out_bind[i].mem == mem)
-            memset(&ctx->out_bind[i], 0, sizeof ctx->out_bind[i]);
+        if (ctx->out_bind[i].mem == mem && unbind(ctx, 0, i) != RKNN_SUCC)
+            ret = RKNN_ERR_MODEL_INVALID;
+    return ret;
 }
 
 int rknn_destroy_mem(rknn_context context, rknn_tensor_mem *mem)
 {
     rknn_ctx *ctx = rknn_ctx_from_handle(context);
     mem_record *r;
+    int ret = RKNN_SUCC;
 
     rknpu_hook_lock();
     r = record_of(mem);
@@ -157,14 +176,17 @@ int rknn_destroy_mem(rknn_context context, rknn_tensor_mem *mem)
         HAL_LOG_ERR("rknn_destroy_mem: not a tensor memory created by this runtime");
         return RKNN_ERR_PARAM_INVALID;
     }
-    if (ctx)
-        unbind_everywhere(ctx, mem);
+    if (ctx && unbind_everywhere(ctx, mem) != RKNN_SUCC) {
+        HAL_LOG_ERR("rknn_destroy_mem: the model no longer relocates; the context must be "
+                    "destroyed");
+        ret = RKNN_ERR_MODEL_INVALID;
+    }
     if (mem->flags == RKNN_TENSOR_MEMORY_FLAGS_ALLOC_INSIDE)
         mem_carveout_free(rknpu_platform_carveout(), mem->virt_addr);
     r->magic = 0;
     mem_pool_give(&mem_pool_records, r);
     rknpu_hook_unlock();
-    return RKNN_SUCC;
+    return ret;
 }
 
 int rknn_mem_sync(rknn_context context, rknn_tensor_mem *mem, rknn_mem_sync_mode mode)
@@ -264,7 +286,7 @@ static int bind_io(rknn_ctx *ctx, rknn_tensor_mem *mem, const rknn_tensor_attr *
 {
     rknn_model_tensor_info t;
     rknn_tensor_attr native;
-    rknn_io_binding *b;
+    rknn_io_binding nb;
     uint32_t index, need;
     int is_input, ret = find_io(ctx, attr, &is_input, &index);
 
@@ -274,25 +296,26 @@ static int bind_io(rknn_ctx *ctx, rknn_tensor_mem *mem, const rknn_tensor_attr *
         ret = rknn_tensor_native_attr(&t, index, &native);
     if (ret != RKNN_SUCC)
         return ret;
-    b = is_input ? &ctx->in_bind[index] : &ctx->out_bind[index];
-    memset(b, 0, sizeof *b);
-    b->native = (uint8_t)is_native(attr, &native);
-    need = b->native ? native.size_with_stride : attr->n_elems * rknn_tensor_type_size(attr->type);
-    if (!b->native && attr->n_elems != native.n_elems) {
+    /* Built aside: a refused binding leaves the previous one in force. */
+    memset(&nb, 0, sizeof nb);
+    nb.native = (uint8_t)is_native(attr, &native);
+    need = nb.native ? native.size_with_stride : attr->n_elems * rknn_tensor_type_size(attr->type);
+    if (!nb.native && attr->n_elems != native.n_elems) {
         HAL_LOG_ERR("rknn_set_io_mem: '%.64s' has %lu elements, the attr says %lu", attr->name,
                     (unsigned long)native.n_elems, (unsigned long)attr->n_elems);
         return RKNN_ERR_PARAM_INVALID;
     }
-    if (need == 0 || mem->size < need || (b->native && mem_dma(mem) % 16u)) {
+    if (need == 0 || mem->size < need || (nb.native && mem_dma(mem) % 16u)) {
         HAL_LOG_ERR("rknn_set_io_mem: '%.64s' needs %lu bytes%s, the memory has %lu", attr->name,
-                    (unsigned long)need, b->native ? " at a 16-byte aligned address" : "",
+                    (unsigned long)need, nb.native ? " at a 16-byte aligned address" : "",
                     (unsigned long)mem->size);
         return RKNN_ERR_PARAM_INVALID;
     }
-    b->mem = mem;
-    b->type = attr->type;
-    b->fmt = attr->fmt;
-    b->pass_through = attr->pass_through;
+    nb.mem = mem;
+    nb.type = attr->type;
+    nb.fmt = attr->fmt;
+    nb.pass_through = attr->pass_through;
+    *(is_input ? &ctx->in_bind[index] : &ctx->out_bind[index]) = nb;
     if (is_input)
         ctx->inputs_set |= 1u << index;
     /* Before weights and internal memory are bound, relocation applies it. */
@@ -354,12 +377,17 @@ int rknn_set_weight_mem(rknn_context context, rknn_tensor_mem *mem)
 
     if (ret != RKNN_SUCC)
         return ret;
-    if (!(ctx->flags & RKNN_FLAG_MEM_ALLOC_OUTSIDE) || ctx->weights->refs > 1) {
+    if (!(ctx->flags & RKNN_FLAG_MEM_ALLOC_OUTSIDE) || !ctx->weights || ctx->weights->refs > 1) {
         HAL_LOG_ERR("rknn_set_weight_mem: only for contexts created with RKNN_FLAG_MEM_ALLOC_OUTSIDE "
                     "whose weights are not shared");
         return RKNN_ERR_PARAM_INVALID;
     }
     rknpu_hook_lock();
+    ret = rknn_ctx_settle(ctx); /* a run in flight still reads the old weights */
+    if (ret != RKNN_SUCC) {
+        rknpu_hook_unlock();
+        return ret;
+    }
     ctx->weights->dma = (uint8_t *)mem->virt_addr + mem->offset;
     ctx->weights->owned = 0;
     ret = rknn_loader_copy_weights(&ctx->model, ctx->weights->dma);
@@ -384,6 +412,11 @@ int rknn_set_internal_mem(rknn_context context, rknn_tensor_mem *mem)
         return RKNN_ERR_PARAM_INVALID;
     }
     rknpu_hook_lock();
+    ret = rknn_ctx_settle(ctx); /* a run in flight still uses the old internal memory */
+    if (ret != RKNN_SUCC) {
+        rknpu_hook_unlock();
+        return ret;
+    }
     ctx->arena = (uint8_t *)mem->virt_addr + mem->offset;
     ctx->arena_owned = 0;
     rknpu_hook_cache_invalidate(ctx->arena, ctx->plan.arena_bytes);

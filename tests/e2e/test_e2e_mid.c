@@ -292,6 +292,72 @@ static void test_memory_from_outside(void)
     CHECK(rknn_destroy_mem(0, internal) == RKNN_SUCC);
 }
 
+/* A refused rknn_set_io_mem leaves the binding before it in force, and
+ * rknn_destroy_mem gives the tensor back to the context's own buffer, so the
+ * NPU never touches memory the application has freed. */
+static void test_binding_changes(void)
+{
+    rknn_tensor_attr in_attr, out_attr;
+    rknn_tensor_mem *in_mem, *out_mem, *tiny, *weights, *probe;
+    void *freed_out;
+    int untouched = 1;
+    rknn_mem_size ms;
+    rknn_context ctx;
+    size_t n;
+    char path[512];
+
+    test_switch_soc(RKNPU_SOC_RK3588);
+    ctx = load("rk3588_multiple_input_demo.v6.rknn");
+    memset(&in_attr, 0, sizeof in_attr);
+    CHECK(rknn_query(ctx, RKNN_QUERY_NATIVE_INPUT_ATTR, &in_attr, sizeof in_attr) == RKNN_SUCC);
+    memset(&out_attr, 0, sizeof out_attr);
+    CHECK(rknn_query(ctx, RKNN_QUERY_NATIVE_OUTPUT_ATTR, &out_attr, sizeof out_attr) == RKNN_SUCC);
+    in_mem = rknn_create_mem(ctx, in_attr.size_with_stride);
+    out_mem = rknn_create_mem(ctx, out_attr.size_with_stride);
+    tiny = rknn_create_mem(ctx, 16);
+    if (!CHECK(in_mem && out_mem && tiny))
+        return;
+    memset(in_mem->virt_addr, 0, in_attr.size_with_stride);
+    CHECK(rknn_set_io_mem(ctx, in_mem, &in_attr) == RKNN_SUCC);
+    CHECK(rknn_set_io_mem(ctx, tiny, &in_attr) == RKNN_ERR_PARAM_INVALID);
+    /* rknn_inputs_set converts into in_mem, the binding still in force */
+    CHECK(rknn_set_io_mem(ctx, out_mem, &out_attr) == RKNN_SUCC);
+    run_general(ctx, "after a refused rknn_set_io_mem");
+    /* Freed bindings: the next run uses the context's own buffers and leaves
+     * the freed memory alone (the first-fit carve-out hands the same bytes
+     * to the next allocation, filled here with a pattern). */
+    freed_out = out_mem->virt_addr;
+    CHECK(rknn_destroy_mem(ctx, out_mem) == RKNN_SUCC);
+    CHECK(rknn_destroy_mem(ctx, in_mem) == RKNN_SUCC);
+    probe = rknn_create_mem(ctx, in_attr.size_with_stride + out_attr.size_with_stride);
+    if (!CHECK(probe && (uint8_t *)probe->virt_addr <= (uint8_t *)freed_out &&
+               (uint8_t *)freed_out + out_attr.size_with_stride <=
+                   (uint8_t *)probe->virt_addr + probe->size))
+        return;
+    memset(probe->virt_addr, 0x5A, probe->size);
+    rknn_mem_sync(ctx, probe, RKNN_MEMORY_SYNC_TO_DEVICE);
+    run_general(ctx, "after rknn_destroy_mem of bound memory");
+    rknn_mem_sync(ctx, probe, RKNN_MEMORY_SYNC_FROM_DEVICE);
+    for (uint32_t i = 0; i < probe->size; i++)
+        untouched &= ((const uint8_t *)probe->virt_addr)[i] == 0x5A;
+    CHECK(untouched);
+    CHECK(rknn_destroy_mem(ctx, probe) == RKNN_SUCC);
+    CHECK(rknn_destroy_mem(ctx, tiny) == RKNN_SUCC);
+    CHECK(rknn_destroy(ctx) == RKNN_SUCC);
+
+    /* An info-only context has no weights to move. */
+    n = test_read_file(test_path(path, sizeof path, dir, "rk3588_multiple_input_demo.v6.rknn"), model,
+                       sizeof model);
+    CHECK(rknn_init(&ctx, model, (uint32_t)n,
+                    RKNN_FLAG_MEM_ALLOC_OUTSIDE | RKNN_FLAG_COLLECT_MODEL_INFO_ONLY,
+                    NULL) == RKNN_SUCC);
+    CHECK(rknn_query(ctx, RKNN_QUERY_MEM_SIZE, &ms, sizeof ms) == RKNN_SUCC);
+    weights = rknn_create_mem(ctx, ms.total_weight_size);
+    CHECK(weights && rknn_set_weight_mem(ctx, weights) == RKNN_ERR_PARAM_INVALID);
+    CHECK(weights && rknn_destroy_mem(ctx, weights) == RKNN_SUCC);
+    CHECK(rknn_destroy(ctx) == RKNN_SUCC);
+}
+
 /* Faults end in a clean error, and the next run works. */
 static void test_faults(void)
 {
@@ -505,6 +571,7 @@ int main(int argc, char **argv)
     test_zero_copy("rk3566_multiple_input_demo.v6.rknn", RKNPU_SOC_RK3566);
     test_non_blocking_and_async();
     test_memory_from_outside();
+    test_binding_changes();
     test_faults();
     test_bad_arguments();
     CHECK(rknpu_mem_get_stats(&st) == RKNN_SUCC);
