@@ -18,11 +18,17 @@ static const npu_soc_profile *soc;
 static uintptr_t core_base[RKNPU_MAX_CORES];
 static uint32_t timeout_us = 1000000u;
 
+/* Which pending job each core runs: a second job must not restart a core
+ * whose job nobody has waited for yet. */
+static npu_pending *core_owner[RKNPU_MAX_CORES];
+
 void npu_driver_configure(const npu_soc_profile *profile, const uintptr_t *bases, uint32_t t_us)
 {
     soc = profile;
-    for (unsigned i = 0; i < RKNPU_MAX_CORES; i++)
+    for (unsigned i = 0; i < RKNPU_MAX_CORES; i++) {
         core_base[i] = bases[i];
+        core_owner[i] = NULL;
+    }
     timeout_us = t_us ? t_us : 1000000u;
 }
 
@@ -151,6 +157,19 @@ static int poll_core(npu_core_state *cs, uint32_t *status_out)
     return 0;
 }
 
+npu_pending *npu_core_owner(unsigned core)
+{
+    return core < RKNPU_MAX_CORES ? core_owner[core] : NULL;
+}
+
+/* The job is over (done or failed): its cores are free again. */
+static void finish(npu_pending *p)
+{
+    for (unsigned i = 0; i < p->n; i++)
+        core_owner[p->cs[i].job.core] = NULL;
+    p->active = 0;
+}
+
 static void fail_all(npu_pending *p)
 {
     for (unsigned i = 0; i < p->n; i++) {
@@ -158,18 +177,24 @@ static void fail_all(npu_pending *p)
         p->result.tasks_done[i] = reg_read(core, soc->pc_task_status_offset) & soc->pc_task_number_mask;
         npu_core_reset(core);
     }
-    p->active = 0;
+    finish(p);
 }
 
 int npu_start(const npu_core_job *jobs, unsigned n, npu_pending *p)
 {
     int ret = check_jobs(jobs, n);
 
-    memset(p, 0, sizeof *p);
     if (ret != RKNN_SUCC) {
+        memset(p, 0, sizeof *p);
         HAL_LOG_ERR("npu: invalid job (%u core(s))", n);
         return ret;
     }
+    for (unsigned i = 0; i < n; i++)
+        if (core_owner[jobs[i].core]) {
+            HAL_LOG_ERR("npu: core %u still runs a job nobody has waited for", jobs[i].core);
+            return RKNN_ERR_DEVICE_UNAVAILABLE;
+        }
+    memset(p, 0, sizeof *p);
     p->n = n;
     p->busy = n;
     p->start = rknpu_hook_time_us();
@@ -177,6 +202,7 @@ int npu_start(const npu_core_job *jobs, unsigned n, npu_pending *p)
         p->cs[i].job = jobs[i];
         p->cs[i].next = jobs[i].first;
         p->cs[i].left = jobs[i].count;
+        core_owner[jobs[i].core] = p;
         start_next_slice(&p->cs[i]);
     }
     p->deadline = p->start + timeout_us;
@@ -233,7 +259,7 @@ int npu_wait(npu_pending *p, npu_job_result *res)
     if (ret == RKNN_SUCC) {
         hal_rmb(); /* outputs written by the NPU are visible from here on */
         p->result.hw_time_us = rknpu_hook_time_us() - p->start;
-        p->active = 0;
+        finish(p);
     }
     if (res)
         *res = p->result;

@@ -82,9 +82,13 @@ int npu_run(const npu_core_job *jobs, unsigned n, npu_job_result *result);
 
 /* The same in two halves: npu_start kicks every core and returns; npu_wait
  * polls until all finished (or fails and resets them). A pending job must
- * be waited for before the next one starts on the same cores. */
+ * be waited for before the next one starts on the same cores: npu_start
+ * refuses a busy core with RKNN_ERR_DEVICE_UNAVAILABLE. */
 int npu_start(const npu_core_job *jobs, unsigned n, npu_pending *pending);
 int npu_wait(npu_pending *pending, npu_job_result *result);
+
+/* The started, not yet waited-for job that occupies a core, or NULL. */
+npu_pending *npu_core_owner(unsigned core);
 
 /* Fold each 2-bit ping-pong group so either group's bit matches (hw.md §3.3). */
 uint32_t npu_fuzz_status(uint32_t status);

@@ -100,6 +100,7 @@ typedef struct rknn_ctx {
     struct rknn_custom_node *custom[RKNN_CTX_MAX_CUSTOM_NODES]; /* registered op nodes */
     uint32_t n_custom;
     npu_pending pending;    /* a run started with non_block / async, not yet waited for */
+    int pending_error;      /* that run failed while another context finished it */
     uint8_t *async_prev;    /* RKNN_FLAG_ASYNC_MASK: previous frame's native outputs */
     uint8_t async_have_prev;
 } rknn_ctx;
@@ -111,6 +112,10 @@ rknn_context rknn_ctx_to_handle(const rknn_ctx *ctx);
 /* Finish a run that is still in flight (non_block / async); every call that
  * touches the context's memory does this first. RKNN_SUCC if none. */
 int rknn_ctx_settle(rknn_ctx *ctx);
+/* Cores run one job at a time: finish the runs other contexts left in flight
+ * (non_block / async) on the cores these jobs need, as a hardware queue
+ * would; a failure is kept for that context's next call. */
+void rknn_ctx_free_cores(const rknn_ctx *self, const npu_core_job *jobs, unsigned n);
 /* Offset of output i inside the async snapshot (rknn_run.c). */
 uint32_t rknn_ctx_async_offset(const rknn_ctx *ctx, uint32_t output);
 

@@ -7,6 +7,7 @@
  * physical cores; each core runs its own chain, all at once.
  */
 #include <stdio.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "hal.h"
@@ -115,8 +116,11 @@ int rknn_ctx_settle(rknn_ctx *ctx)
     unsigned n = ctx->pending.n;
     int ret;
 
-    if (!ctx->pending.active)
-        return RKNN_SUCC;
+    if (!ctx->pending.active) {
+        ret = ctx->pending_error; /* reported once, to this context */
+        ctx->pending_error = RKNN_SUCC;
+        return ret;
+    }
     for (unsigned i = 0; i < n; i++)
         jobs[i] = ctx->pending.cs[i].job;
     ret = npu_wait(&ctx->pending, &res);
@@ -168,6 +172,20 @@ static int snapshot_outputs(rknn_ctx *ctx)
     return RKNN_SUCC;
 }
 
+void rknn_ctx_free_cores(const rknn_ctx *self, const npu_core_job *jobs, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++) {
+        npu_pending *p = npu_core_owner(jobs[i].core);
+        rknn_ctx *other;
+        if (!p || (self && p == &self->pending))
+            continue;
+        other = rknn_ctx_from_handle(
+            (rknn_context)(uintptr_t)((uint8_t *)p - offsetof(rknn_ctx, pending)));
+        if (other)
+            other->pending_error = rknn_ctx_settle(other);
+    }
+}
+
 static int run_locked(rknn_ctx *ctx, const rknn_run_extend *extend)
 {
     npu_core_job jobs[RKNPU_MAX_CORES];
@@ -184,6 +202,7 @@ static int run_locked(rknn_ctx *ctx, const rknn_run_extend *extend)
         ret = build_jobs(ctx, jobs, &n);
     if (ret != RKNN_SUCC)
         return ret;
+    rknn_ctx_free_cores(ctx, jobs, n);
     if (ctx->has_cpu_nodes) {
         /* CPU operators sit between NPU segments: this run completes here. */
         memset(&res, 0, sizeof res);

@@ -392,6 +392,43 @@ static void test_faults(void)
     CHECK(rknpu_set_job_timeout(1000000) == RKNN_SUCC);
 }
 
+/* Two contexts on one core: the second context's run first finishes the
+ * run the first left in flight (non_block), as a hardware queue would; both
+ * get their results, and a failure of the first reaches the first. */
+static void test_two_contexts_one_core(void)
+{
+    rknn_run_extend ext;
+    rknn_context a, b;
+    rknn_output out;
+
+    test_switch_soc(RKNPU_SOC_RK3588);
+    CHECK(rknpu_set_job_timeout(20000) == RKNN_SUCC);
+    a = load("rk3588_multiple_input_demo.v6.rknn");
+    b = load("rk3588_multiple_input_demo.v6.rknn");
+    CHECK(rknn_set_core_mask(a, RKNN_NPU_CORE_0) == RKNN_SUCC);
+    CHECK(rknn_set_core_mask(b, RKNN_NPU_CORE_0) == RKNN_SUCC);
+    memset(&ext, 0, sizeof ext);
+    ext.non_block = 1;
+    CHECK(set_inputs(a) == RKNN_SUCC && rknn_run(a, &ext) == RKNN_SUCC);
+    run_general(b, "context B while A's run was in flight");
+    CHECK(rknn_wait(a, NULL) == RKNN_SUCC);
+    memset(&out, 0, sizeof out);
+    out.is_prealloc = 1;
+    out.buf = out_q;
+    out.size = sizeof out_q;
+    CHECK(rknn_outputs_get(a, 1, &out, NULL) == RKNN_SUCC);
+    compare_q("context A, finished by B's run", out_q);
+
+    vnpu_inject_fault(board_vnpu(), 0, VNPU_FAULT_NEVER_COMPLETE, 1);
+    CHECK(set_inputs(a) == RKNN_SUCC && rknn_run(a, &ext) == RKNN_SUCC);
+    run_general(b, "context B after A's run hung");
+    CHECK(rknn_wait(a, NULL) == RKNN_ERR_TIMEOUT); /* A's failure, told to A */
+    CHECK(rknn_wait(a, NULL) == RKNN_SUCC);        /* once */
+    CHECK(rknn_destroy(b) == RKNN_SUCC);
+    CHECK(rknn_destroy(a) == RKNN_SUCC);
+    CHECK(rknpu_set_job_timeout(1000000) == RKNN_SUCC);
+}
+
 /* Outputs of one synchronous run with the current images, int8 NCHW. */
 static void sync_run(rknn_context ctx, int8_t *q)
 {
@@ -572,6 +609,7 @@ int main(int argc, char **argv)
     test_non_blocking_and_async();
     test_memory_from_outside();
     test_binding_changes();
+    test_two_contexts_one_core();
     test_faults();
     test_bad_arguments();
     CHECK(rknpu_mem_get_stats(&st) == RKNN_SUCC);
