@@ -263,6 +263,14 @@ static void fail(rknpu_selftest_result *r, unsigned core, int err, const char *w
     }
 }
 
+/* The test could not start: says why, in the result and the log. */
+static int not_run(rknpu_selftest_result *r, int err, const char *why)
+{
+    snprintf(r->reason, sizeof r->reason, "%s", why);
+    HAL_LOG_ERR("rknpu_selftest: %s", r->reason);
+    return r->first_error = err;
+}
+
 int rknpu_selftest(rknpu_selftest_result *r)
 {
     const npu_soc_profile *soc = rknpu_platform_profile();
@@ -277,10 +285,8 @@ int rknpu_selftest(rknpu_selftest_result *r)
         return RKNN_ERR_PARAM_INVALID;
     }
     memset(r, 0, sizeof *r);
-    if (!soc) {
-        snprintf(r->reason, sizeof r->reason, "rknpu_platform_init() was not called");
-        return r->first_error = RKNN_ERR_DEVICE_UNAVAILABLE;
-    }
+    if (!soc)
+        return not_run(r, RKNN_ERR_DEVICE_UNAVAILABLE, "rknpu_platform_init() was not called");
     t0 = rknpu_hook_time_us();
     rknpu_hook_lock();
     if (carve(&b, &st, &block) == 0) {
@@ -288,13 +294,17 @@ int rknpu_selftest(rknpu_selftest_result *r)
         reference_layer(&layers[0], st->x, st->w1, st->b1, st->mid);
         reference_layer(&layers[1], st->mid, st->w2, st->b2, st->out);
     }
-    if (!block || build(soc, &b, st, records) != 0) {
+    if (!block) {
+        char why[64];
         rknpu_hook_unlock();
-        if (block)
-            mem_carveout_free(rknpu_platform_carveout(), block);
-        snprintf(r->reason, sizeof r->reason, "no %lu bytes of carve-out for the test network",
+        snprintf(why, sizeof why, "no %lu bytes of carve-out for the test network",
                  (unsigned long)ST_BLOCK_BYTES);
-        return r->first_error = RKNN_ERR_MALLOC_FAIL;
+        return not_run(r, RKNN_ERR_MALLOC_FAIL, why);
+    }
+    if (build(soc, &b, st, records) != 0) {
+        mem_carveout_free(rknpu_platform_carveout(), block);
+        rknpu_hook_unlock();
+        return not_run(r, RKNN_ERR_FAIL, "the test network does not fit its command stream");
     }
     for (unsigned core = 0; core < soc->core_count; core++) {
         uint32_t wrong = 0;

@@ -11,6 +11,7 @@
 #include "npu_soc.h"
 #include "rknn_api.h"
 #include "rknpu_bm.h"
+#include "rknpu_platform_internal.h"
 #include "test_soc.h"
 #include "test_util.h"
 #include "vnpu.h"
@@ -41,6 +42,21 @@ static void expect_fail(unsigned core, vnpu_fault fault, int err, const char *wh
     expect_pass(3);              /* and the NPU works again */
 }
 
+/* No carve-out left: refused with a reason, nothing run, nothing kept. */
+static void expect_no_memory(void)
+{
+    rknpu_selftest_result r;
+    rknpu_mem_stats st;
+    void *hog = NULL;
+
+    CHECK(rknpu_mem_get_stats(&st) == RKNN_SUCC);
+    CHECK(mem_carveout_alloc(rknpu_platform_carveout(), st.largest_free, 64, &hog) == MEM_OK);
+    CHECK(rknpu_selftest(&r) == RKNN_ERR_MALLOC_FAIL);
+    CHECK(r.first_error == RKNN_ERR_MALLOC_FAIL && strstr(r.reason, "carve-out") != NULL);
+    CHECK(r.cores_tested == 0);
+    CHECK(mem_carveout_free(rknpu_platform_carveout(), hog) == MEM_OK);
+}
+
 int main(void)
 {
     rknpu_mem_stats st;
@@ -57,6 +73,8 @@ int main(void)
     test_switch_soc(RKNPU_SOC_RK3566);
     expect_pass(1);
     CHECK(rknpu_selftest(NULL) == RKNN_ERR_PARAM_INVALID);
+    expect_no_memory();
+    expect_pass(1);
     CHECK(rknpu_mem_get_stats(&st) == RKNN_SUCC && st.allocations == 0); /* nothing kept */
     return test_report("selftest");
 }
