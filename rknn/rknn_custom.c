@@ -181,6 +181,14 @@ static void free_record(struct rknn_custom_node *r)
     mem_carveout_free(rknpu_platform_carveout(), r);
 }
 
+/* An initialised node: the op's destroy, then its memory. */
+static void release_node(struct rknn_custom_node *r)
+{
+    if (r->op->destroy)
+        r->op->destroy(&r->op_ctx);
+    free_record(r);
+}
+
 /* ---- registration ----------------------------------------------------------- */
 
 static int check_op(const rknn_ctx *ctx, const rknn_custom_op *op)
@@ -246,17 +254,20 @@ static int register_op(rknn_ctx *ctx, const rknn_custom_op *op)
         }
         if ((ret = make_record(ctx, op, j, &n, &r)) != RKNN_SUCC)
             break;
-        ctx->custom[ctx->n_custom++] = r;
+        ctx->custom[ctx->n_custom++] = r; /* init may read its attributes */
+        if ((ret = call_init(r)) != RKNN_SUCC) {
+            free_record(ctx->custom[--ctx->n_custom]); /* init failed: no destroy for it */
+            break;
+        }
         bound++;
-        ret = call_init(r);
     }
     if (ret == RKNN_SUCC && bound == 0) {
         HAL_LOG_ERR("rknn_register_custom_ops: the model has no node of type '%s'", op->op_type);
         ret = RKNN_ERR_PARAM_INVALID;
     }
-    if (ret != RKNN_SUCC) /* undo this op's nodes only */
+    if (ret != RKNN_SUCC) /* undo this op's nodes only, each initialised */
         while (ctx->n_custom > first)
-            free_record(ctx->custom[--ctx->n_custom]);
+            release_node(ctx->custom[--ctx->n_custom]);
     return ret;
 }
 
@@ -282,12 +293,8 @@ int rknn_register_custom_ops(rknn_context context, rknn_custom_op *op, uint32_t 
 
 void rknn_custom_release_all(rknn_ctx *ctx)
 {
-    while (ctx->n_custom) {
-        struct rknn_custom_node *r = ctx->custom[--ctx->n_custom];
-        if (r->op->destroy)
-            r->op->destroy(&r->op_ctx);
-        free_record(r);
-    }
+    while (ctx->n_custom)
+        release_node(ctx->custom[--ctx->n_custom]);
 }
 
 /* ---- attributes --------------------------------------------------------------- */
@@ -378,13 +385,19 @@ void rknn_custom_op_get_op_attr(rknn_custom_op_context *op_ctx, const char *attr
 
 /* ---- running a mixed graph ---------------------------------------------------- */
 
-/* The native buffer of a model tensor in this context. */
+/* The native buffer of a model tensor in this context: a model input or
+ * output may be bound to the application's memory. */
 static uint8_t *native_of(rknn_ctx *ctx, uint32_t tensor, const rknn_model_tensor_info *t)
 {
+    for (uint32_t i = 0; i < ctx->model.n_inputs; i++) {
+        uint32_t ti;
+        if (rknn_model_input(&ctx->model, i, &ti) == RKNN_SUCC && ti == tensor)
+            return rknn_io_buffer(ctx, 1, i, t->arena_offset);
+    }
     for (uint32_t i = 0; i < ctx->model.n_outputs; i++) {
         uint32_t ti;
         if (rknn_model_output(&ctx->model, i, &ti) == RKNN_SUCC && ti == tensor)
-            return (uint8_t *)rknn_io_output_source(ctx, i, t);
+            return rknn_io_buffer(ctx, 0, i, t->arena_offset);
     }
     return ctx->arena + t->arena_offset;
 }

@@ -87,14 +87,13 @@ int rknn_io_native_layout(const rknn_ctx *ctx, const rknn_model_tensor_info *t, 
     return RKNN_SUCC;
 }
 
-const uint8_t *rknn_io_output_source(const rknn_ctx *ctx, uint32_t index,
-                                     const rknn_model_tensor_info *t)
+uint8_t *rknn_io_buffer(const rknn_ctx *ctx, int is_input, uint32_t index, uint32_t arena_offset)
 {
-    const rknn_io_binding *b = &ctx->out_bind[index];
+    const rknn_io_binding *b = is_input ? &ctx->in_bind[index] : &ctx->out_bind[index];
 
     if (b->mem && b->native)
-        return (const uint8_t *)b->mem->virt_addr + b->mem->offset;
-    return ctx->arena + t->arena_offset;
+        return (uint8_t *)b->mem->virt_addr + b->mem->offset;
+    return ctx->arena + arena_offset;
 }
 
 void rknn_io_value_map(const rknn_ctx *ctx, uint32_t input, const rknn_model_tensor_info *t,
@@ -187,16 +186,6 @@ int rknn_io_plan_inputs(rknn_ctx *ctx)
     return RKNN_SUCC;
 }
 
-/* Where the NPU reads input index: a native zero-copy binding or the arena. */
-static uint8_t *input_target(const rknn_ctx *ctx, uint32_t index, uint32_t arena_offset)
-{
-    const rknn_io_binding *b = &ctx->in_bind[index];
-
-    if (b->mem && b->native)
-        return (uint8_t *)b->mem->virt_addr + b->mem->offset;
-    return ctx->arena + arena_offset;
-}
-
 int rknn_io_set_input(rknn_ctx *ctx, const rknn_input *in)
 {
     const rknn_io_plan *plan;
@@ -210,7 +199,7 @@ int rknn_io_set_input(rknn_ctx *ctx, const rknn_input *in)
         return RKNN_ERR_INPUT_INVALID;
     }
     plan = &ctx->in_plan[in->index];
-    dst = input_target(ctx, in->index, plan->arena_offset);
+    dst = rknn_io_buffer(ctx, 1, in->index, plan->arena_offset);
     if (in->pass_through) {
         if (in->size > plan->size) {
             HAL_LOG_ERR("rknn_inputs_set: input %lu: pass-through data of %lu bytes exceeds the "
@@ -288,7 +277,7 @@ int rknn_io_get_output(rknn_ctx *ctx, rknn_output *out, rknn_tensor_type user_ty
     if ((ctx->flags & RKNN_FLAG_ASYNC_MASK) && ctx->async_have_prev) {
         src = ctx->async_prev + rknn_ctx_async_offset(ctx, out->index); /* previous frame */
     } else {
-        src = rknn_io_output_source(ctx, out->index, &t);
+        src = rknn_io_buffer(ctx, 0, out->index, t.arena_offset);
         if (!(ctx->flags & RKNN_FLAG_DISABLE_FLUSH_OUTPUT_MEM_CACHE))
             rknpu_hook_cache_invalidate(src, t.size);
     }

@@ -15,10 +15,10 @@ int rknn_io_native_layout(const rknn_ctx *ctx, const rknn_model_tensor_info *t, 
 /* How values map for a tensor (input = its input index, or UINT32_MAX). */
 void rknn_io_value_map(const rknn_ctx *ctx, uint32_t input, const rknn_model_tensor_info *t,
                        const rknn_layout *native, rknn_value_map *m);
-/* Where the NPU writes output `index` (arena or a zero-copy buffer bound
- * with rknn_set_io_mem in native layout). */
-const uint8_t *rknn_io_output_source(const rknn_ctx *ctx, uint32_t index,
-                                     const rknn_model_tensor_info *t);
+/* Where the NPU reads input / writes output `index`: a zero-copy buffer
+ * bound with rknn_set_io_mem in native layout, else the context's arena at
+ * the tensor's arena_offset. */
+uint8_t *rknn_io_buffer(const rknn_ctx *ctx, int is_input, uint32_t index, uint32_t arena_offset);
 /* How one input is converted, decided once at init (rknn_io_plan_inputs). */
 typedef struct rknn_io_plan_s {
     rknn_layout native;

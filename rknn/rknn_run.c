@@ -164,7 +164,7 @@ static int snapshot_outputs(rknn_ctx *ctx)
         ctx->async_have_prev = 0; /* the live buffers are read directly below */
         if ((ret = rknn_io_tensor(ctx, 0, i, &t)) != RKNN_SUCC)
             return ret;
-        src = rknn_io_output_source(ctx, i, &t);
+        src = rknn_io_buffer(ctx, 0, i, t.arena_offset);
         rknpu_hook_cache_invalidate(src, t.size);
         memcpy(ctx->async_prev + rknn_ctx_async_offset(ctx, i), src, t.size);
     }
