@@ -248,25 +248,9 @@ static int is_constant(int kind)
 }
 
 /* Blobs that go to the weights region: all but the stream and task blobs. */
-static int blob_is_weight(const rknn_model_view *m, uint32_t b, uint32_t regcmd_blob,
-                          uint32_t task_blob)
+static int blob_is_weight(const rknn_model_view *m, uint32_t b)
 {
-    (void)m;
-    return b != regcmd_blob && b != task_blob;
-}
-
-static int stream_blobs(const rknn_model_view *m, uint32_t *regcmd_blob, uint32_t *task_blob)
-{
-    rknn_model_tensor_info t;
-    int ret = rknn_model_tensor(m, m->regcmd_tensor, &t);
-
-    if (ret != RKNN_SUCC)
-        return ret;
-    *regcmd_blob = t.blob_index;
-    if ((ret = rknn_model_tensor(m, m->task_tensor, &t)) != RKNN_SUCC)
-        return ret;
-    *task_blob = t.blob_index;
-    return RKNN_SUCC;
+    return b != m->regcmd_blob && b != m->task_blob;
 }
 
 /* Walk the weight blobs in blob order: record each one's offset in the
@@ -276,19 +260,17 @@ static int stream_blobs(const rknn_model_view *m, uint32_t *regcmd_blob, uint32_
 static int weight_layout(const rknn_model_view *m, uint32_t *offsets, uint8_t *weights,
                          uint32_t *total)
 {
-    uint32_t regcmd_blob, task_blob, off = 0;
-    int ret = stream_blobs(m, &regcmd_blob, &task_blob);
+    uint32_t off = 0;
 
-    if (ret != RKNN_SUCC)
-        return ret;
     for (uint32_t b = 0; b < m->n_blobs; b++) {
+        int ret;
         const uint8_t *data;
         uint32_t size;
         if ((ret = rknn_model_blob(m, b, &data, &size)) != RKNN_SUCC)
             return ret;
         if (offsets)
             offsets[b] = off;
-        if (!blob_is_weight(m, b, regcmd_blob, task_blob) || size == 0)
+        if (!blob_is_weight(m, b) || size == 0)
             continue;
         if ((uint64_t)off + size + RKNN_DMA_ALIGN > UINT32_MAX) {
             HAL_LOG_ERR("rknn_init: constants exceed 4 GiB");
@@ -310,13 +292,9 @@ static int tensor_extent(const rknn_model_view *m, const rknn_model_tensor_info 
 {
     if (is_constant(t->kind)) {
         const uint8_t *data;
-        uint32_t regcmd_blob, task_blob;
-        int ret = stream_blobs(m, &regcmd_blob, &task_blob);
-        if (ret != RKNN_SUCC)
-            return ret;
         /* Those two blobs are not copied to the weights region: a constant
          * stored there has no DMA address (it would point past the weights). */
-        if (!blob_is_weight(m, t->blob_index, regcmd_blob, task_blob))
+        if (!blob_is_weight(m, t->blob_index))
             return RKNN_ERR_MODEL_INVALID;
         return rknn_model_blob(m, t->blob_index, &data, extent);
     }

@@ -1088,10 +1088,12 @@ static int validate_tensors(rknn_model_view *v)
                 v->arena_size = end;
         } else if (t.kind == RKNN_MODEL_KIND_REGCMD) {
             ret = note_exec_tensor(i, &v->regcmd_tensor, "regcmd");
+            v->regcmd_blob = t.blob_index;
             v->regcmd = t.data;
             v->regcmd_size = t.data_size;
         } else if (t.kind == RKNN_MODEL_KIND_TASKS) {
             ret = note_exec_tensor(i, &v->task_tensor, "task");
+            v->task_blob = t.blob_index;
             v->task_data = t.data;
             v->n_tasks = t.data_size / RKNN_MODEL_TASK_RECORD_SIZE;
             if (t.data_size % RKNN_MODEL_TASK_RECORD_SIZE != 0) {

@@ -131,6 +131,7 @@ typedef struct {
     /* ---- execution payload (§4) ---- */
     uint32_t regcmd_tensor;      /* index of the kind-9 tensor */
     uint32_t task_tensor;        /* index of the kind-10 tensor */
+    uint32_t regcmd_blob, task_blob; /* their blobs: the two that are not weights */
     const uint8_t *regcmd;       /* regcmd words, 8 bytes each, little endian */
     uint32_t regcmd_size;        /* bytes */
     uint32_t n_regcmd_words;
