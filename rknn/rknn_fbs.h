@@ -18,6 +18,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -68,6 +69,15 @@ typedef struct {
     const char *ptr;
     uint32_t len;
 } rknn_fbs_string;
+
+/* Copies s into buf as a C string, cut to cap - 1 bytes (cap > 0). */
+static inline void rknn_fbs_string_copy(rknn_fbs_string s, char *buf, size_t cap)
+{
+    size_t n = s.len < cap - 1 ? s.len : cap - 1;
+
+    memcpy(buf, s.ptr, n);
+    buf[n] = 0;
+}
 
 /* ---- little-endian loads from any address -------------------------------- */
 

@@ -35,20 +35,12 @@ static uint32_t align_up32(uint32_t v, uint32_t a)
 
 /* ---- compatibility ------------------------------------------------------- */
 
-static void fbs_to_cstr(rknn_fbs_string s, char *buf, size_t cap)
-{
-    size_t n = s.len < cap - 1 ? s.len : cap - 1;
-
-    memcpy(buf, s.ptr, n);
-    buf[n] = 0;
-}
-
 int rknn_loader_check_compat(const rknn_model_view *m, const npu_soc_profile *soc)
 {
     char platform[PLATFORM_NAME_MAX], family[PLATFORM_NAME_MAX];
 
-    fbs_to_cstr(m->target_platform, platform, sizeof platform);
-    fbs_to_cstr(m->npu_family, family, sizeof family);
+    rknn_fbs_string_copy(m->target_platform, platform, sizeof platform);
+    rknn_fbs_string_copy(m->npu_family, family, sizeof family);
     if (!npu_soc_accepts_platform(soc, platform)) {
         HAL_LOG_ERR("rknn_init: model is built for target platform '%s', this is %s "
                     "(rebuild it with rknn.config(target_platform=...) for this SoC)",
@@ -559,7 +551,7 @@ int rknn_loader_plan_file(const void *model, size_t size, rknn_mem_plan *plan,
     /* The stream checks need a SoC: use the one the model was built for. */
     char platform[PLATFORM_NAME_MAX];
     const npu_soc_profile *soc;
-    fbs_to_cstr(view->target_platform, platform, sizeof platform);
+    rknn_fbs_string_copy(view->target_platform, platform, sizeof platform);
     soc = npu_soc_find_platform(platform);
     if (!soc) {
         HAL_LOG_ERR("rknpu_model_mem_requirements: unknown target platform '%s'", platform);

@@ -8,6 +8,7 @@
 
 #include "hal.h"
 #include "rknn_ctx.h"
+#include "rknn_io.h"
 #include "rknn_tensor.h"
 
 static int need_size(uint32_t size, size_t want, const char *what)
@@ -23,19 +24,14 @@ static int need_size(uint32_t size, size_t want, const char *what)
 static int io_tensor(const rknn_ctx *ctx, int is_input, uint32_t index,
                      rknn_model_tensor_info *t)
 {
-    uint32_t count = is_input ? ctx->model.n_inputs : ctx->model.n_outputs, ti;
-    int ret;
+    uint32_t count = is_input ? ctx->model.n_inputs : ctx->model.n_outputs;
 
     if (index >= count) {
         HAL_LOG_ERR("rknn_query: %s index %lu out of range (model has %lu)",
                     is_input ? "input" : "output", (unsigned long)(index), (unsigned long)(count));
         return RKNN_ERR_PARAM_INVALID;
     }
-    ret = is_input ? rknn_model_input(&ctx->model, index, &ti)
-                   : rknn_model_output(&ctx->model, index, &ti);
-    if (ret == RKNN_SUCC)
-        ret = rknn_model_tensor(&ctx->model, ti, t);
-    return ret;
+    return rknn_io_tensor(ctx, is_input, index, t);
 }
 
 static int query_attr(const rknn_ctx *ctx, int is_input, int native, void *info, uint32_t size)
@@ -104,15 +100,11 @@ static int query_custom_string(const rknn_ctx *ctx, void *info, uint32_t size)
 {
     rknn_custom_string *s = info;
     int ret = need_size(size, sizeof *s, "custom string");
-    uint32_t n;
 
     if (ret != RKNN_SUCC)
         return ret;
     memset(s, 0, sizeof *s);
-    n = ctx->model.custom_string.len;
-    if (n > sizeof s->string - 1)
-        n = sizeof s->string - 1;
-    memcpy(s->string, ctx->model.custom_string.ptr, n);
+    rknn_fbs_string_copy(ctx->model.custom_string, s->string, sizeof s->string);
     return RKNN_SUCC;
 }
 

@@ -43,12 +43,11 @@ uint32_t rknn_tensor_type_size(rknn_tensor_type t)
 /* Name, type and quantisation: the same in every layout. */
 static int fill_common(const rknn_model_tensor_info *t, uint32_t index, rknn_tensor_attr *a)
 {
-    uint32_t n = t->name.len < RKNN_MAX_NAME_LEN - 1 ? t->name.len : RKNN_MAX_NAME_LEN - 1;
     int ret;
 
     memset(a, 0, sizeof *a);
     a->index = index;
-    memcpy(a->name, t->name.ptr, n);
+    rknn_fbs_string_copy(t->name, a->name, sizeof a->name);
     ret = rknn_tensor_type_from_model(t->dtype, &a->type);
     if (ret != RKNN_SUCC) {
         HAL_LOG_ERR("tensor '%s': data type %d is not an I/O type rknpu-bm supports", a->name,
