@@ -34,11 +34,6 @@ void npu_task_reg(npu_task_words *t, uint32_t table_off, uint32_t value)
     npu_task_raw(t, npu_regcmd_make(npu_block_target((enum npu_block)block), (uint16_t)soc_off, value));
 }
 
-static int is_rk356x(const npu_soc_profile *soc)
-{
-    return soc->id == RKNPU_SOC_RK3566 || soc->id == RKNPU_SOC_RK3568;
-}
-
 /* Defaults: every DPU stage bypassed, OUT_CVT identity. */
 /* The DPU's output cube and its BS -> BN -> EW -> OUT_CVT epilogue. */
 static void emit_dpu_output(npu_task_words *t, const npu_conv_desc *c, uint32_t w, uint32_t h,
@@ -83,7 +78,7 @@ void npu_conv_defaults(npu_conv_desc *c)
 
 void npu_build_conv(npu_task_words *t, const npu_soc_profile *soc, const npu_conv_desc *c)
 {
-    int rk356x = is_rk356x(soc);
+    int rk356x = npu_soc_is_rk356x(soc);
     uint32_t prec = c->fp16 ? 2u : 0u, elem = c->fp16 ? 2u : 1u;
     uint32_t atom = soc->feature_atom_bytes;
     int rdma = c->brdma_use != 0 || !(c->ew_cfg & 1u);
@@ -183,7 +178,7 @@ void npu_build_flying(npu_task_words *t, const npu_soc_profile *soc, uint32_t in
                                     uint32_t w, uint32_t h, uint32_t ch, uint32_t src,
                                     const npu_conv_desc *c, int nonalign)
 {
-    int rk356x = is_rk356x(soc);
+    int rk356x = npu_soc_is_rk356x(soc);
     uint32_t out_elem = c->out_prec == 0 ? 1u : (c->out_prec <= 3 ? 2u : 4u);
     uint32_t fm = rk356x ? 0x109u : 0x1E5u;
 

@@ -68,11 +68,6 @@ static uint32_t reg_read(unsigned core, uint32_t offset)
     return hal_mmio_read32(core_base[core] + offset);
 }
 
-uint32_t npu_core_version(unsigned core)
-{
-    return reg_read(core, NPU_PC_VERSION) + (reg_read(core, NPU_PC_VERSION_NUM) & 0xFFFFu);
-}
-
 void npu_core_reset(unsigned core)
 {
     if (rknpu_hook_npu_reset(core) != 0)
@@ -142,9 +137,10 @@ static int poll_core(npu_core_state *cs, uint32_t *status_out)
     uint32_t status = reg_read(core, NPU_PC_INTERRUPT_STATUS);
 
     *status_out = status;
-    if (raw & (NPU_INT_DMA_READ_ERROR | NPU_INT_DMA_WRITE_ERROR)) {
+    if (raw & (NPU_PC_INTERRUPT_RAW_STATUS_DMA_READ_ERROR_MASK |
+               NPU_PC_INTERRUPT_RAW_STATUS_DMA_WRITE_ERROR_MASK)) {
         HAL_LOG_ERR("npu: core %u raised a DMA %s error (raw status 0x%lx) after %lu task(s)", core,
-                    (raw & NPU_INT_DMA_READ_ERROR) ? "read" : "write", (unsigned long)raw,
+                    (raw & NPU_PC_INTERRUPT_RAW_STATUS_DMA_READ_ERROR_MASK) ? "read" : "write", (unsigned long)raw,
                     (unsigned long)(reg_read(core, soc->pc_task_status_offset) &
                                     soc->pc_task_number_mask));
         return RKNN_ERR_FAIL;

@@ -24,8 +24,6 @@ extern "C" {
 #endif
 
 #define NPU_TASK_RECORD_SIZE 40u
-#define NPU_INT_DMA_READ_ERROR 0x1000u
-#define NPU_INT_DMA_WRITE_ERROR 0x2000u
 
 /* The fields of one task record the driver uses. */
 typedef struct {
@@ -47,8 +45,8 @@ typedef struct {
 } npu_core_job;
 
 typedef struct {
-    uint32_t int_status[3];   /* last INT_STATUS seen per job entry */
-    uint32_t tasks_done[3];   /* TASK_STATUS on failure */
+    uint32_t int_status[RKNPU_MAX_CORES]; /* last INT_STATUS seen per job entry */
+    uint32_t tasks_done[RKNPU_MAX_CORES]; /* TASK_STATUS on failure */
     uint64_t hw_time_us;      /* kick to completion of the whole job */
 } npu_job_result;
 
@@ -96,8 +94,6 @@ uint32_t npu_fuzz_status(uint32_t status);
 /* Reset one core (hook) and clear its interrupts. */
 void npu_core_reset(unsigned core);
 
-/* Hardware version (VERSION + VERSION_NUM low 16 bits) of a core. */
-uint32_t npu_core_version(unsigned core);
 
 #ifdef __cplusplus
 }

@@ -95,6 +95,13 @@ uint32_t npu_soc_from_table_offset(const npu_soc_profile *profile, uint32_t tabl
  * already be within 1..max_submit_tasks. */
 uint32_t npu_soc_task_con(const npu_soc_profile *profile, uint32_t task_count, bool pingpong);
 
+/* RK3566 and RK3568: one NPU generation (CMAC, input converter, 8-byte
+ * NHWC row alignment). */
+static inline bool npu_soc_is_rk356x(const npu_soc_profile *profile)
+{
+    return profile->id == RKNPU_SOC_RK3566 || profile->id == RKNPU_SOC_RK3568;
+}
+
 #ifdef __cplusplus
 }
 #endif

@@ -164,7 +164,7 @@ static uint32_t dma(const void *p)
 static void describe(npu_conv_desc *c, const st_layer *l, uint32_t in, uint32_t w, uint32_t b,
                      uint32_t out, const npu_soc_profile *soc)
 {
-    int rk356x = soc->id == RKNPU_SOC_RK3566 || soc->id == RKNPU_SOC_RK3568;
+    int rk356x = npu_soc_is_rk356x(soc);
 
     npu_conv_defaults(c);
     c->hin = c->hout = ST_H;

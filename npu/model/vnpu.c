@@ -659,7 +659,7 @@ static void vnpu_core_reset(vnpu_core *c, unsigned index)
 
 static void vnpu_setup_cfg(const npu_soc_profile *soc)
 {
-    int rk356x = soc->id == RKNPU_SOC_RK3566 || soc->id == RKNPU_SOC_RK3568;
+    int rk356x = npu_soc_is_rk356x(soc);
 
     memset(&vnpu_soc, 0, sizeof vnpu_soc);
     vnpu_soc.atom = soc->feature_atom_bytes;
@@ -750,8 +750,7 @@ void vnpu_set_cvt_bit0(vnpu_device *dev, vnpu_cvt_bit0 meaning)
     if (dev == NULL || dev->soc == NULL)
         return;
     if (meaning == VNPU_CVT_BIT0_PROFILE)
-        vnpu_soc.cvt_bit0_enable = dev->soc->id == RKNPU_SOC_RK3566 ||
-                                   dev->soc->id == RKNPU_SOC_RK3568;
+        vnpu_soc.cvt_bit0_enable = npu_soc_is_rk356x(dev->soc);
     else
         vnpu_soc.cvt_bit0_enable = meaning == VNPU_CVT_BIT0_ENABLE;
 }

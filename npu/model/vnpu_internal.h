@@ -28,8 +28,8 @@
 #define VNPU_ERROR_LEN 256u
 
 /* Interrupt bits (hw.md §1.2). */
-#define VNPU_INT_DMA_READ_ERROR (1u << 12)
-#define VNPU_INT_DMA_WRITE_ERROR (1u << 13)
+#define VNPU_INT_DMA_READ_ERROR NPU_PC_INTERRUPT_RAW_STATUS_DMA_READ_ERROR_MASK
+#define VNPU_INT_DMA_WRITE_ERROR NPU_PC_INTERRUPT_RAW_STATUS_DMA_WRITE_ERROR_MASK
 #define VNPU_INT_ALL 0x1FFFFu
 
 /* Compute units with a ping-pong executer (order of enum npu_block). */
