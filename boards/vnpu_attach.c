@@ -7,6 +7,7 @@
  */
 #include "board_common.h"
 #include "hal.h"
+#include "npu_regs.h"
 #include "rknn_api.h"
 #include "vnpu.h"
 
@@ -28,7 +29,7 @@ int board_vnpu_attach(const rknpu_platform_config *p, const npu_soc_profile *soc
 {
     vnpu_dma_window dma = {(uint32_t)p->carveout_phys, (uint32_t)p->carveout_size, p->carveout};
 
-    for (unsigned i = 0; attached && i < VNPU_MAX_CORES; i++)
+    for (unsigned i = 0; i < VNPU_MAX_CORES; i++) /* a no-op for windows not registered */
         hal_mmio_unregister(&windows[i]);
     attached = 0;
     if (vnpu_init(&vnpu, soc, &dma) != 0) {
@@ -36,11 +37,13 @@ int board_vnpu_attach(const rknpu_platform_config *p, const npu_soc_profile *soc
         return RKNN_ERR_DEVICE_UNAVAILABLE;
     }
     for (unsigned i = 0; i < soc->core_count && i < VNPU_MAX_CORES; i++) {
-        windows[i] = (hal_mmio_region){p->npu_base[i], 0x10000u, (void *)(uintptr_t)i,
-                                       window_read, window_write};
+        windows[i] = (hal_mmio_region){p->npu_base[i], NPU_CORE_WINDOW_BYTES,
+                                       (void *)(uintptr_t)i, window_read, window_write};
         if (hal_mmio_register(&windows[i]) != 0) {
             HAL_LOG_ERR("board: NPU core %u window at 0x%lx overlaps another device", i,
                         (unsigned long)p->npu_base[i]);
+            while (i--) /* no half-attached NPU */
+                hal_mmio_unregister(&windows[i]);
             return RKNN_ERR_DEVICE_UNAVAILABLE;
         }
     }
