@@ -250,7 +250,8 @@ int rknn_inputs_set(rknn_context context, uint32_t n_inputs, rknn_input inputs[]
 
 /* Gather output out->index into out->buf (out->size bytes) as user_type
  * NCHW; out->size becomes the bytes written. */
-int rknn_io_get_output(rknn_ctx *ctx, rknn_output *out, rknn_tensor_type user_type)
+int rknn_io_get_output(rknn_ctx *ctx, rknn_output *out, rknn_tensor_type user_type,
+                       int previous_frame)
 {
     rknn_model_tensor_info t;
     rknn_layout native, user;
@@ -274,8 +275,8 @@ int rknn_io_get_output(rknn_ctx *ctx, rknn_output *out, rknn_tensor_type user_ty
         return RKNN_ERR_OUTPUT_INVALID;
     }
     out->size = (uint32_t)rknn_layout_bytes(&user);
-    if ((ctx->flags & RKNN_FLAG_ASYNC_MASK) && ctx->async_have_prev) {
-        src = ctx->async_prev + rknn_ctx_async_offset(ctx, out->index); /* previous frame */
+    if (previous_frame) {
+        src = ctx->async_prev + rknn_ctx_async_offset(ctx, out->index);
     } else {
         src = rknn_io_buffer(ctx, 0, out->index, t.arena_offset);
         if (!(ctx->flags & RKNN_FLAG_DISABLE_FLUSH_OUTPUT_MEM_CACHE))
@@ -327,7 +328,9 @@ static int get_one_output(rknn_ctx *ctx, rknn_output *out, uint32_t slot)
         out->size = (uint32_t)need;
         ctx->out_alloc[slot] = p;
     }
-    return rknn_io_get_output(ctx, out, type);
+    /* RKNN_FLAG_ASYNC_MASK: rknn_outputs_get returns the frame before */
+    return rknn_io_get_output(ctx, out, type,
+                              (ctx->flags & RKNN_FLAG_ASYNC_MASK) && ctx->async_have_prev);
 }
 
 static void release_slot(rknn_ctx *ctx, uint32_t slot)
