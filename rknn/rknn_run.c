@@ -127,6 +127,12 @@ int rknn_ctx_settle(rknn_ctx *ctx)
     return ret == RKNN_SUCC ? run_completed(ctx, jobs, n, res.hw_time_us) : ret;
 }
 
+/* Each output's slot in the async snapshot: its bytes, 64-byte aligned. */
+static uint32_t async_slot_bytes(const rknn_model_tensor_info *t)
+{
+    return (t->size + 63u) & ~63u;
+}
+
 uint32_t rknn_ctx_async_offset(const rknn_ctx *ctx, uint32_t output)
 {
     uint32_t off = 0;
@@ -136,7 +142,7 @@ uint32_t rknn_ctx_async_offset(const rknn_ctx *ctx, uint32_t output)
         rknn_model_tensor_info t;
         if (rknn_model_output(&ctx->model, i, &ti) == RKNN_SUCC &&
             rknn_model_tensor(&ctx->model, ti, &t) == RKNN_SUCC)
-            off += (t.size + 63u) & ~63u;
+            off += async_slot_bytes(&t);
     }
     return off;
 }
@@ -145,7 +151,7 @@ uint32_t rknn_ctx_async_offset(const rknn_ctx *ctx, uint32_t output)
  * frame runs, so rknn_outputs_get can return them. */
 static int snapshot_outputs(rknn_ctx *ctx)
 {
-    uint32_t total = rknn_ctx_async_offset(ctx, ctx->model.n_outputs);
+    uint32_t total = rknn_ctx_async_offset(ctx, ctx->model.n_outputs), off = 0;
     int ret;
 
     if (ctx->runs == 0)
@@ -158,15 +164,16 @@ static int snapshot_outputs(rknn_ctx *ctx)
             return ret;
         ctx->async_prev = p;
     }
+    ctx->async_have_prev = 0; /* until the copy below is whole */
     for (uint32_t i = 0; i < ctx->model.n_outputs; i++) {
         rknn_model_tensor_info t;
         const uint8_t *src;
-        ctx->async_have_prev = 0; /* the live buffers are read directly below */
         if ((ret = rknn_io_tensor(ctx, 0, i, &t)) != RKNN_SUCC)
             return ret;
         src = rknn_io_buffer(ctx, 0, i, t.arena_offset);
         rknpu_hook_cache_invalidate(src, t.size);
-        memcpy(ctx->async_prev + rknn_ctx_async_offset(ctx, i), src, t.size);
+        memcpy(ctx->async_prev + off, src, t.size);
+        off += async_slot_bytes(&t);
     }
     ctx->async_have_prev = 1;
     return RKNN_SUCC;
