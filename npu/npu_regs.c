@@ -48,20 +48,19 @@ enum npu_block_page {
  * fields right after it, so both arrays come out sorted by offset. */
 static const struct {
     const char *name;
-    uint8_t page;
     uint16_t target;
 } npu_block_table[NPU_BLOCK_COUNT] = {
-    [NPU_BLOCK_PC] = {"PC", NPU_PAGE_PC, NPU_TARGET_PC},
-    [NPU_BLOCK_CNA] = {"CNA", NPU_PAGE_CNA, NPU_TARGET_CNA},
-    [NPU_BLOCK_CMAC] = {"CMAC", NPU_PAGE_CMAC, NPU_TARGET_CMAC},
-    [NPU_BLOCK_CORE] = {"CORE", NPU_PAGE_CORE, NPU_TARGET_CORE},
-    [NPU_BLOCK_DPU] = {"DPU", NPU_PAGE_DPU, NPU_TARGET_DPU},
-    [NPU_BLOCK_DPU_RDMA] = {"DPU_RDMA", NPU_PAGE_DPU_RDMA, NPU_TARGET_DPU_RDMA},
-    [NPU_BLOCK_PPU] = {"PPU", NPU_PAGE_PPU, NPU_TARGET_PPU},
-    [NPU_BLOCK_PPU_RDMA] = {"PPU_RDMA", NPU_PAGE_PPU_RDMA, NPU_TARGET_PPU_RDMA},
-    [NPU_BLOCK_DDMA] = {"DDMA", NPU_PAGE_DDMA, 0},
-    [NPU_BLOCK_SDMA] = {"SDMA", NPU_PAGE_SDMA, 0},
-    [NPU_BLOCK_GLOBAL] = {"GLOBAL", NPU_PAGE_GLOBAL, 0},
+    [NPU_BLOCK_PC] = {"PC", NPU_TARGET_PC},
+    [NPU_BLOCK_CNA] = {"CNA", NPU_TARGET_CNA},
+    [NPU_BLOCK_CMAC] = {"CMAC", NPU_TARGET_CMAC},
+    [NPU_BLOCK_CORE] = {"CORE", NPU_TARGET_CORE},
+    [NPU_BLOCK_DPU] = {"DPU", NPU_TARGET_DPU},
+    [NPU_BLOCK_DPU_RDMA] = {"DPU_RDMA", NPU_TARGET_DPU_RDMA},
+    [NPU_BLOCK_PPU] = {"PPU", NPU_TARGET_PPU},
+    [NPU_BLOCK_PPU_RDMA] = {"PPU_RDMA", NPU_TARGET_PPU_RDMA},
+    [NPU_BLOCK_DDMA] = {"DDMA", 0},
+    [NPU_BLOCK_SDMA] = {"SDMA", 0},
+    [NPU_BLOCK_GLOBAL] = {"GLOBAL", 0},
 };
 
 const char *npu_block_name(enum npu_block block)
@@ -74,9 +73,18 @@ const char *npu_block_name(enum npu_block block)
 /* Block of each 4 KiB page of a core window (-1: no block). The loader and
  * the virtual NPU ask this for every command word, so it is a table. */
 static const int8_t page_block[16] = {
-    NPU_BLOCK_PC, NPU_BLOCK_CNA, NPU_BLOCK_CMAC, NPU_BLOCK_CORE, NPU_BLOCK_DPU,
-    NPU_BLOCK_DPU_RDMA, NPU_BLOCK_PPU, NPU_BLOCK_PPU_RDMA, NPU_BLOCK_DDMA, NPU_BLOCK_SDMA,
-    -1, -1, -1, -1, -1, NPU_BLOCK_GLOBAL,
+    [NPU_PAGE_PC] = NPU_BLOCK_PC,
+    [NPU_PAGE_CNA] = NPU_BLOCK_CNA,
+    [NPU_PAGE_CMAC] = NPU_BLOCK_CMAC,
+    [NPU_PAGE_CORE] = NPU_BLOCK_CORE,
+    [NPU_PAGE_DPU] = NPU_BLOCK_DPU,
+    [NPU_PAGE_DPU_RDMA] = NPU_BLOCK_DPU_RDMA,
+    [NPU_PAGE_PPU] = NPU_BLOCK_PPU,
+    [NPU_PAGE_PPU_RDMA] = NPU_BLOCK_PPU_RDMA,
+    [NPU_PAGE_DDMA] = NPU_BLOCK_DDMA,
+    [NPU_PAGE_SDMA] = NPU_BLOCK_SDMA,
+    [0xA] = -1, [0xB] = -1, [0xC] = -1, [0xD] = -1, [0xE] = -1,
+    [NPU_PAGE_GLOBAL] = NPU_BLOCK_GLOBAL,
 };
 
 int npu_block_of_offset(uint32_t offset)
