@@ -586,22 +586,28 @@ static void attr_from_elem(const bson_elem *e, rknn_model_attr *out)
         out->n_elems = 1; /* scalars, and strings/binaries as one element */
 }
 
-int rknn_model_node_attr(const rknn_model_node_info *node, uint32_t i, rknn_model_attr *out)
+/* Element i of a BSON document; 0 when found. */
+static int bson_nth(const uint8_t *doc, uint32_t size, uint32_t i, bson_elem *e)
 {
     bson_iter it;
-    bson_elem e;
     uint32_t k = 0;
-    int r;
 
-    if (!node || !out || i >= node->n_attrs || bson_open(node->attrs, node->attrs_size, &it))
+    if (bson_open(doc, size, &it))
+        return -1;
+    while (bson_next(&it, e) == 1)
+        if (k++ == i)
+            return 0;
+    return -1;
+}
+
+int rknn_model_node_attr(const rknn_model_node_info *node, uint32_t i, rknn_model_attr *out)
+{
+    bson_elem e;
+
+    if (!node || !out || i >= node->n_attrs || bson_nth(node->attrs, node->attrs_size, i, &e))
         return RKNN_ERR_PARAM_INVALID;
-    while ((r = bson_next(&it, &e)) == 1) {
-        if (k++ == i) {
-            attr_from_elem(&e, out);
-            return RKNN_SUCC;
-        }
-    }
-    return RKNN_ERR_PARAM_INVALID;
+    attr_from_elem(&e, out);
+    return RKNN_SUCC;
 }
 
 int rknn_model_node_attr_find(const rknn_model_node_info *node, const char *name,
@@ -624,9 +630,7 @@ int rknn_model_node_attr_find(const rknn_model_node_info *node, const char *name
 
 int rknn_model_attr_elem(const rknn_model_attr *attr, uint32_t i, rknn_model_attr_value *out)
 {
-    bson_iter it;
     bson_elem e;
-    uint32_t k = 0;
 
     if (!attr || !out || i >= attr->n_elems)
         return RKNN_ERR_PARAM_INVALID;
@@ -638,17 +642,12 @@ int rknn_model_attr_elem(const rknn_model_attr *attr, uint32_t i, rknn_model_att
         out->size = attr->value_size;
         return RKNN_SUCC;
     }
-    if (bson_open(attr->value, attr->value_size, &it))
+    if (bson_nth(attr->value, attr->value_size, i, &e))
         return RKNN_ERR_PARAM_INVALID;
-    while (bson_next(&it, &e) == 1) {
-        if (k++ == i) {
-            out->type = e.type;
-            out->data = e.value;
-            out->size = e.value_size;
-            return RKNN_SUCC;
-        }
-    }
-    return RKNN_ERR_PARAM_INVALID;
+    out->type = e.type;
+    out->data = e.value;
+    out->size = e.value_size;
+    return RKNN_SUCC;
 }
 
 /* ---- nodes (§3.3) ---------------------------------------------------------- */
