@@ -192,24 +192,31 @@ int rknn_fbs_get_f32(const rknn_fbs_table *t, uint32_t slot, float def, float *o
     return ret;
 }
 
+/* Follows the uoffset stored at pos (4 readable bytes) to an absolute,
+ * in-buffer, 4-aligned position. */
+static int follow_uoffset(const rknn_fbs_buf *b, uint32_t pos, uint32_t *target)
+{
+    uint64_t dest = (uint64_t)pos + rknn_fbs_le32(b->data + pos);
+
+    if (dest >= b->size)
+        return RKNN_FBS_E_RANGE;
+    if (dest % 4 != 0)
+        return RKNN_FBS_E_ALIGN;
+    *target = (uint32_t)dest;
+    return RKNN_FBS_OK;
+}
+
 /* Resolves the uoffset stored at slot into an absolute, 4-aligned position. */
 static int get_offset_target(const rknn_fbs_table *t, uint32_t slot, uint32_t *target)
 {
     uint32_t pos = 0;
-    uint64_t dest;
     int ret = rknn_fbs_field_pos(t, slot, 4, &pos);
 
     if (ret != RKNN_FBS_OK)
         return ret;
     if (pos % 4 != 0)
         return RKNN_FBS_E_ALIGN;
-    dest = (uint64_t)pos + rknn_fbs_le32(t->buf.data + pos);
-    if (dest >= t->buf.size)
-        return RKNN_FBS_E_RANGE;
-    if (dest % 4 != 0)
-        return RKNN_FBS_E_ALIGN;
-    *target = (uint32_t)dest;
-    return RKNN_FBS_OK;
+    return follow_uoffset(&t->buf, pos, target);
 }
 
 int rknn_fbs_get_table(const rknn_fbs_table *t, uint32_t slot, rknn_fbs_table *out)
@@ -367,18 +374,9 @@ int rknn_fbs_vec_struct(const rknn_fbs_vector *v, uint32_t i, const uint8_t **ou
 static int elem_target(const rknn_fbs_vector *v, uint32_t i, uint32_t *target)
 {
     uint32_t pos = 0;
-    uint64_t dest;
     int ret = elem_pos(v, i, 4, &pos);
 
-    if (ret != RKNN_FBS_OK)
-        return ret;
-    dest = (uint64_t)pos + rknn_fbs_le32(v->buf.data + pos);
-    if (dest >= v->buf.size)
-        return RKNN_FBS_E_RANGE;
-    if (dest % 4 != 0)
-        return RKNN_FBS_E_ALIGN;
-    *target = (uint32_t)dest;
-    return RKNN_FBS_OK;
+    return ret != RKNN_FBS_OK ? ret : follow_uoffset(&v->buf, pos, target);
 }
 
 int rknn_fbs_vec_table(const rknn_fbs_vector *v, uint32_t i, rknn_fbs_table *out)
