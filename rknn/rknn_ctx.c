@@ -39,8 +39,7 @@ static int dma_alloc(uint32_t size, uint8_t **out, const char *what)
         *out = NULL;
         return RKNN_SUCC;
     }
-    ret = rknpu_mem_status_to_rknn(
-        mem_carveout_alloc(rknpu_platform_carveout(), size, RKNN_DMA_ALIGN, &p), what);
+    ret = rknpu_carve_alloc(size, RKNN_DMA_ALIGN, &p, what);
     if (ret != RKNN_SUCC) {
         rknpu_mem_stats st;
         mem_carveout_stats(rknpu_platform_carveout(), &st);

@@ -141,9 +141,8 @@ static int make_record(rknn_ctx *ctx, const rknn_custom_op *op, uint32_t node,
     }
     if ((ret = node_buffer_bytes(ctx, n, &bufs)) != RKNN_SUCC)
         return ret;
-    ret = rknpu_mem_status_to_rknn(mem_carveout_alloc(rknpu_platform_carveout(),
-                                                      (size_t)(head + bufs), 64, &block),
-                                   "rknn_register_custom_ops: op tensors");
+    ret = rknpu_carve_alloc((size_t)(head + bufs), 64, &block,
+                            "rknn_register_custom_ops: op tensors");
     if (ret != RKNN_SUCC)
         return ret;
     memset(block, 0, head);

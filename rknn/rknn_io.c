@@ -165,10 +165,8 @@ int rknn_io_plan_inputs(rknn_ctx *ctx)
 
     if (ctx->model.n_inputs == 0)
         return RKNN_SUCC;
-    ret = rknpu_mem_status_to_rknn(mem_carveout_alloc(rknpu_platform_carveout(),
-                                                      ctx->model.n_inputs * sizeof(rknn_io_plan),
-                                                      8, &block),
-                                   "rknn_init: input plans");
+    ret = rknpu_carve_alloc(ctx->model.n_inputs * sizeof(rknn_io_plan), 8, &block,
+                            "rknn_init: input plans");
     if (ret != RKNN_SUCC)
         return ret;
     plan = block;
@@ -319,9 +317,7 @@ static int get_one_output(rknn_ctx *ctx, rknn_output *out, uint32_t slot)
         return ret;
     if (!out->is_prealloc) {
         void *p = NULL;
-        ret = rknpu_mem_status_to_rknn(
-            mem_carveout_alloc(rknpu_platform_carveout(), (size_t)need, 64, &p),
-            "rknn_outputs_get: output buffer");
+        ret = rknpu_carve_alloc((size_t)need, 64, &p, "rknn_outputs_get: output buffer");
         if (ret != RKNN_SUCC)
             return ret;
         out->buf = p;

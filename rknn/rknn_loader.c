@@ -516,8 +516,7 @@ int rknn_loader_relocate(rknn_ctx *ctx)
     void *scratch = NULL;
     int ret;
 
-    ret = rknpu_mem_status_to_rknn(mem_carveout_alloc(heap, ctx->plan.scratch_bytes, 8, &scratch),
-                                   "rknn_init: loader scratch");
+    ret = rknpu_carve_alloc(ctx->plan.scratch_bytes, 8, &scratch, "rknn_init: loader scratch");
     if (ret != RKNN_SUCC)
         return ret;
     blob_offsets = scratch;

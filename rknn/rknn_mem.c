@@ -66,8 +66,7 @@ static rknn_tensor_mem *create_inside(rknn_context context, uint64_t size, const
         return NULL;
     }
     rknpu_hook_lock();
-    if (rknpu_mem_status_to_rknn(mem_carveout_alloc(rknpu_platform_carveout(), (size_t)size,
-                                                    64, &p), who) != RKNN_SUCC) {
+    if (rknpu_carve_alloc((size_t)size, 64, &p, who) != RKNN_SUCC) {
         rknpu_hook_unlock();
         return NULL;
     }

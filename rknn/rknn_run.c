@@ -158,8 +158,7 @@ static int snapshot_outputs(rknn_ctx *ctx)
         return RKNN_SUCC;
     if (!ctx->async_prev) {
         void *p = NULL;
-        ret = rknpu_mem_status_to_rknn(mem_carveout_alloc(rknpu_platform_carveout(), total, 64, &p),
-                                       "rknn_run: async output snapshot");
+        ret = rknpu_carve_alloc(total, 64, &p, "rknn_run: async output snapshot");
         if (ret != RKNN_SUCC)
             return ret;
         ctx->async_prev = p;

@@ -115,8 +115,10 @@ const npu_soc_profile *rknpu_platform_profile(void)
     return profile;
 }
 
-int rknpu_mem_status_to_rknn(mem_status s, const char *what)
+int rknpu_carve_alloc(size_t size, size_t align, void **out, const char *what)
 {
+    mem_status s = profile ? mem_carveout_alloc(&carveout, size, align, out) : MEM_ERR_PARAM;
+
     switch (s) {
     case MEM_OK:
         return RKNN_SUCC;

@@ -23,7 +23,8 @@ int rknpu_board_autoinit(void);
 int rknpu_board_map_file(const char *path, const void **data, size_t *size);
 void rknpu_board_unmap_file(const void *data, size_t size);
 
-/* Map an allocator status to the vendor error code (and log it). */
-int rknpu_mem_status_to_rknn(mem_status s, const char *what);
+/* One carve-out allocation; a refusal is logged with `what` and mapped to
+ * the vendor code (RKNN_ERR_MALLOC_FAIL when out of space). */
+int rknpu_carve_alloc(size_t size, size_t align, void **out, const char *what);
 
 #endif
