@@ -7,6 +7,7 @@
 
 #include "hal.h"
 #include "rknn_ctx.h"
+#include "rknn_io.h"
 #include "rknn_tensor.h"
 
 /* The shapes a static model accepts are its own: anything else is refused. */
@@ -14,11 +15,8 @@ static int same_shape_as_model(const rknn_ctx *ctx, const rknn_tensor_attr *attr
 {
     rknn_model_tensor_info t;
     rknn_tensor_attr cur;
-    uint32_t ti;
 
-    if (attr->index >= ctx->model.n_inputs ||
-        rknn_model_input(&ctx->model, attr->index, &ti) != RKNN_SUCC ||
-        rknn_model_tensor(&ctx->model, ti, &t) != RKNN_SUCC ||
+    if (rknn_io_tensor(ctx, 1, attr->index, &t) != RKNN_SUCC ||
         rknn_tensor_user_attr(&t, attr->index, 1, &cur) != RKNN_SUCC)
         return 0;
     return cur.n_dims == attr->n_dims && memcmp(cur.dims, attr->dims, cur.n_dims * 4u) == 0;
