@@ -165,8 +165,8 @@ int rknn_io_plan_inputs(rknn_ctx *ctx)
 
     if (ctx->model.n_inputs == 0)
         return RKNN_SUCC;
-    ret = rknpu_carve_alloc(ctx->model.n_inputs * sizeof(rknn_io_plan), 8, &block,
-                            "rknn_init: input plans");
+    /* the size the memory plan counted (rknn_loader_validate) */
+    ret = rknpu_carve_alloc(ctx->plan.io_plan_bytes, 8, &block, "rknn_init: input plans");
     if (ret != RKNN_SUCC)
         return ret;
     plan = block;
