@@ -239,7 +239,6 @@ void npu_build_pool(npu_task_words *t, const npu_soc_profile *soc, const npu_poo
 
 /* ---- chains ------------------------------------------------------------------ */
 
-#define TASK_RECORD_BYTES 40u
 
 static size_t task_span(const npu_task_words *t)
 {
@@ -270,12 +269,12 @@ static void put32(uint8_t *p, uint32_t v)
 
 static void write_record(uint8_t *r, const npu_task_words *t, uint32_t offset)
 {
-    memset(r, 0, TASK_RECORD_BYTES);
-    put32(r + 8, t->enable);
-    put32(r + 12, t->int_mask);
-    put32(r + 16, t->soc->int_clear_all);
-    put32(r + 24, t->n);
-    put32(r + 32, offset); /* regcmd_addr, relative to the stream */
+    memset(r, 0, NPU_TASK_RECORD_SIZE);
+    put32(r + NPU_TASK_ENABLE_MASK, t->enable);
+    put32(r + NPU_TASK_INT_MASK, t->int_mask);
+    put32(r + NPU_TASK_INT_CLEAR, t->soc->int_clear_all);
+    put32(r + NPU_TASK_REGCFG_AMOUNT, t->n);
+    put32(r + NPU_TASK_REGCMD_ADDR, offset); /* relative to the stream */
 }
 
 int npu_chain_write(const npu_task_words *tasks, unsigned n, uint8_t *stream, uint32_t stream_dma,
@@ -303,7 +302,7 @@ int npu_chain_write(const npu_task_words *tasks, unsigned n, uint8_t *stream, ui
         }
         put64(stream, w++, npu_regcmd_pre_enable());
         put64(stream, w++, npu_regcmd_op_enable(t->enable));
-        write_record(records + (size_t)i * TASK_RECORD_BYTES, t, (uint32_t)at);
+        write_record(records + (size_t)i * NPU_TASK_RECORD_SIZE, t, (uint32_t)at);
         at = next;
     }
     return 0;

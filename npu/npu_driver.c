@@ -41,10 +41,11 @@ void npu_task_decode(const uint8_t *records, uint32_t i, npu_task *out)
 {
     const uint8_t *r = records + (size_t)i * NPU_TASK_RECORD_SIZE;
 
-    out->enable_mask = le32(r + 8);
-    out->int_mask = le32(r + 12);
-    out->regcfg_amount = le32(r + 24);
-    out->regcmd_addr = (uint64_t)le32(r + 32) | (uint64_t)le32(r + 36) << 32;
+    out->enable_mask = le32(r + NPU_TASK_ENABLE_MASK);
+    out->int_mask = le32(r + NPU_TASK_INT_MASK);
+    out->regcfg_amount = le32(r + NPU_TASK_REGCFG_AMOUNT);
+    out->regcmd_addr =
+        (uint64_t)le32(r + NPU_TASK_REGCMD_ADDR) | (uint64_t)le32(r + NPU_TASK_REGCMD_ADDR + 4) << 32;
 }
 
 uint32_t npu_fuzz_status(uint32_t status)

@@ -17,13 +17,13 @@
 
 #include <stdint.h>
 
+#include "npu_regcmd.h"
 #include "npu_soc.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define NPU_TASK_RECORD_SIZE 40u
 
 /* The fields of one task record the driver uses. */
 typedef struct {

@@ -26,6 +26,22 @@ extern "C" {
 /* RKNPU_PC_DATA_EXTRA_AMOUNT: words of the tail after each task's body. */
 #define NPU_PC_TAIL_WORDS 4u
 
+/* One rknpu_task record (rknn-format.md, the task blob): 40 bytes of
+ * little-endian words at these offsets. The PC never reads it; the driver,
+ * the builder and the model parser do. */
+#define NPU_TASK_RECORD_SIZE 40u
+enum npu_task_field {
+    NPU_TASK_FLAGS = 0,
+    NPU_TASK_OP_IDX = 4,
+    NPU_TASK_ENABLE_MASK = 8,
+    NPU_TASK_INT_MASK = 12,
+    NPU_TASK_INT_CLEAR = 16,
+    NPU_TASK_INT_STATUS = 20,
+    NPU_TASK_REGCFG_AMOUNT = 24,
+    NPU_TASK_REGCFG_OFFSET = 28,
+    NPU_TASK_REGCMD_ADDR = 32, /* 64 bits */
+};
+
 /* Unit bits of the op-enable value (= GLOBAL OPERATION_ENABLE, hw.md §1.3). */
 enum npu_unit_mask {
     NPU_UNIT_CNA = 1u << NPU_GLOBAL_OPERATION_ENABLE_CNA_EN_SHIFT,

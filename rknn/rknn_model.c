@@ -903,15 +903,15 @@ int rknn_model_task(const rknn_model_view *view, uint32_t i, rknn_model_task_inf
     if (!check_view(view) || !out || i >= view->n_tasks || !view->task_data)
         return RKNN_ERR_PARAM_INVALID;
     r = view->task_data + (size_t)i * RKNN_MODEL_TASK_RECORD_SIZE;
-    out->flags = rknn_fbs_le32(r + 0);
-    out->op_idx = rknn_fbs_le32(r + 4);
-    out->enable_mask = rknn_fbs_le32(r + 8);
-    out->int_mask = rknn_fbs_le32(r + 12);
-    out->int_clear = rknn_fbs_le32(r + 16);
-    out->int_status = rknn_fbs_le32(r + 20);
-    out->regcfg_amount = rknn_fbs_le32(r + 24);
-    out->regcfg_offset = rknn_fbs_le32(r + 28);
-    out->regcmd_addr = rknn_fbs_le64(r + 32);
+    out->flags = rknn_fbs_le32(r + NPU_TASK_FLAGS);
+    out->op_idx = rknn_fbs_le32(r + NPU_TASK_OP_IDX);
+    out->enable_mask = rknn_fbs_le32(r + NPU_TASK_ENABLE_MASK);
+    out->int_mask = rknn_fbs_le32(r + NPU_TASK_INT_MASK);
+    out->int_clear = rknn_fbs_le32(r + NPU_TASK_INT_CLEAR);
+    out->int_status = rknn_fbs_le32(r + NPU_TASK_INT_STATUS);
+    out->regcfg_amount = rknn_fbs_le32(r + NPU_TASK_REGCFG_AMOUNT);
+    out->regcfg_offset = rknn_fbs_le32(r + NPU_TASK_REGCFG_OFFSET);
+    out->regcmd_addr = rknn_fbs_le64(r + NPU_TASK_REGCMD_ADDR);
     return RKNN_SUCC;
 }
 

@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "npu_regcmd.h"
 #include "rknn_fbs.h"
 
 #ifdef __cplusplus
@@ -49,7 +50,7 @@ extern "C" {
 #define RKNN_MODEL_SCHEMA_GENERATION 6
 
 /* Bytes of one task record (struct rknpu_task layout, §4.2) and regcmd word. */
-#define RKNN_MODEL_TASK_RECORD_SIZE 40
+#define RKNN_MODEL_TASK_RECORD_SIZE NPU_TASK_RECORD_SIZE
 #define RKNN_MODEL_REGCMD_WORD_SIZE 8
 
 /* Tensor kind (Tensor slot 2, §3.4). */
