@@ -280,17 +280,18 @@ static void write_record(uint8_t *r, const npu_task_words *t, uint32_t offset)
 int npu_chain_write(const npu_task_words *tasks, unsigned n, uint8_t *stream, uint32_t stream_dma,
                     size_t cap, uint8_t *records)
 {
-    size_t at = 0;
+    size_t at = 0, bytes = npu_chain_bytes(tasks, n);
 
-    if (n == 0 || npu_chain_bytes(tasks, n) > cap)
+    if (n == 0 || bytes > cap)
         return -1;
-    memset(stream, 0, npu_chain_bytes(tasks, n));
+    for (unsigned i = 0; i < n; i++)
+        if (tasks[i].overflow) /* refused before anything is written */
+            return -1;
+    memset(stream, 0, bytes);
     for (unsigned i = 0; i < n; i++) {
         const npu_task_words *t = &tasks[i];
         size_t next = at + task_span(t), w = at / 8u;
         unsigned scale = t->soc->pc_data_amount_scale;
-        if (t->overflow)
-            return -1;
         for (unsigned j = 0; j < t->n; j++)
             put64(stream, w++, t->words[j]);
         if (i + 1 < n) {
