@@ -129,6 +129,12 @@ static int check_jobs(const npu_core_job *jobs, unsigned n)
     return RKNN_SUCC;
 }
 
+/* Tasks the core has completed in the current submission (TASK_STATUS). */
+static uint32_t tasks_done(unsigned core)
+{
+    return reg_read(core, soc->pc_task_status_offset) & soc->pc_task_number_mask;
+}
+
 /* Poll one busy core once. Returns 1 when its slice finished, 0 while it
  * runs, or a negative RKNN error. */
 static int poll_core(npu_core_state *cs, uint32_t *status_out)
@@ -141,9 +147,8 @@ static int poll_core(npu_core_state *cs, uint32_t *status_out)
     if (raw & (NPU_PC_INTERRUPT_RAW_STATUS_DMA_READ_ERROR_MASK |
                NPU_PC_INTERRUPT_RAW_STATUS_DMA_WRITE_ERROR_MASK)) {
         HAL_LOG_ERR("npu: core %u raised a DMA %s error (raw status 0x%lx) after %lu task(s)", core,
-                    (raw & NPU_PC_INTERRUPT_RAW_STATUS_DMA_READ_ERROR_MASK) ? "read" : "write", (unsigned long)raw,
-                    (unsigned long)(reg_read(core, soc->pc_task_status_offset) &
-                                    soc->pc_task_number_mask));
+                    (raw & NPU_PC_INTERRUPT_RAW_STATUS_DMA_READ_ERROR_MASK) ? "read" : "write",
+                    (unsigned long)raw, (unsigned long)tasks_done(core));
         return RKNN_ERR_FAIL;
     }
     if (status && npu_fuzz_status(status) == cs->int_mask) {
@@ -171,7 +176,7 @@ static void fail_all(npu_pending *p)
 {
     for (unsigned i = 0; i < p->n; i++) {
         unsigned core = p->cs[i].job.core;
-        p->result.tasks_done[i] = reg_read(core, soc->pc_task_status_offset) & soc->pc_task_number_mask;
+        p->result.tasks_done[i] = tasks_done(core);
         npu_core_reset(core);
     }
     finish(p);
