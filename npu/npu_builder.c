@@ -90,8 +90,8 @@ void npu_build_conv(npu_task_words *t, const npu_soc_profile *soc, const npu_con
     npu_task_begin(t, soc, enable, 0x300);
     if (c->argb)
         con1 |= (7u + c->cin_real) << 12 | (rk356x ? 0u : (1u << 29 | 1u << 30));
-    npu_task_reg(t, NPU_DPU_S_POINTER, 0xE);
-    npu_task_reg(t, NPU_DPU_RDMA_S_POINTER, 0xE);
+    npu_task_reg(t, NPU_DPU_S_POINTER, NPU_S_POINTER_PP_ARM);
+    npu_task_reg(t, NPU_DPU_RDMA_S_POINTER, NPU_S_POINTER_PP_ARM);
     npu_task_reg(t, NPU_CNA_CONV_CON1, con1);
     npu_task_reg(t, NPU_CNA_CONV_CON2, (c->hin + 1u) << 4);
     npu_task_reg(t, NPU_CNA_CONV_CON3, c->sx | c->sy << 3);
@@ -137,7 +137,7 @@ void npu_build_conv(npu_task_words *t, const npu_soc_profile *soc, const npu_con
         npu_task_reg(t, NPU_CNA_PAD_CON1, c->pad_value);
     /* CORE (and CMAC on RK356x) */
     if (rk356x) {
-        npu_task_reg(t, NPU_CMAC_S_POINTER, 0xE);
+        npu_task_reg(t, NPU_CMAC_S_POINTER, NPU_S_POINTER_PP_ARM);
         npu_task_reg(t, NPU_CMAC_MISC_CFG, 1u | (c->depthwise ? 2u : 0u) | (c->fp16 ? 0x2000u : 0u));
         npu_task_reg(t, NPU_CORE_MISC_CFG, c->fp16 ? 0x2000u : 0u);
     } else {
@@ -185,8 +185,8 @@ void npu_build_flying(npu_task_words *t, const npu_soc_profile *soc, uint32_t in
     if (nonalign)
         fm |= 1u << 25 | ((w * h * ch * out_elem / 8u) & 0xFFFFu) << 9;
     npu_task_begin(t, soc, NPU_UNIT_DPU | NPU_UNIT_DPU_RDMA, 0x300);
-    npu_task_reg(t, NPU_DPU_S_POINTER, 0xE);
-    npu_task_reg(t, NPU_DPU_RDMA_S_POINTER, 0xE);
+    npu_task_reg(t, NPU_DPU_S_POINTER, NPU_S_POINTER_PP_ARM);
+    npu_task_reg(t, NPU_DPU_RDMA_S_POINTER, NPU_S_POINTER_PP_ARM);
     npu_task_reg(t, NPU_DPU_FEATURE_MODE_CFG, fm);
     npu_task_reg(t, NPU_DPU_DATA_FORMAT, c->out_prec << 29 | in_prec << 26 | c->bs_neg_shift << 4 | in_prec);
     emit_dpu_output(t, c, w, h, ch);
@@ -207,8 +207,8 @@ void npu_build_flying(npu_task_words *t, const npu_soc_profile *soc, uint32_t in
 void npu_build_pool(npu_task_words *t, const npu_soc_profile *soc, const npu_pool_desc *p)
 {
     npu_task_begin(t, soc, NPU_UNIT_PPU | NPU_UNIT_PPU_RDMA, 0xC00);
-    npu_task_reg(t, NPU_PPU_S_POINTER, 0xE);
-    npu_task_reg(t, NPU_PPU_RDMA_S_POINTER, 0xE);
+    npu_task_reg(t, NPU_PPU_S_POINTER, NPU_S_POINTER_PP_ARM);
+    npu_task_reg(t, NPU_PPU_RDMA_S_POINTER, NPU_S_POINTER_PP_ARM);
     npu_task_reg(t, NPU_PPU_DATA_CUBE_IN_WIDTH, p->win - 1u);
     npu_task_reg(t, NPU_PPU_DATA_CUBE_IN_HEIGHT, p->hin - 1u);
     npu_task_reg(t, NPU_PPU_DATA_CUBE_IN_CHANNEL, p->c - 1u);

@@ -10,8 +10,6 @@
 #include "npu_regs.h"
 #include "rknn_api.h"
 
-#define S_POINTER_ARM 0xEu           /* POINTER_PP_EN | EXECUTER_PP_EN | POINTER_PP_MODE */
-#define S_POINTER_CORE_STEP 0x10000000u
 #define PC_SLAVE_MODE 0x1u
 
 static const npu_soc_profile *soc;
@@ -88,8 +86,9 @@ static void submit_slice(unsigned core, const npu_core_job *job, uint32_t first,
     npu_task_decode(job->records, first + count - 1, &t_last);
     reg_write(core, NPU_PC_DATA_ADDR, PC_SLAVE_MODE);
     if (soc->multi_irq) {
-        reg_write(core, NPU_CNA_S_POINTER, S_POINTER_ARM + S_POINTER_CORE_STEP * core);
-        reg_write(core, NPU_CORE_S_POINTER, S_POINTER_ARM + S_POINTER_CORE_STEP * core);
+        uint32_t arm = NPU_S_POINTER_PP_ARM | core << NPU_CNA_S_POINTER_CORE_INDEX_SHIFT;
+        reg_write(core, NPU_CNA_S_POINTER, arm);
+        reg_write(core, NPU_CORE_S_POINTER, arm);
     }
     reg_write(core, NPU_PC_DATA_ADDR, job->stream_dma + (uint32_t)t_first.regcmd_addr);
     reg_write(core, NPU_PC_DATA_AMOUNT,

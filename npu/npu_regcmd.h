@@ -26,6 +26,11 @@ extern "C" {
 /* RKNPU_PC_DATA_EXTRA_AMOUNT: words of the tail after each task's body. */
 #define NPU_PC_TAIL_WORDS 4u
 
+/* S_POINTER value of every block's ping-pong arming (hw.md §1.3): the
+ * POINTER_PP_EN | EXECUTER_PP_EN | POINTER_PP_MODE fields, bits 1-3 in each
+ * block. The driver adds the core in CORE_INDEX. */
+#define NPU_S_POINTER_PP_ARM 0xEu
+
 /* One rknpu_task record (rknn-format.md, the task blob): 40 bytes of
  * little-endian words at these offsets. The PC never reads it; the driver,
  * the builder and the model parser do. */

@@ -389,6 +389,22 @@ static void test_blocks(void)
 
 /* ---- regcmd words (hw.md §1.5) -------------------------------------------- */
 
+/* The one S_POINTER arming value is the same three fields in every block. */
+static void test_s_pointer_arm(void)
+{
+#define ARM_FIELDS(b)                                                                           \
+    (NPU_##b##_S_POINTER_POINTER_PP_EN_MASK | NPU_##b##_S_POINTER_EXECUTER_PP_EN_MASK |       \
+     NPU_##b##_S_POINTER_POINTER_PP_MODE_MASK)
+    CHECK_EQ_U(NPU_S_POINTER_PP_ARM, ARM_FIELDS(CNA));
+    CHECK_EQ_U(NPU_S_POINTER_PP_ARM, ARM_FIELDS(CMAC));
+    CHECK_EQ_U(NPU_S_POINTER_PP_ARM, ARM_FIELDS(CORE));
+    CHECK_EQ_U(NPU_S_POINTER_PP_ARM, ARM_FIELDS(DPU));
+    CHECK_EQ_U(NPU_S_POINTER_PP_ARM, ARM_FIELDS(DPU_RDMA));
+    CHECK_EQ_U(NPU_S_POINTER_PP_ARM, ARM_FIELDS(PPU));
+    CHECK_EQ_U(NPU_S_POINTER_PP_ARM, ARM_FIELDS(PPU_RDMA));
+#undef ARM_FIELDS
+}
+
 static void test_regcmd(void)
 {
     static const uint16_t targets[] = {0x0000, 0x0041, 0x0081, 0x0101, 0x0801, 0x8001, 0xFFFF};
@@ -703,6 +719,7 @@ int main(void)
     test_fields();
     test_blocks();
     test_regcmd();
+    test_s_pointer_arm();
     test_fetch_amount();
     test_profiles();
     test_stream_writes();
