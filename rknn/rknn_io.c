@@ -246,6 +246,18 @@ int rknn_inputs_set(rknn_context context, uint32_t n_inputs, rknn_input inputs[]
 
 /* ---- rknn_outputs_get / rknn_outputs_release --------------------------------- */
 
+/* Output index's tensor and native layout; an index out of range is the
+ * caller's OUTPUT_INVALID. */
+static int output_tensor(const rknn_ctx *ctx, uint32_t index, rknn_model_tensor_info *t,
+                         rknn_layout *native)
+{
+    if (rknn_io_tensor(ctx, 0, index, t) != RKNN_SUCC) {
+        HAL_LOG_ERR("rknn_outputs_get: output index %lu out of range", (unsigned long)index);
+        return RKNN_ERR_OUTPUT_INVALID;
+    }
+    return rknn_io_native_layout(ctx, t, native);
+}
+
 /* Gather output out->index into out->buf (out->size bytes) as user_type
  * NCHW; out->size becomes the bytes written. */
 int rknn_io_get_output(rknn_ctx *ctx, rknn_output *out, rknn_tensor_type user_type,
@@ -257,11 +269,7 @@ int rknn_io_get_output(rknn_ctx *ctx, rknn_output *out, rknn_tensor_type user_ty
     const uint8_t *src;
     int ret;
 
-    if (rknn_io_tensor(ctx, 0, out->index, &t) != RKNN_SUCC) {
-        HAL_LOG_ERR("rknn_outputs_get: output index %lu out of range", (unsigned long)out->index);
-        return RKNN_ERR_OUTPUT_INVALID;
-    }
-    if ((ret = rknn_io_native_layout(ctx, &t, &native)) != RKNN_SUCC)
+    if ((ret = output_tensor(ctx, out->index, &t, &native)) != RKNN_SUCC)
         return ret;
     user = native;
     user.kind = RKNN_LAYOUT_NCHW;
@@ -294,11 +302,7 @@ static int output_bytes(rknn_ctx *ctx, const rknn_output *out, rknn_tensor_type 
     rknn_layout native;
     int ret;
 
-    if (rknn_io_tensor(ctx, 0, out->index, &t) != RKNN_SUCC) {
-        HAL_LOG_ERR("rknn_outputs_get: output index %lu out of range", (unsigned long)out->index);
-        return RKNN_ERR_OUTPUT_INVALID;
-    }
-    if ((ret = rknn_io_native_layout(ctx, &t, &native)) != RKNN_SUCC)
+    if ((ret = output_tensor(ctx, out->index, &t, &native)) != RKNN_SUCC)
         return ret;
     *type = out->want_float ? RKNN_TENSOR_FLOAT32 : native.type;
     native.kind = RKNN_LAYOUT_NCHW;
