@@ -392,6 +392,18 @@ static void test_faults(void)
     CHECK(rknpu_set_job_timeout(1000000) == RKNN_SUCC);
 }
 
+/* rknn_outputs_get of the output as int8 NCHW into q. */
+static int get_int8(rknn_context ctx, int8_t *q)
+{
+    rknn_output out;
+
+    memset(&out, 0, sizeof out);
+    out.is_prealloc = 1;
+    out.buf = q;
+    out.size = OUT_ELEMS;
+    return rknn_outputs_get(ctx, 1, &out, NULL);
+}
+
 /* Two contexts on one core: the second context's run first finishes the
  * run the first left in flight (non_block), as a hardware queue would; both
  * get their results, and a failure of the first reaches the first. */
@@ -399,7 +411,6 @@ static void test_two_contexts_one_core(void)
 {
     rknn_run_extend ext;
     rknn_context a, b;
-    rknn_output out;
 
     test_switch_soc(RKNPU_SOC_RK3588);
     CHECK(rknpu_set_job_timeout(20000) == RKNN_SUCC);
@@ -412,11 +423,7 @@ static void test_two_contexts_one_core(void)
     CHECK(set_inputs(a) == RKNN_SUCC && rknn_run(a, &ext) == RKNN_SUCC);
     run_general(b, "context B while A's run was in flight");
     CHECK(rknn_wait(a, NULL) == RKNN_SUCC);
-    memset(&out, 0, sizeof out);
-    out.is_prealloc = 1;
-    out.buf = out_q;
-    out.size = sizeof out_q;
-    CHECK(rknn_outputs_get(a, 1, &out, NULL) == RKNN_SUCC);
+    CHECK(get_int8(a, out_q) == RKNN_SUCC);
     compare_q("context A, finished by B's run", out_q);
 
     vnpu_inject_fault(board_vnpu(), 0, VNPU_FAULT_NEVER_COMPLETE, 1);
@@ -432,14 +439,8 @@ static void test_two_contexts_one_core(void)
 /* Outputs of one synchronous run with the current images, int8 NCHW. */
 static void sync_run(rknn_context ctx, int8_t *q)
 {
-    rknn_output out;
-
-    memset(&out, 0, sizeof out);
-    out.is_prealloc = 1;
-    out.buf = q;
-    out.size = OUT_ELEMS;
     CHECK(set_inputs(ctx) == RKNN_SUCC && rknn_run(ctx, NULL) == RKNN_SUCC);
-    CHECK(rknn_outputs_get(ctx, 1, &out, NULL) == RKNN_SUCC);
+    CHECK(get_int8(ctx, q) == RKNN_SUCC);
 }
 
 /* non_block runs end in rknn_wait (or any later call); with
@@ -461,14 +462,10 @@ static void test_non_blocking_and_async(void)
     CHECK(rknn_run(sync, &ext) == RKNN_SUCC);
     CHECK(rknn_wait(sync, NULL) == RKNN_SUCC);
     CHECK(rknn_wait(sync, NULL) == RKNN_SUCC); /* nothing left: still fine */
-    memset(&out, 0, sizeof out);
-    out.is_prealloc = 1;
-    out.buf = out_q;
-    out.size = sizeof out_q;
-    CHECK(rknn_outputs_get(sync, 1, &out, NULL) == RKNN_SUCC);
+    CHECK(get_int8(sync, out_q) == RKNN_SUCC);
     compare_q("non_block run + rknn_wait", out_q);
     CHECK(rknn_run(sync, &ext) == RKNN_SUCC); /* no wait: outputs_get settles it */
-    CHECK(rknn_outputs_get(sync, 1, &out, NULL) == RKNN_SUCC);
+    CHECK(get_int8(sync, out_q) == RKNN_SUCC);
     compare_q("non_block run, outputs_get without wait", out_q);
 
     /* frame A = the demo images, frame B = image2 inverted */
@@ -484,6 +481,9 @@ static void test_non_blocking_and_async(void)
     for (size_t i = 0; i < sizeof image2; i++)
         image2[i] = (uint8_t)(255 - image2[i]); /* back to A */
     CHECK(set_inputs(async) == RKNN_SUCC && rknn_run(async, NULL) == RKNN_SUCC);
+    memset(&out, 0, sizeof out); /* out.size tells whether a frame came back */
+    out.is_prealloc = 1;
+    out.buf = out_q;
     out.size = sizeof out_q;
     CHECK(rknn_outputs_get(async, 1, &out, NULL) == RKNN_SUCC);
     CHECK(out.size == 0); /* first frame: nothing finished before it */
