@@ -1,8 +1,8 @@
 /*
  * rknn_ctx.c - rknn_init, rknn_dup_context, rknn_destroy and the handle
- * table. Contexts and shared weight records come from static pools; all
- * NPU memory comes from the carve-out and goes back to it on destroy (or on
- * any failure inside rknn_init).
+ * table. Contexts and shared model stores come from static pools; all NPU
+ * memory, and the runtime's copy of the model, comes from the carve-out and
+ * goes back to it on destroy (or on any failure inside rknn_init).
  */
 #include <string.h>
 
@@ -12,7 +12,20 @@
 #include "rknpu_platform_internal.h"
 
 MEM_POOL_DEFINE(ctx_pool, rknn_ctx, RKNN_MAX_CONTEXTS);
-MEM_POOL_DEFINE(weights_pool, rknn_weights, RKNN_MAX_CONTEXTS);
+MEM_POOL_DEFINE(store_pool, rknn_model_store, RKNN_MAX_CONTEXTS);
+static unsigned contexts_taken; /* contexts out of ctx_pool, the one being made included */
+
+static rknn_ctx *take_context(uint32_t flags)
+{
+    rknn_ctx *ctx = mem_pool_take(&ctx_pool);
+
+    if (ctx) {
+        ctx->magic = RKNN_CTX_MAGIC;
+        ctx->flags = flags;
+        contexts_taken++;
+    }
+    return ctx;
+}
 
 rknn_ctx *rknn_ctx_from_handle(rknn_context handle)
 {
@@ -59,18 +72,22 @@ static void dma_free(uint8_t **p)
     }
 }
 
-static void weights_release(rknn_ctx *ctx)
+static void store_release(rknn_ctx *ctx)
 {
-    rknn_weights *w = ctx->weights;
+    rknn_model_store *st = ctx->store;
 
-    if (!w)
+    dma_free(&ctx->own_image);
+    if (!st)
         return;
-    ctx->weights = NULL;
-    if (--w->refs)
+    ctx->store = NULL;
+    if (--st->refs)
         return;
-    if (w->owned && w->dma)
-        mem_carveout_free(rknpu_platform_carveout(), w->dma);
-    mem_pool_give(&weights_pool, w);
+    if (st->dma_owned)
+        mem_carveout_free(rknpu_platform_carveout(), st->dma);
+    if (st->image_owned)
+        mem_carveout_free(rknpu_platform_carveout(), (void *)(uintptr_t)st->image);
+    memset(st, 0, sizeof *st);
+    mem_pool_give(&store_pool, st);
 }
 
 /* Free everything a context holds and return it to the pool. */
@@ -82,13 +99,14 @@ static void ctx_release(rknn_ctx *ctx)
         mem_carveout_free(rknpu_platform_carveout(), ctx->async_prev);
     rknn_io_release_all(ctx);
     rknn_custom_release_all(ctx);
-    weights_release(ctx);
+    store_release(ctx);
     dma_free(&ctx->regcmd);
     if (ctx->arena_owned)
         dma_free(&ctx->arena);
     if (ctx->mapped_file)
         rknpu_board_unmap_file(ctx->mapped_file, ctx->mapped_size);
     ctx->magic = 0;
+    contexts_taken--;
     mem_pool_give(&ctx_pool, ctx);
 }
 
@@ -110,49 +128,39 @@ static int check_flags(uint32_t flags, const rknn_init_extend *extend)
     return RKNN_SUCC;
 }
 
-/* Weights: shared with extend->ctx, left to the user, or ours. */
-static int bind_weights(rknn_ctx *ctx, const rknn_init_extend *extend)
+/* Constants: in place in the store's image, a packed copy of ours, or
+ * (RKNN_FLAG_MEM_ALLOC_OUTSIDE) rknn_set_weight_mem() memory to come. A
+ * shared store already has them. */
+static int bind_weights(rknn_ctx *ctx)
 {
-    rknn_weights *w;
+    rknn_model_store *st = ctx->store;
     int ret;
 
-    if (ctx->flags & RKNN_FLAG_SHARE_WEIGHT_MEM) {
-        rknn_ctx *master = rknn_ctx_from_handle(extend->ctx);
-        if (!master->weights || master->plan.weight_bytes != ctx->plan.weight_bytes) {
-            HAL_LOG_ERR("rknn_init: cannot share weights: the master context's model differs");
-            return RKNN_ERR_PARAM_INVALID;
-        }
-        ctx->weights = master->weights;
-        ctx->weights->refs++;
+    if (st->dma || (ctx->flags & RKNN_FLAG_MEM_ALLOC_OUTSIDE))
+        return RKNN_SUCC;
+    if (ctx->plan.blobs_aligned && (uintptr_t)st->image % RKNN_DMA_ALIGN == 0 &&
+        rknpu_platform_in_carveout(st->image, st->image_size)) {
+        st->dma = (uint8_t *)(uintptr_t)st->image;
+        st->in_place = 1;
+        rknpu_hook_cache_clean(st->image, st->image_size);
         return RKNN_SUCC;
     }
-    w = mem_pool_take(&weights_pool);
-    if (!w) {
-        HAL_LOG_ERR("rknn_init: no free weight record (RKNN_MAX_CONTEXTS = %d)", RKNN_MAX_CONTEXTS);
-        return RKNN_ERR_MALLOC_FAIL;
-    }
-    w->refs = 1;
-    w->model = ctx->model.file;
-    w->size = ctx->plan.weight_bytes;
-    ctx->weights = w;
-    if (ctx->flags & RKNN_FLAG_MEM_ALLOC_OUTSIDE)
-        return RKNN_SUCC; /* rknn_set_weight_mem() provides it */
-    ret = dma_alloc(w->size, &w->dma, "rknn_init: weights");
-    if (ret != RKNN_SUCC)
+    ret = dma_alloc(ctx->plan.weight_bytes, &st->dma, "rknn_init: weights");
+    if (ret != RKNN_SUCC || !st->dma)
         return ret;
-    w->owned = 1;
-    ret = rknn_loader_copy_weights(&ctx->model, w->dma);
+    st->dma_owned = 1;
+    ret = rknn_loader_copy_weights(&ctx->model, st->dma);
     if (ret == RKNN_SUCC)
-        rknpu_hook_cache_clean(w->dma, w->size);
+        rknpu_hook_cache_clean(st->dma, ctx->plan.weight_bytes);
     return ret;
 }
 
-static int bind_memory(rknn_ctx *ctx, const rknn_init_extend *extend)
+static int bind_memory(rknn_ctx *ctx)
 {
     int ret = rknn_io_plan_inputs(ctx);
 
     if (ret == RKNN_SUCC)
-        ret = bind_weights(ctx, extend);
+        ret = bind_weights(ctx);
 
     if (ret != RKNN_SUCC)
         return ret;
@@ -169,9 +177,95 @@ static int bind_memory(rknn_ctx *ctx, const rknn_init_extend *extend)
     rknpu_hook_cache_invalidate(ctx->arena, ctx->plan.arena_bytes);
     /* Without weights yet (user memory to come) the stream waits; a model
      * without constants has none to wait for. */
-    if (ctx->weights->dma || ctx->plan.weight_bytes == 0)
+    if (ctx->store->dma || ctx->plan.weight_bytes == 0)
         return rknn_loader_relocate(ctx);
     return RKNN_SUCC;
+}
+
+/* A copy of the caller's model in the carve-out, the view moved onto it. */
+static int copy_model(rknn_ctx *ctx, uint8_t **image)
+{
+    int ret = dma_alloc(ctx->plan.image_bytes, image, "rknn_init: model copy");
+
+    if (ret != RKNN_SUCC)
+        return ret;
+    memcpy(*image, ctx->model.file, ctx->model.file_size);
+    rknn_model_rebase(&ctx->model, *image);
+    return RKNN_SUCC;
+}
+
+static int new_store(rknn_ctx *ctx)
+{
+    rknn_model_store *st = mem_pool_take(&store_pool);
+    uint8_t *image = NULL;
+    int ret;
+
+    if (!st) {
+        HAL_LOG_ERR("rknn_init: no free model store (RKNN_MAX_CONTEXTS = %d)", RKNN_MAX_CONTEXTS);
+        return RKNN_ERR_MALLOC_FAIL;
+    }
+    st->refs = 1;
+    ctx->store = st;
+    if (!(ctx->flags & RKNN_FLAG_MODEL_BUFFER_ZERO_COPY)) {
+        if ((ret = copy_model(ctx, &image)) != RKNN_SUCC)
+            return ret;
+        st->image_owned = 1;
+    }
+    st->image = ctx->model.file;
+    st->image_size = (uint32_t)ctx->model.file_size;
+    return RKNN_SUCC;
+}
+
+/* RKNN_FLAG_SHARE_WEIGHT_MEM: the master's store. The same file shares its
+ * image too; another file with the same weight blobs keeps its own. */
+static int share_store(rknn_ctx *ctx, const rknn_ctx *master)
+{
+    rknn_model_store *st = master->store;
+
+    if (!st || rknn_loader_same_weight_blobs(&ctx->model, &master->model) != RKNN_SUCC) {
+        HAL_LOG_ERR("rknn_init: cannot share weights: the master context's model has other "
+                    "constants");
+        return RKNN_ERR_PARAM_INVALID;
+    }
+    st->refs++;
+    ctx->store = st;
+    if (ctx->model.file_size == st->image_size &&
+        memcmp(ctx->model.file, st->image, st->image_size) == 0) {
+        rknn_model_rebase(&ctx->model, st->image);
+        return RKNN_SUCC;
+    }
+    if (ctx->flags & RKNN_FLAG_MODEL_BUFFER_ZERO_COPY)
+        return RKNN_SUCC;
+    return copy_model(ctx, &ctx->own_image);
+}
+
+/* After rknn_init returns the context reads only the store's image (or its
+ * own copy): the caller may free its buffer unless it asked for zero copy. */
+static int keep_model(rknn_ctx *ctx, const rknn_init_extend *extend)
+{
+    int ret;
+
+    if (ctx->flags & RKNN_FLAG_SHARE_WEIGHT_MEM)
+        ret = share_store(ctx, rknn_ctx_from_handle(extend->ctx));
+    else
+        ret = new_store(ctx);
+    if (ret == RKNN_SUCC && ctx->mapped_file && ctx->model.file != ctx->mapped_file) {
+        rknpu_board_unmap_file(ctx->mapped_file, ctx->mapped_size); /* copied */
+        ctx->mapped_file = NULL;
+    }
+    return ret;
+}
+
+/* The host serves the SoC the model names; firmware has its own. */
+static int select_soc(rknn_ctx *ctx)
+{
+    char platform[RKNN_PLATFORM_NAME_MAX];
+    int ret;
+
+    rknn_fbs_string_copy(ctx->model.target_platform, platform, sizeof platform);
+    ret = rknpu_board_select_soc(platform, contexts_taken > 1);
+    ctx->soc = rknpu_platform_profile();
+    return ret;
 }
 
 static int load_model(rknn_ctx *ctx, void *model, uint32_t size)
@@ -197,6 +291,8 @@ static int load_model(rknn_ctx *ctx, void *model, uint32_t size)
         ret = RKNN_ERR_MODEL_INVALID;
     }
     if (ret == RKNN_SUCC)
+        ret = select_soc(ctx);
+    if (ret == RKNN_SUCC)
         ret = rknn_loader_check_compat(&ctx->model, ctx->soc);
     if (ret == RKNN_SUCC)
         ret = rknn_loader_validate(&ctx->model, ctx->soc, &ctx->plan);
@@ -213,18 +309,17 @@ static int init_locked(rknn_context *context, void *model, uint32_t size, uint32
 
     if (ret != RKNN_SUCC)
         return ret;
-    ctx = mem_pool_take(&ctx_pool);
+    ctx = take_context(flags);
     if (!ctx) {
         HAL_LOG_ERR("rknn_init: all %d contexts are in use (build option max_contexts)",
                     RKNN_MAX_CONTEXTS);
         return RKNN_ERR_MALLOC_FAIL;
     }
-    ctx->magic = RKNN_CTX_MAGIC;
-    ctx->flags = flags;
-    ctx->soc = rknpu_platform_profile();
     ret = load_model(ctx, model, size);
+    if (ret == RKNN_SUCC)
+        ret = keep_model(ctx, extend);
     if (ret == RKNN_SUCC && !(flags & RKNN_FLAG_COLLECT_MODEL_INFO_ONLY))
-        ret = bind_memory(ctx, extend);
+        ret = bind_memory(ctx);
     if (ret != RKNN_SUCC) {
         ctx_release(ctx);
         return ret;
@@ -257,27 +352,24 @@ int rknn_init(rknn_context *context, void *model, uint32_t size, uint32_t flag,
 
 static int dup_locked(rknn_ctx *src, rknn_context *out)
 {
-    rknn_ctx *ctx = mem_pool_take(&ctx_pool);
-    rknn_init_extend share = {0};
+    rknn_ctx *ctx = take_context(src->flags);
     int ret;
 
     if (!ctx) {
         HAL_LOG_ERR("rknn_dup_context: all %d contexts are in use", RKNN_MAX_CONTEXTS);
         return RKNN_ERR_MALLOC_FAIL;
     }
-    ctx->magic = RKNN_CTX_MAGIC;
-    ctx->flags = src->flags | RKNN_FLAG_SHARE_WEIGHT_MEM;
     ctx->soc = src->soc;
-    ctx->model = src->model;
+    ctx->model = src->model; /* points into the shared store's image */
     ctx->plan = src->plan;
     ctx->has_cpu_nodes = src->has_cpu_nodes;
-    share.ctx = rknn_ctx_to_handle(src);
-    ret = bind_memory(ctx, &share);
+    ctx->store = src->store;
+    ctx->store->refs++;
+    ret = bind_memory(ctx);
     if (ret != RKNN_SUCC) {
         ctx_release(ctx);
         return ret;
     }
-    ctx->flags = src->flags; /* the sharing is an implementation detail */
     *out = rknn_ctx_to_handle(ctx);
     return RKNN_SUCC;
 }
@@ -296,9 +388,10 @@ int rknn_dup_context(rknn_context *context_in, rknn_context *context_out)
         HAL_LOG_ERR("rknn_dup_context: invalid context");
         return RKNN_ERR_CTX_INVALID;
     }
-    if (src->mapped_file || (src->flags & RKNN_FLAG_COLLECT_MODEL_INFO_ONLY) || !src->weights) {
-        HAL_LOG_ERR("rknn_dup_context: the context has no loaded weights to share (info-only or "
-                    "path-loaded contexts cannot be duplicated)");
+    if (src->mapped_file || src->own_image || (src->flags & RKNN_FLAG_COLLECT_MODEL_INFO_ONLY)) {
+        HAL_LOG_ERR("rknn_dup_context: the context has no loaded weights to share (info-only, "
+                    "zero-copy path-loaded and SHARE_WEIGHT_MEM contexts of another model cannot "
+                    "be duplicated)");
         return RKNN_ERR_PARAM_INVALID;
     }
     rknpu_hook_lock();
@@ -329,6 +422,7 @@ int rknpu_model_mem_requirements(const void *model, size_t size, rknpu_model_mem
 {
     rknn_model_view view;
     rknn_mem_plan plan;
+    uint64_t zero_copy;
     int ret;
 
     if (!model || !out || size == 0) {
@@ -343,9 +437,15 @@ int rknpu_model_mem_requirements(const void *model, size_t size, rknpu_model_mem
     out->regcmd_bytes = plan.regcmd_bytes;
     out->internal_bytes = plan.arena_bytes;
     out->loader_scratch_bytes = plan.scratch_bytes;
-    /* Peak during rknn_init: everything plus the scratch block, each rounded
-     * to the allocator's granule. */
-    out->carveout_bytes = (uint64_t)plan.weight_bytes + plan.regcmd_bytes + plan.arena_bytes +
-                          plan.io_plan_bytes + plan.scratch_bytes + 4u * MEM_MIN_ALIGN;
+    /* Peak during rknn_init: every block, each rounded to the allocator's
+     * granule; the constants are read in place unless a blob is misaligned. */
+    zero_copy = (uint64_t)plan.regcmd_bytes + plan.arena_bytes + plan.io_plan_bytes +
+                plan.scratch_bytes + 4u * MEM_MIN_ALIGN;
+    if (!plan.blobs_aligned)
+        zero_copy += plan.weight_bytes + MEM_MIN_ALIGN;
+    out->model_copy_bytes = plan.image_bytes;
+    out->carveout_bytes = zero_copy + plan.image_bytes + MEM_MIN_ALIGN;
+    out->carveout_zero_copy_bytes = zero_copy;
+    out->context_static_bytes = (uint32_t)(sizeof(rknn_ctx) + sizeof(rknn_model_store));
     return RKNN_SUCC;
 }

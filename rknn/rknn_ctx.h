@@ -2,17 +2,25 @@
  * rknn_ctx.h - the context behind an rknn_context handle, and the loader
  * that turns a parsed .rknn file into NPU-ready memory.
  *
+ * The model buffer (the vendor rule: it may be freed once rknn_init returns):
+ *   default  rknn_init copies the whole file into the carve-out (the model
+ *            image) and reads names, shapes, quantisation, task records and
+ *            relocations from that copy; the caller's buffer is not touched
+ *            after rknn_init returns
+ *   RKNN_FLAG_MODEL_BUFFER_ZERO_COPY
+ *            the caller's buffer is the image: it must stay valid and
+ *            unchanged until the last context using it is destroyed
  * Memory of one context, all in the carve-out:
- *   weights  every constant blob of the model, 64-byte aligned, in blob
- *            order; shared (reference counted) by rknn_dup_context() and
+ *   weights  the constant blobs: read by the NPU in place inside the image
+ *            when the image lies in the carve-out and every blob is 64-byte
+ *            aligned there; otherwise a packed copy (plan.weight_bytes);
+ *            shared, with the image, by rknn_dup_context() and
  *            RKNN_FLAG_SHARE_WEIGHT_MEM contexts
  *   regcmd   the model's register command stream, relocated for this
  *            context's buffers (each context has its own copy)
  *   arena    activations, with inputs and outputs at their model offsets
- * The task records are read from the model file itself: the NPU never reads
- * them (hw.md §1.5), so they need no DMA copy. The model buffer must stay
- * valid and unchanged until rknn_destroy(): names, shapes and quantisation
- * are read from it on demand, never copied.
+ * The task records are read from the image: the NPU never reads them (the
+ * driver programs each chain from them), so they need no DMA copy.
  */
 #ifndef RKNN_CTX_H
 #define RKNN_CTX_H
@@ -46,6 +54,7 @@ typedef struct {
     uint8_t native;         /* NPU reads/writes it directly (relocated) */
 } rknn_io_binding;
 #define RKNN_DMA_ALIGN 64u         /* PC fetch and DMA base alignment */
+#define RKNN_PLATFORM_NAME_MAX 32u /* a model's target platform / NPU family string */
 
 /* Init flags rknpu-bm acts on or may safely ignore; everything else is
  * refused with RKNN_ERR_PARAM_INVALID and a log line naming the flag. */
@@ -63,16 +72,23 @@ typedef struct {
     uint32_t arena_bytes;   /* activations incl. inputs and outputs */
     uint32_t scratch_bytes; /* loader work area, freed before rknn_init returns */
     uint32_t io_plan_bytes; /* per-input conversion plans (rknn_io.c) */
+    uint32_t image_bytes;   /* the runtime's copy of the model file (default mode) */
+    uint8_t blobs_aligned;  /* every weight blob is 64-byte aligned in the file */
 } rknn_mem_plan;
 
-/* Constant blobs shared between contexts of the same model. */
+/* The model after rknn_init: its image and where the NPU reads its
+ * constants. Shared (reference counted) by rknn_dup_context() and by
+ * RKNN_FLAG_SHARE_WEIGHT_MEM contexts. */
 typedef struct {
-    const uint8_t *model;   /* identity: the model buffer they came from */
-    uint8_t *dma;           /* carve-out block, or user memory */
-    uint32_t size;
+    const uint8_t *image;   /* the file the views point into (see above) */
+    uint32_t image_size;
+    uint8_t *dma;           /* constants as the NPU reads them: in the image, a packed
+                             * carve-out copy, or rknn_set_weight_mem memory */
     uint32_t refs;
-    uint8_t owned;          /* allocated from the carve-out by us */
-} rknn_weights;
+    uint8_t image_owned;    /* image is our carve-out copy */
+    uint8_t dma_owned;      /* dma is our packed carve-out copy */
+    uint8_t in_place;       /* dma == image: a blob's offset is its file offset */
+} rknn_model_store;
 
 typedef struct rknn_ctx {
     uint32_t magic;
@@ -80,13 +96,15 @@ typedef struct rknn_ctx {
     rknn_model_view model;
     const npu_soc_profile *soc;
     rknn_mem_plan plan;
-    rknn_weights *weights;
+    rknn_model_store *store;
+    uint8_t *own_image;     /* a SHARE_WEIGHT_MEM context's copy of a model that differs
+                             * from its master's (the store holds the master's) */
     uint8_t *regcmd;        /* relocated copy, RKNN_DMA_ALIGN aligned */
     uint8_t *arena;         /* NULL until internal memory is bound */
     uint8_t arena_owned;
     uint8_t relocated;      /* regcmd matches the bound buffers */
     uint8_t has_cpu_nodes;  /* the graph has CPU operators between NPU segments */
-    const void *mapped_file;/* host board: rknn_init() with a path */
+    const void *mapped_file;/* host board: rknn_init() with a path, zero-copy mode */
     size_t mapped_size;
     int64_t last_run_us;    /* RKNN_QUERY_PERF_RUN */
     uint32_t core_mask;     /* rknn_set_core_mask() value */
@@ -138,6 +156,10 @@ int rknn_loader_validate(const rknn_model_view *m, const npu_soc_profile *soc,
 
 /* Copy the constant blobs into weights (plan.weight_bytes long). */
 int rknn_loader_copy_weights(const rknn_model_view *m, uint8_t *weights);
+
+/* RKNN_SUCC if the weight blobs of a and b have the same count and sizes
+ * (one may use the other's constants), else RKNN_ERR_PARAM_INVALID. */
+int rknn_loader_same_weight_blobs(const rknn_model_view *a, const rknn_model_view *b);
 
 /* Copy the stream into ctx->regcmd and patch every address for the
  * context's bound weights, arena and chain. Needs a scratch block of

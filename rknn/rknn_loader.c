@@ -21,7 +21,6 @@
 /* Compiler codes of the samples the runtime is tested with (MMmmpp). */
 #define COMPILER_CODE_MIN 10600u /* container v6 appeared with toolkit 1.6 */
 #define COMPILER_CODE_MAX 29999u
-#define PLATFORM_NAME_MAX 32u
 
 static uint64_t stream_word(const rknn_model_view *m, uint32_t index)
 {
@@ -37,10 +36,16 @@ static uint32_t align_up32(uint32_t v, uint32_t a)
 
 int rknn_loader_check_compat(const rknn_model_view *m, const npu_soc_profile *soc)
 {
-    char platform[PLATFORM_NAME_MAX], family[PLATFORM_NAME_MAX];
+    char platform[RKNN_PLATFORM_NAME_MAX], family[RKNN_PLATFORM_NAME_MAX];
 
     rknn_fbs_string_copy(m->target_platform, platform, sizeof platform);
     rknn_fbs_string_copy(m->npu_family, family, sizeof family);
+    if (!npu_soc_find_platform(platform)) {
+        HAL_LOG_ERR("rknn_init: model is built for target platform '%s', which has no SoC profile "
+                    "in rknpu-bm (supported: rk3588, rk3566, rk3568, rv1106); this is %s",
+                    platform, soc->name);
+        return RKNN_ERR_TARGET_PLATFORM_UNMATCH;
+    }
     if (!npu_soc_accepts_platform(soc, platform)) {
         HAL_LOG_ERR("rknn_init: model is built for target platform '%s', this is %s "
                     "(rebuild it with rknn.config(target_platform=...) for this SoC)",
@@ -278,6 +283,37 @@ static int weight_layout(const rknn_model_view *m, uint32_t *offsets, uint8_t *w
     return RKNN_SUCC;
 }
 
+/* The NPU can read the constants in place in a 64-byte aligned copy of the
+ * file only if every weight blob starts 64-byte aligned in it (it does in
+ * every toolkit-2 file seen; the check keeps other files working, copied). */
+static int blobs_aligned(const rknn_model_view *m)
+{
+    for (uint32_t b = 0; b < m->n_blobs; b++) {
+        const uint8_t *data;
+        uint32_t size;
+        if (rknn_model_blob(m, b, &data, &size) != RKNN_SUCC)
+            return 0;
+        if (blob_is_weight(m, b) && size && (size_t)(data - m->file) % RKNN_DMA_ALIGN)
+            return 0;
+    }
+    return 1;
+}
+
+int rknn_loader_same_weight_blobs(const rknn_model_view *a, const rknn_model_view *b)
+{
+    if (a->n_blobs != b->n_blobs)
+        return RKNN_ERR_PARAM_INVALID;
+    for (uint32_t i = 0; i < a->n_blobs; i++) {
+        const uint8_t *da, *db;
+        uint32_t sa, sb;
+        if (rknn_model_blob(a, i, &da, &sa) != RKNN_SUCC ||
+            rknn_model_blob(b, i, &db, &sb) != RKNN_SUCC || sa != sb ||
+            blob_is_weight(a, i) != blob_is_weight(b, i))
+            return RKNN_ERR_PARAM_INVALID;
+    }
+    return RKNN_SUCC;
+}
+
 /* The extent a relocation into tensor t may start in: its blob for a
  * constant, its bytes in the arena for an activation. */
 static int tensor_extent(const rknn_model_view *m, const rknn_model_tensor_info *t, uint32_t *extent)
@@ -391,6 +427,8 @@ int rknn_loader_validate(const rknn_model_view *m, const npu_soc_profile *soc,
     plan->arena_bytes = align_up32((uint32_t)m->arena_size, RKNN_DMA_ALIGN);
     plan->scratch_bytes = scratch_size(m);
     plan->io_plan_bytes = align_up32(m->n_inputs * (uint32_t)sizeof(rknn_io_plan), MEM_MIN_ALIGN);
+    plan->image_bytes = align_up32((uint32_t)m->file_size, RKNN_DMA_ALIGN);
+    plan->blobs_aligned = (uint8_t)blobs_aligned(m);
     return RKNN_SUCC;
 }
 
@@ -414,12 +452,41 @@ static uint32_t dma32(const void *p)
     return (uint32_t)rknpu_hook_virt_to_phys(p);
 }
 
+/* Where each blob starts in the store's constants: its file offset when the
+ * NPU reads them in place, else its offset in the packed layout. A
+ * SHARE_WEIGHT_MEM context of another file (same blobs, checked at init)
+ * takes the offsets of the file the store holds. */
+static int store_blob_offsets(const rknn_ctx *ctx, uint32_t *offsets)
+{
+    const rknn_model_store *st = ctx->store;
+    const rknn_model_view *m = &ctx->model;
+    rknn_model_view held;
+    uint32_t total;
+    int ret;
+
+    if (!st->in_place)
+        return weight_layout(m, offsets, NULL, &total);
+    if (m->file != st->image) {
+        if ((ret = rknn_model_parse(st->image, st->image_size, &held)) != RKNN_SUCC)
+            return ret;
+        m = &held;
+    }
+    for (uint32_t b = 0; b < m->n_blobs; b++) {
+        const uint8_t *data;
+        uint32_t size;
+        if ((ret = rknn_model_blob(m, b, &data, &size)) != RKNN_SUCC)
+            return ret;
+        offsets[b] = (uint32_t)(data - st->image);
+    }
+    return RKNN_SUCC;
+}
+
 /* The DMA address of a tensor's first byte in this context. */
 static uint32_t tensor_dma(const rknn_ctx *ctx, const rknn_model_tensor_info *t,
                            const uint32_t *blob_offsets)
 {
     if (is_constant(t->kind))
-        return dma32(ctx->weights->dma + blob_offsets[t->blob_index]);
+        return dma32(ctx->store->dma + blob_offsets[t->blob_index]);
     return dma32(ctx->arena + t->arena_offset);
 }
 
@@ -512,7 +579,7 @@ int rknn_loader_relocate(rknn_ctx *ctx)
 {
     mem_carveout *heap = rknpu_platform_carveout();
     const rknn_model_view *m = &ctx->model;
-    uint32_t *blob_offsets = NULL, *patched, total;
+    uint32_t *blob_offsets = NULL, *patched;
     void *scratch = NULL;
     int ret;
 
@@ -523,7 +590,7 @@ int rknn_loader_relocate(rknn_ctx *ctx)
     patched = (uint32_t *)((uint8_t *)scratch + align_up32(m->n_blobs * 4u, 8));
     memset(patched, 0, (m->n_regcmd_words + 31) / 32 * 4u);
     memcpy(ctx->regcmd, m->regcmd, m->regcmd_size);
-    ret = weight_layout(m, blob_offsets, NULL, &total);
+    ret = store_blob_offsets(ctx, blob_offsets);
     if (ret == RKNN_SUCC)
         ret = patch_relocs(ctx, blob_offsets, patched);
     if (ret == RKNN_SUCC)
@@ -548,7 +615,7 @@ int rknn_loader_plan_file(const void *model, size_t size, rknn_mem_plan *plan,
     if (ret != RKNN_SUCC)
         return ret;
     /* The stream checks need a SoC: use the one the model was built for. */
-    char platform[PLATFORM_NAME_MAX];
+    char platform[RKNN_PLATFORM_NAME_MAX];
     const npu_soc_profile *soc;
     rknn_fbs_string_copy(view->target_platform, platform, sizeof platform);
     soc = npu_soc_find_platform(platform);

@@ -56,12 +56,16 @@ static rknn_tensor_mem *new_record(void *virt, uint64_t phys, uint32_t size, uin
     return &r->mem;
 }
 
-static rknn_tensor_mem *create_inside(rknn_context context, uint64_t size, const char *who)
+/* Context 0 is allowed with RKNN_MEM_FLAG_ALLOC_NO_CONTEXT: memory made
+ * before rknn_init, e.g. the model buffer of RKNN_FLAG_MODEL_BUFFER_ZERO_COPY. */
+static rknn_tensor_mem *create_inside(rknn_context context, uint64_t size, int no_context,
+                                      const char *who)
 {
     void *p = NULL;
     rknn_tensor_mem *m;
 
-    if (!rknn_ctx_from_handle(context) || size == 0 || size > UINT32_MAX) {
+    if ((no_context ? rknpu_board_autoinit() != RKNN_SUCC : !rknn_ctx_from_handle(context)) ||
+        size == 0 || size > UINT32_MAX) {
         HAL_LOG_ERR("%s: invalid context or size %llu", who, (unsigned long long)size);
         return NULL;
     }
@@ -80,13 +84,14 @@ static rknn_tensor_mem *create_inside(rknn_context context, uint64_t size, const
 
 rknn_tensor_mem *rknn_create_mem(rknn_context ctx, uint32_t size)
 {
-    return create_inside(ctx, size, "rknn_create_mem");
+    return create_inside(ctx, size, 0, "rknn_create_mem");
 }
 
 rknn_tensor_mem *rknn_create_mem2(rknn_context ctx, uint64_t size, uint64_t alloc_flags)
 {
-    (void)alloc_flags; /* cacheability is the board's choice of carve-out attributes */
-    return create_inside(ctx, size, "rknn_create_mem2");
+    /* cacheability is the board's choice of carve-out attributes */
+    return create_inside(ctx, size, !ctx && (alloc_flags & RKNN_MEM_FLAG_ALLOC_NO_CONTEXT),
+                         "rknn_create_mem2");
 }
 
 rknn_tensor_mem *rknn_create_mem_from_phys(rknn_context ctx, uint64_t phys_addr, void *virt_addr,
@@ -348,7 +353,7 @@ static int relocate_when_complete(rknn_ctx *ctx)
 {
     int ret;
 
-    if (!ctx->weights || !ctx->weights->dma || !ctx->arena)
+    if (!ctx->store->dma || !ctx->arena)
         return RKNN_SUCC;
     ret = rknn_loader_relocate(ctx);
     return ret == RKNN_SUCC ? rknn_mem_apply_bindings(ctx) : ret;
@@ -376,9 +381,10 @@ int rknn_set_weight_mem(rknn_context context, rknn_tensor_mem *mem)
 
     if (ret != RKNN_SUCC)
         return ret;
-    if (!(ctx->flags & RKNN_FLAG_MEM_ALLOC_OUTSIDE) || !ctx->weights || ctx->weights->refs > 1) {
+    if ((ctx->flags & (RKNN_FLAG_MEM_ALLOC_OUTSIDE | RKNN_FLAG_COLLECT_MODEL_INFO_ONLY)) !=
+            RKNN_FLAG_MEM_ALLOC_OUTSIDE || ctx->store->refs > 1) {
         HAL_LOG_ERR("rknn_set_weight_mem: only for contexts created with RKNN_FLAG_MEM_ALLOC_OUTSIDE "
-                    "whose weights are not shared");
+                    "(not info-only) whose weights are not shared");
         return RKNN_ERR_PARAM_INVALID;
     }
     rknpu_hook_lock();
@@ -387,11 +393,11 @@ int rknn_set_weight_mem(rknn_context context, rknn_tensor_mem *mem)
         rknpu_hook_unlock();
         return ret;
     }
-    ctx->weights->dma = (uint8_t *)mem->virt_addr + mem->offset;
-    ctx->weights->owned = 0;
-    ret = rknn_loader_copy_weights(&ctx->model, ctx->weights->dma);
+    ctx->store->dma = (uint8_t *)mem->virt_addr + mem->offset;
+    ctx->store->in_place = 0;
+    ret = rknn_loader_copy_weights(&ctx->model, ctx->store->dma);
     if (ret == RKNN_SUCC) {
-        rknpu_hook_cache_clean(ctx->weights->dma, ctx->plan.weight_bytes);
+        rknpu_hook_cache_clean(ctx->store->dma, ctx->plan.weight_bytes);
         ret = relocate_when_complete(ctx);
     }
     rknpu_hook_unlock();

@@ -1320,3 +1320,44 @@ int rknn_model_parse(const void *data, size_t size, rknn_model_view *out)
     }
     return RKNN_SUCC;
 }
+
+/* ---- moving a view to a copy of its file ----------------------------------- */
+
+typedef struct {
+    uintptr_t old_base;
+    size_t size;
+    const uint8_t *new_base;
+} rebase_map;
+
+/* The same byte in the copy; pointers outside the file (NULL, the reader's
+ * static "" for absent strings) stay as they are. */
+static const void *moved(const rebase_map *r, const void *p)
+{
+    uintptr_t off = (uintptr_t)p - r->old_base;
+
+    return p && (uintptr_t)p >= r->old_base && off < r->size ? r->new_base + off : p;
+}
+
+void rknn_model_rebase(rknn_model_view *v, const void *copy)
+{
+    rebase_map r = {(uintptr_t)v->file, v->file_size, copy};
+    rknn_fbs_string *strings[] = {
+        &v->npu_family,       &v->generator,     &v->compiler,   &v->target_platform,
+        &v->source_framework, &v->custom_string, &v->input_json, &v->output_json,
+        &v->shape_mode,       &v->custom_op_types,
+    };
+    rknn_fbs_vector *vectors[] = {&v->blobs,   &v->tensors, &v->nodes, &v->inputs,
+                                  &v->outputs, &v->norms,   &v->relocs};
+
+    v->file = copy;
+    v->json = moved(&r, v->json);
+    v->fb.data = moved(&r, v->fb.data);
+    v->model.buf.data = moved(&r, v->model.buf.data);
+    v->graph.buf.data = moved(&r, v->graph.buf.data);
+    v->regcmd = moved(&r, v->regcmd);
+    v->task_data = moved(&r, v->task_data);
+    for (size_t i = 0; i < sizeof strings / sizeof strings[0]; i++)
+        strings[i]->ptr = moved(&r, strings[i]->ptr);
+    for (size_t i = 0; i < sizeof vectors / sizeof vectors[0]; i++)
+        vectors[i]->buf.data = moved(&r, vectors[i]->buf.data);
+}

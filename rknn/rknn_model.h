@@ -262,6 +262,10 @@ typedef struct {
  * offset). On failure *out is zeroed. */
 int rknn_model_parse(const void *data, size_t size, rknn_model_view *out);
 
+/* Point a parsed view at a byte-identical copy of its file (rknn_init's
+ * own copy of the caller's model): O(1), no re-parse. */
+void rknn_model_rebase(rknn_model_view *view, const void *copy);
+
 /* Accessors: RKNN_SUCC, RKNN_ERR_PARAM_INVALID (NULL / index >= count) or
  * RKNN_ERR_MODEL_INVALID (the blob does not decode; logged). */
 int rknn_model_tensor(const rknn_model_view *view, uint32_t index, rknn_model_tensor_info *out);

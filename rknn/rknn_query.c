@@ -72,8 +72,10 @@ static int query_mem_size(const rknn_ctx *ctx, void *info, uint32_t size)
     memset(m, 0, sizeof *m);
     m->total_weight_size = ctx->plan.weight_bytes;
     m->total_internal_size = ctx->plan.arena_bytes;
-    if (ctx->weights && ctx->weights->owned)
-        m->total_dma_allocated_size += ctx->weights->size;
+    if (ctx->store->image_owned)
+        m->total_dma_allocated_size += ctx->plan.image_bytes;
+    if (ctx->store->dma_owned)
+        m->total_dma_allocated_size += ctx->plan.weight_bytes;
     if (ctx->regcmd)
         m->total_dma_allocated_size += ctx->plan.regcmd_bytes;
     if (ctx->arena_owned)

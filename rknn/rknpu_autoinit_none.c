@@ -28,3 +28,18 @@ void rknpu_board_unmap_file(const void *data, size_t size)
     (void)data;
     (void)size;
 }
+
+int rknpu_board_select_soc(const char *target_platform, int contexts_alive)
+{
+    (void)target_platform; /* a firmware image is for one SoC */
+    (void)contexts_alive;
+    return rknpu_board_autoinit();
+}
+
+int rknpu_host_force_soc(rknpu_soc_id soc)
+{
+    (void)soc;
+    HAL_LOG_ERR("rknpu_host_force_soc: only the host build has a virtual NPU for every SoC; "
+                "firmware sets its SoC in rknpu_platform_init()");
+    return RKNN_ERR_DEVICE_UNAVAILABLE;
+}

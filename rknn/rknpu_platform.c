@@ -110,6 +110,28 @@ mem_carveout *rknpu_platform_carveout(void)
     return profile ? &carveout : NULL;
 }
 
+int rknpu_platform_switch_soc(rknpu_soc_id soc)
+{
+    const npu_soc_profile *p = npu_soc_get(soc);
+
+    if (!p || !profile)
+        return RKNN_ERR_DEVICE_UNAVAILABLE;
+    for (unsigned i = 0; i < RKNPU_MAX_CORES; i++)
+        platform.npu_base[i] = i < p->core_count ? p->core_base[i] : 0;
+    platform.soc = soc;
+    profile = p;
+    npu_driver_configure(p, platform.npu_base, platform.job_timeout_us);
+    return RKNN_SUCC;
+}
+
+int rknpu_platform_in_carveout(const void *p, size_t size)
+{
+    uintptr_t start = (uintptr_t)platform.carveout;
+
+    return profile && (uintptr_t)p >= start && size <= platform.carveout_size &&
+           (uintptr_t)p - start <= platform.carveout_size - size;
+}
+
 const npu_soc_profile *rknpu_platform_profile(void)
 {
     return profile;

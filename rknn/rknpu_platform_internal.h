@@ -18,6 +18,20 @@ const npu_soc_profile *rknpu_platform_profile(void);
  * must call rknpu_platform_init() first). RKNN_SUCC if already up. */
 int rknpu_board_autoinit(void);
 
+/* rknn_init() after parsing a model: bring the platform up (as above) and,
+ * on the host, make the virtual NPU the SoC the model names
+ * (target_platform, e.g. "rk3566") unless contexts are alive. Firmware is
+ * for one SoC: nothing changes there, the compatibility check then names
+ * both. */
+int rknpu_board_select_soc(const char *target_platform, int contexts_alive);
+
+/* The host board's SoC switch: the same carve-out, another SoC profile
+ * (its NPU addresses and driver set-up). No context may be alive. */
+int rknpu_platform_switch_soc(rknpu_soc_id soc);
+
+/* 1 if [p, p + size) lies inside the carve-out (memory the NPU can reach). */
+int rknpu_platform_in_carveout(const void *p, size_t size);
+
 /* rknn_init(size == 0): map the model file at path read-only. Only the host
  * board has files; bare metal returns RKNN_ERR_PARAM_INVALID. */
 int rknpu_board_map_file(const char *path, const void **data, size_t *size);

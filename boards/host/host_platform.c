@@ -4,8 +4,10 @@
  * the first rknn_init() brings up a carve-out in static memory (given a fake
  * NPU address below 4 GiB, as on silicon) and the virtual NPU.
  *
- * Environment: RKNPU_SOC=rk3588|rk3566|rk3568|rv1106 picks the NPU profile
- * (default: the build's -Dsoc); RKNPU_LOG_LEVEL=0..3 sets the log threshold.
+ * The host serves every SoC profile: each rknn_init() makes the virtual NPU
+ * the SoC its model names (while no other context is alive; the carve-out
+ * stays as it is), unless rknpu_host_force_soc() chose one. Environment:
+ * RKNPU_LOG_LEVEL=0..3 sets the log threshold.
  */
 #define _DEFAULT_SOURCE
 #include <fcntl.h>
@@ -14,7 +16,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <string.h>
-#include <strings.h>
 
 #include "board_common.h"
 #include "hal.h"
@@ -26,19 +27,7 @@
 
 static uint8_t host_carveout[HOST_CARVEOUT_BYTES] __attribute__((aligned(4096)));
 
-static rknpu_soc_id soc_from_env(void)
-{
-    static const struct { const char *name; rknpu_soc_id id; } socs[] = {
-        {"rk3588", RKNPU_SOC_RK3588}, {"rk3566", RKNPU_SOC_RK3566},
-        {"rk3568", RKNPU_SOC_RK3568}, {"rv1106", RKNPU_SOC_RV1106},
-    };
-    const char *s = getenv("RKNPU_SOC");
-
-    for (size_t i = 0; s && i < sizeof socs / sizeof socs[0]; i++)
-        if (strcasecmp(s, socs[i].name) == 0)
-            return socs[i].id;
-    return BOARD_SOC;
-}
+static int forced_soc = -1; /* rknpu_host_force_soc(), -1: follow the model */
 
 int rknpu_board_autoinit(void)
 {
@@ -50,7 +39,7 @@ int rknpu_board_autoinit(void)
         return RKNN_SUCC;
     if (level && level[0] >= '0' && level[0] <= '3')
         rknpu_log_threshold = level[0] - '0';
-    cfg.soc = soc_from_env();
+    cfg.soc = forced_soc >= 0 ? (rknpu_soc_id)forced_soc : BOARD_SOC;
     cfg.carveout = host_carveout;
     cfg.carveout_size = sizeof host_carveout;
     cfg.carveout_phys = HOST_CARVEOUT_NPU_ADDRESS;
@@ -58,6 +47,45 @@ int rknpu_board_autoinit(void)
     if (ret != RKNN_SUCC)
         return ret;
     return board_vnpu_attach(rknpu_platform_get(), rknpu_platform_profile());
+}
+
+static int switch_soc(rknpu_soc_id soc)
+{
+    int ret = rknpu_platform_switch_soc(soc);
+
+    if (ret == RKNN_SUCC)
+        ret = board_vnpu_attach(rknpu_platform_get(), rknpu_platform_profile());
+    if (ret == RKNN_SUCC)
+        HAL_LOG_INFO("host: virtual NPU is now %s", rknpu_platform_profile()->name);
+    return ret;
+}
+
+int rknpu_board_select_soc(const char *target_platform, int contexts_alive)
+{
+    const npu_soc_profile *want = npu_soc_find_platform(target_platform);
+    int ret = rknpu_board_autoinit();
+
+    if (ret != RKNN_SUCC || forced_soc >= 0 || !want || want == rknpu_platform_profile())
+        return ret; /* the compatibility check names both SoCs if they differ */
+    if (contexts_alive)
+        return RKNN_SUCC;
+    return switch_soc(want->id);
+}
+
+int rknpu_host_force_soc(rknpu_soc_id soc)
+{
+    if (soc == RKNPU_SOC_COUNT) {
+        forced_soc = -1; /* follow each model again */
+        return RKNN_SUCC;
+    }
+    if (!npu_soc_get(soc)) {
+        HAL_LOG_ERR("rknpu_host_force_soc: unknown SoC id %d", (int)soc);
+        return RKNN_ERR_PARAM_INVALID;
+    }
+    forced_soc = (int)soc;
+    if (!rknpu_platform_get())
+        return rknpu_board_autoinit();
+    return soc == rknpu_platform_get()->soc ? RKNN_SUCC : switch_soc(soc);
 }
 
 /* rknn_init(ctx, "model.rknn", 0, ...): the file is mapped read-only for the

@@ -97,14 +97,26 @@ const char *rknpu_soc_name(rknpu_soc_id soc);
  * for NULL / RKNN_ERR_DEVICE_UNAVAILABLE before rknpu_platform_init(). */
 int rknpu_mem_get_stats(rknpu_mem_stats *stats);
 
-/* Carve-out a model needs, known before rknn_init() so firmware can size its
- * linker region. All sizes in bytes. */
+/* Memory a model needs, known before rknn_init() so firmware can size its
+ * linker region. All sizes in bytes.
+ * Default rknn_init copies the model file into the carve-out (the caller may
+ * free its buffer afterwards) and the NPU reads the constants in that copy.
+ * With RKNN_FLAG_MODEL_BUFFER_ZERO_COPY the caller's buffer is used as it
+ * is and must outlive the context; if it lies in the carve-out (made with
+ * rknn_create_mem2(0, size, RKNN_MEM_FLAG_ALLOC_NO_CONTEXT)) and is 64-byte
+ * aligned the NPU reads the constants there, else they are copied. */
 typedef struct {
-    uint32_t weight_bytes;         /* constants, shared by duplicated contexts */
+    uint32_t weight_bytes;         /* constants, packed (the size rknn_set_weight_mem needs) */
     uint32_t regcmd_bytes;         /* relocated command stream, per context */
     uint32_t internal_bytes;       /* activation arena incl. inputs/outputs, per context */
     uint32_t loader_scratch_bytes; /* needed only while rknn_init() runs */
-    uint64_t carveout_bytes;       /* peak rknn_init() needs from an empty carve-out */
+    uint64_t carveout_bytes;       /* default mode: peak rknn_init() needs from an empty
+                                    * carve-out, the model copy included */
+    uint32_t model_copy_bytes;     /* of which the runtime's copy of the model file */
+    uint64_t carveout_zero_copy_bytes; /* zero-copy mode, buffer in the carve-out: peak
+                                        * beyond the buffer itself */
+    uint32_t context_static_bytes; /* static RAM of one context slot (the pools hold
+                                    * max_contexts of them whether used or not) */
 } rknpu_model_mem;
 
 /* Parse and validate a .rknn file (no allocation, no platform needed) and
@@ -112,6 +124,15 @@ typedef struct {
  * RKNN_ERR_MODEL_INVALID or RKNN_ERR_TARGET_PLATFORM_UNMATCH (unknown
  * target platform). */
 int rknpu_model_mem_requirements(const void *model, size_t size, rknpu_model_mem *out);
+
+/* Host build only (the virtual NPU serves every SoC): run every model on
+ * this SoC's profile instead of the one each model names, e.g. for
+ * rknpu-run --soc. A model for another SoC then fails rknn_init with
+ * RKNN_ERR_TARGET_PLATFORM_UNMATCH, naming both. Call it before rknn_init;
+ * RKNPU_SOC_COUNT goes back to following each model.
+ * Firmware builds return RKNN_ERR_DEVICE_UNAVAILABLE (their SoC is set by
+ * rknpu_platform_init). */
+int rknpu_host_force_soc(rknpu_soc_id soc);
 
 /* Boot-time self-test: a small int8 network (conv 3x3 + bias + requant,
  * then conv 1x1), built by rknpu-bm's own register-command builder, runs on

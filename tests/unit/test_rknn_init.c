@@ -63,6 +63,10 @@ static void platform(rknpu_soc_id soc, size_t carve_bytes)
     c.carveout_size = carve_bytes;
     c.carveout_phys = CARVE_NPU_ADDR;
     CHECK(rknpu_platform_init(&c) == RKNN_SUCC);
+#if RKNPU_BOARD_HOST
+    /* as firmware: one SoC (the host otherwise follows each model) */
+    CHECK(rknpu_host_force_soc(soc) == RKNN_SUCC);
+#endif
 }
 
 static size_t used_bytes(void)
@@ -102,7 +106,9 @@ static int is_address_reg(uint16_t reg)
 static void check_relocated_stream(rknn_context h, const sample *s)
 {
     rknn_ctx *ctx = rknn_ctx_from_handle(h);
-    uint32_t w0 = CARVE_NPU_ADDR + (uint32_t)(ctx->weights->dma - carve);
+    uint32_t w0 = CARVE_NPU_ADDR + (uint32_t)(ctx->store->dma - carve);
+    /* constants in place in the runtime's copy of the file, or packed */
+    uint32_t w_bytes = ctx->store->in_place ? ctx->store->image_size : s->weight_bytes;
     uint32_t a0 = CARVE_NPU_ADDR + (uint32_t)(ctx->arena - carve);
     uint32_t r0 = CARVE_NPU_ADDR + (uint32_t)(ctx->regcmd - carve);
     uint32_t addresses = 0, links = 0, bad = 0;
@@ -121,7 +127,7 @@ static void check_relocated_stream(rknn_context h, const sample *s)
             bad += !is_task;
         } else if (npu_regcmd_target(w) != 0x0101 && is_address_reg(npu_regcmd_reg(w)) && v) {
             addresses++;
-            bad += !((v >= w0 && v < w0 + s->weight_bytes) || (v >= a0 && v < a0 + s->arena_bytes));
+            bad += !((v >= w0 && v < w0 + w_bytes) || (v >= a0 && v < a0 + s->arena_bytes));
         }
     }
     CHECK(addresses > 0 && links > 0);
@@ -233,8 +239,9 @@ static void test_sample(const sample *s)
     if (s->out_c2)
         check_mid_attrs(h, s->out_c2);
     check_relocated_stream(h, s);
-    /* weights + stream + arena, and the small per-input plan block */
-    CHECK_EQ_U(used_bytes(), s->weight_bytes + s->regcmd_bytes + (s->arena_bytes + 63) / 64 * 64 +
+    /* the runtime's copy of the file (constants read in place), stream,
+     * arena, and the small per-input plan block */
+    CHECK_EQ_U(used_bytes(), (n + 63) / 64 * 64 + s->regcmd_bytes + (s->arena_bytes + 63) / 64 * 64 +
                                  rknn_ctx_from_handle(h)->plan.io_plan_bytes);
     CHECK(rknn_ctx_from_handle(h)->plan.io_plan_bytes <= 64u * 4u * s->n_in);
     CHECK(rknn_destroy(h) == RKNN_SUCC);
@@ -291,15 +298,16 @@ static void test_flags(void)
           RKNN_ERR_PARAM_INVALID); /* needs extend->ctx */
 
     CHECK(rknn_init(&h, model, (uint32_t)n, RKNN_FLAG_COLLECT_MODEL_INFO_ONLY, NULL) == RKNN_SUCC);
-    CHECK_EQ_U(used_bytes(), 0);
+    CHECK_EQ_U(used_bytes(), (n + 63) / 64 * 64); /* only the copy of the model */
     CHECK(rknn_query(h, RKNN_QUERY_MEM_SIZE, &ms, sizeof ms) == RKNN_SUCC);
     CHECK_EQ_U(ms.total_weight_size, 4864);
-    CHECK_EQ_U(ms.total_dma_allocated_size, 0);
+    CHECK_EQ_U(ms.total_dma_allocated_size, (n + 63) / 64 * 64);
     CHECK(rknn_destroy(h) == RKNN_SUCC);
 
     CHECK(rknn_init(&h, model, (uint32_t)n, RKNN_FLAG_MEM_ALLOC_OUTSIDE, NULL) == RKNN_SUCC);
-    /* only the stream (and the input plans): weights and arena come from the user */
-    CHECK_EQ_U(used_bytes(), 13696 + rknn_ctx_from_handle(h)->plan.io_plan_bytes);
+    /* only the model copy, the stream and the input plans: weights and arena
+     * come from the user */
+    CHECK_EQ_U(used_bytes(), (n + 63) / 64 * 64 + 13696 + rknn_ctx_from_handle(h)->plan.io_plan_bytes);
     CHECK(rknn_destroy(h) == RKNN_SUCC);
 
     CHECK(rknn_init(&h, model, (uint32_t)n, RKNN_FLAG_COLLECT_PERF_MASK | RKNN_FLAG_PRIOR_LOW,
@@ -333,8 +341,8 @@ static void test_dup_and_share(void)
     one = used_bytes();
     CHECK(rknn_dup_context(&a, &b) == RKNN_SUCC);
     CHECK(b != 0 && b != a);
-    CHECK_EQ_U(used_bytes(), 2 * one - 4864); /* weights shared */
-    CHECK(rknn_ctx_from_handle(a)->weights == rknn_ctx_from_handle(b)->weights);
+    CHECK_EQ_U(used_bytes(), 2 * one - (n + 63) / 64 * 64); /* model copy and weights shared */
+    CHECK(rknn_ctx_from_handle(a)->store == rknn_ctx_from_handle(b)->store);
     check_relocated_stream(b, &samples[0]);
     CHECK(rknn_destroy(a) == RKNN_SUCC);
     check_relocated_stream(b, &samples[0]); /* weights live on with the duplicate */
@@ -342,7 +350,7 @@ static void test_dup_and_share(void)
     memset(&ext, 0, sizeof ext);
     ext.ctx = b;
     CHECK(rknn_init(&c, model, (uint32_t)n, RKNN_FLAG_SHARE_WEIGHT_MEM, &ext) == RKNN_SUCC);
-    CHECK(rknn_ctx_from_handle(c)->weights == rknn_ctx_from_handle(b)->weights);
+    CHECK(rknn_ctx_from_handle(c)->store == rknn_ctx_from_handle(b)->store);
     CHECK(rknn_destroy(b) == RKNN_SUCC);
     CHECK(rknn_destroy(c) == RKNN_SUCC);
     CHECK_EQ_U(used_bytes(), 0);
@@ -371,16 +379,22 @@ static void test_context_pool(void)
 static void test_path_init(void)
 {
     char path[512];
-    rknn_context h = 0;
+    rknn_context h = 0, d = 0;
     int ret;
 
     platform(RKNPU_SOC_RK3588, CARVE_BYTES);
     test_path(path, sizeof path, models_dir, "rk3588_multiple_input_demo.v6.rknn");
     ret = rknn_init(&h, path, 0, 0, NULL);
 #if defined(RKNPU_BOARD_HOST)
-    CHECK(ret == RKNN_SUCC); /* the host board maps the file */
+    CHECK(ret == RKNN_SUCC); /* the host board maps the file, the runtime copies it */
     check_queries(h, &samples[0], 0);
-    CHECK(rknn_dup_context(&h, &h) == RKNN_ERR_PARAM_INVALID);
+    CHECK(rknn_dup_context(&h, &d) == RKNN_SUCC);
+    CHECK(rknn_destroy(h) == RKNN_SUCC);
+    check_queries(d, &samples[0], 0);
+    CHECK(rknn_destroy(d) == RKNN_SUCC);
+    /* zero copy keeps the mapping, which is not NPU memory: not duplicable */
+    CHECK(rknn_init(&h, path, 0, RKNN_FLAG_MODEL_BUFFER_ZERO_COPY, NULL) == RKNN_SUCC);
+    CHECK(rknn_dup_context(&h, &d) == RKNN_ERR_PARAM_INVALID);
     CHECK(rknn_destroy(h) == RKNN_SUCC);
     path[strlen(path) - 1] = 'X';
     CHECK(rknn_init(&h, path, 0, 0, NULL) == RKNN_ERR_PARAM_INVALID);

@@ -207,18 +207,20 @@ static int inside(uint32_t v, uint32_t base, uint32_t size)
 static void scan_stream(rknn_context h)
 {
     const rknn_ctx *ctx = rknn_ctx_from_handle(h);
-    uint32_t weights, arena, stream, n_words, bad_addr = 0, bad_link = 0;
+    uint32_t weights, weights_bytes, arena, stream, n_words, bad_addr = 0, bad_link = 0;
 
     if (!ctx) {
         fail("no context behind a handle rknn_init returned");
         return;
     }
     EXPECT(ctx->relocated, "rknn_init succeeded without relocating the stream");
-    EXPECT(ctx->regcmd && ctx->weights && (ctx->arena || !ctx->plan.arena_bytes),
+    EXPECT(ctx->regcmd && ctx->store && (ctx->arena || !ctx->plan.arena_bytes),
            "buffers missing after init");
-    if (!ctx->regcmd || !ctx->weights)
+    if (!ctx->regcmd || !ctx->store)
         return;
-    weights = ctx->weights->dma ? npu_addr(ctx->weights->dma) : 0;
+    weights = ctx->store->dma ? npu_addr(ctx->store->dma) : 0;
+    /* constants in place in the runtime's copy of the file, or packed */
+    weights_bytes = ctx->store->in_place ? ctx->store->image_size : ctx->plan.weight_bytes;
     arena = ctx->arena ? npu_addr(ctx->arena) : 0;
     stream = npu_addr(ctx->regcmd);
     /* The whole DMA block the PC may fetch from, padding included. */
@@ -238,12 +240,12 @@ static void scan_stream(rknn_context h)
                 fail("stream word %u: PC_DATA_ADDR 0x%08x is not a task start of this "
                      "context's stream (at 0x%08x)", i, v, stream);
         } else if (is_compute_target(word_target(w)) && is_address_reg(word_reg(w)) && v) {
-            int ok = inside(v, weights, ctx->plan.weight_bytes) ||
+            int ok = inside(v, weights, weights_bytes) ||
                      inside(v, arena, ctx->plan.arena_bytes);
             if (!ok && bad_addr++ == 0)
                 fail("stream word %u: target 0x%04x register 0x%04x = 0x%08x is outside "
                      "weights [0x%08x +%u] and arena [0x%08x +%u]", i, word_target(w),
-                     word_reg(w), v, weights, ctx->plan.weight_bytes, arena,
+                     word_reg(w), v, weights, weights_bytes, arena,
                      ctx->plan.arena_bytes);
         }
     }
