@@ -2,7 +2,11 @@
  * rknpu-run - run a .rknn model on the virtual NPU from the command line.
  *
  *   rknpu-run MODEL --input FILE [--input FILE ...] [--core-mask N]
- *             [--loops N] [--output-dir DIR]
+ *             [--loops N] [--output-dir DIR] [--soc NAME]
+ *
+ * The virtual NPU is the SoC the model names; --soc rk3588|rk3566|rk3568|
+ * rv1106 runs it on another profile instead (a model for another SoC then
+ * fails, as it would on that board).
  *
  * Inputs: .npy (dtype uint8/int8/float16/float32/float64; a 4-D shape is
  * recognised as NHWC or NCHW by comparing it with the model's input) or raw
@@ -21,6 +25,7 @@
 #include <time.h>
 
 #include "rknn_api.h"
+#include "rknpu_bm.h"
 #include "tool_files.h"
 
 #define MAX_INPUTS 16
@@ -37,7 +42,7 @@ typedef struct {
 static void usage(void)
 {
     fprintf(stderr, "usage: rknpu-run MODEL --input FILE [--input FILE ...] [--core-mask N] "
-                    "[--loops N] [--output-dir DIR]\n"
+                    "[--loops N] [--output-dir DIR] [--soc rk3588|rk3566|rk3568|rv1106]\n"
                     "  inputs: .npy (uint8/int8/float16/float32/float64) or raw .bin (uint8 NHWC)\n"
                     "  core masks: 0 auto, 1 2 4 single cores, 3 cores 0+1, 7 all three, 65535 all\n");
 }
@@ -228,7 +233,7 @@ static void print_attr(const char *what, const rknn_tensor_attr *a)
 /* ---- main ------------------------------------------------------------------------ */
 
 typedef struct {
-    const char *model, *out_dir, *inputs[MAX_INPUTS];
+    const char *model, *out_dir, *soc, *inputs[MAX_INPUTS];
     unsigned n_inputs;
     unsigned long mask, loops;
 } options;
@@ -243,6 +248,8 @@ static int parse_args(int argc, char **argv, options *o)
             o->inputs[o->n_inputs++] = argv[++i];
         } else if (strcmp(argv[i], "--output-dir") == 0 && i + 1 < argc) {
             o->out_dir = argv[++i];
+        } else if (strcmp(argv[i], "--soc") == 0 && i + 1 < argc) {
+            o->soc = argv[++i];
         } else if ((strcmp(argv[i], "--core-mask") == 0 || strcmp(argv[i], "--loops") == 0) &&
                    i + 1 < argc) {
             unsigned long v = strtoul(argv[i + 1], &end, 0);
@@ -290,8 +297,8 @@ static int run(const options *o)
         rknn_destroy(ctx);
         return 1;
     }
-    printf("%s: %u input(s), %u output(s), rknn_init %.2f ms\n", o->model, io.n_input,
-           io.n_output, t_init);
+    printf("%s: %u input(s), %u output(s), rknn_init %.2f ms, virtual NPU %s\n", o->model,
+           io.n_input, io.n_output, t_init, rknpu_soc_name(rknpu_platform_get()->soc));
     memset(files, 0, sizeof files);
     memset(inputs, 0, sizeof inputs);
     for (uint32_t i = 0; i < io.n_input && ret == RKNN_SUCC; i++) {
@@ -373,6 +380,21 @@ static int run(const options *o)
     return ret == RKNN_SUCC ? 0 : 1;
 }
 
+/* --soc NAME: the virtual NPU's profile instead of the model's own. */
+static int force_soc(const char *name)
+{
+    for (int id = 0; id < RKNPU_SOC_COUNT; id++) {
+        const char *s = rknpu_soc_name((rknpu_soc_id)id);
+        size_t i = 0;
+        while (s[i] && name[i] && (s[i] | 0x20) == (name[i] | 0x20))
+            i++;
+        if (!s[i] && !name[i])
+            return rknpu_host_force_soc((rknpu_soc_id)id) == RKNN_SUCC ? 0 : -1;
+    }
+    fprintf(stderr, "rknpu-run: unknown --soc '%s' (rk3588, rk3566, rk3568, rv1106)\n", name);
+    return -1;
+}
+
 int main(int argc, char **argv)
 {
     options o;
@@ -381,5 +403,7 @@ int main(int argc, char **argv)
         usage();
         return 2;
     }
+    if (o.soc && force_soc(o.soc) != 0)
+        return 2;
     return run(&o);
 }

@@ -46,11 +46,13 @@ static const sample samples[] = {
 
 /* Keep expected error lines out of the log; count them instead. */
 static int errors_logged;
+static char last_error[256];
 void rknpu_hook_log(rknpu_log_level level, const char *msg)
 {
-    (void)msg;
-    if (level == RKNPU_LOG_ERROR)
+    if (level == RKNPU_LOG_ERROR) {
         errors_logged++;
+        snprintf(last_error, sizeof last_error, "%s", msg);
+    }
 }
 
 static void platform(rknpu_soc_id soc, size_t carve_bytes)
@@ -404,6 +406,94 @@ static void test_path_init(void)
     CHECK_EQ_U(used_bytes(), 0);
 }
 
+/* The vendor rule: the model buffer may be freed once rknn_init returns;
+ * with RKNN_FLAG_MODEL_BUFFER_ZERO_COPY it is used in place instead. */
+static void test_model_buffer(const sample *s)
+{
+    rknn_context h = 0;
+    rknn_tensor_mem *buf;
+    rknpu_model_mem need;
+    size_t n = load(s->file, model), before;
+    uint32_t arena = (s->arena_bytes + 63) / 64 * 64;
+
+    platform(s->soc, CARVE_BYTES);
+    CHECK(rknpu_model_mem_requirements(model, n, &need) == RKNN_SUCC);
+    CHECK_EQ_U(need.model_copy_bytes, (n + 63) / 64 * 64);
+    CHECK(need.carveout_bytes >= need.carveout_zero_copy_bytes + n);
+    CHECK(need.context_static_bytes >= sizeof(rknn_ctx));
+
+    /* default: the runtime keeps a copy; the caller's bytes are garbage now */
+    CHECK(rknn_init(&h, model, (uint32_t)n, 0, NULL) == RKNN_SUCC);
+    memset(model, 0xA5, n);
+    check_queries(h, s, 0);
+    if (s->out_c2)
+        check_mid_attrs(h, s->out_c2);
+    check_relocated_stream(h, s);
+    CHECK(used_bytes() <= need.carveout_bytes);
+    CHECK(rknn_destroy(h) == RKNN_SUCC);
+
+    /* zero copy, the buffer in the carve-out: no copy, constants read there */
+    n = load(s->file, model);
+    buf = rknn_create_mem2(0, n, RKNN_MEM_FLAG_ALLOC_NO_CONTEXT);
+    if (!CHECK(buf != NULL))
+        return;
+    memcpy(buf->virt_addr, model, n);
+    before = used_bytes();
+    CHECK(rknn_init(&h, buf->virt_addr, (uint32_t)n, RKNN_FLAG_MODEL_BUFFER_ZERO_COPY, NULL) ==
+          RKNN_SUCC);
+    CHECK_EQ_U(used_bytes() - before,
+               s->regcmd_bytes + arena + rknn_ctx_from_handle(h)->plan.io_plan_bytes);
+    CHECK(used_bytes() - before <= need.carveout_zero_copy_bytes);
+    CHECK(rknn_ctx_from_handle(h)->store->dma == buf->virt_addr);
+    check_queries(h, s, 0);
+    check_relocated_stream(h, s);
+    CHECK(rknn_destroy(h) == RKNN_SUCC);
+    CHECK(rknn_destroy_mem(0, buf) == RKNN_SUCC);
+
+    /* zero copy, the buffer outside NPU memory: only the constants copied */
+    CHECK(rknn_init(&h, model, (uint32_t)n, RKNN_FLAG_MODEL_BUFFER_ZERO_COPY, NULL) == RKNN_SUCC);
+    CHECK_EQ_U(used_bytes(), s->weight_bytes + s->regcmd_bytes + arena +
+                                 rknn_ctx_from_handle(h)->plan.io_plan_bytes);
+    CHECK(!rknn_ctx_from_handle(h)->store->in_place);
+    check_queries(h, s, 0);
+    check_relocated_stream(h, s);
+    CHECK(rknn_destroy(h) == RKNN_SUCC);
+    CHECK_EQ_U(used_bytes(), 0);
+}
+
+#if RKNPU_BOARD_HOST
+/* The host serves every SoC: each model gets the profile it names, while no
+ * other context runs on another one. */
+static void test_host_follows_model(void)
+{
+    rknn_context a = 0, b = 0;
+    rknn_model_view view;
+    size_t n, m;
+
+    platform(RKNPU_SOC_RK3588, CARVE_BYTES);
+    CHECK(rknpu_host_force_soc(RKNPU_SOC_COUNT) == RKNN_SUCC);
+    n = load("rk3566_multiple_input_demo.v6.rknn", model);
+    m = load("rk3588_multiple_input_demo.v6.rknn", other);
+    CHECK(rknn_init(&a, model, (uint32_t)n, 0, NULL) == RKNN_SUCC);
+    CHECK(rknpu_platform_get()->soc == RKNPU_SOC_RK3566);
+    CHECK(rknn_init(&b, other, (uint32_t)m, 0, NULL) == RKNN_ERR_TARGET_PLATFORM_UNMATCH);
+    CHECK(strstr(last_error, "rk3588") && strstr(last_error, "RK3566"));
+    CHECK(rknn_destroy(a) == RKNN_SUCC);
+    CHECK(rknn_init(&b, other, (uint32_t)m, 0, NULL) == RKNN_SUCC);
+    CHECK(rknpu_platform_get()->soc == RKNPU_SOC_RK3588);
+    CHECK(rknn_destroy(b) == RKNN_SUCC);
+
+    /* A SoC rknpu-bm has no profile for: named in the error. */
+    CHECK(rknn_model_parse(other, m, &view) == RKNN_SUCC);
+    CHECK(view.target_platform.len == 6);
+    memcpy((uint8_t *)(uintptr_t)view.target_platform.ptr, "rk3576", 6);
+    CHECK(rknn_init(&b, other, (uint32_t)m, 0, NULL) == RKNN_ERR_TARGET_PLATFORM_UNMATCH);
+    CHECK(strstr(last_error, "'rk3576'") && strstr(last_error, "no SoC profile"));
+    CHECK(rknpu_host_force_soc((rknpu_soc_id)99) == RKNN_ERR_PARAM_INVALID);
+    CHECK_EQ_U(used_bytes(), 0);
+}
+#endif
+
 int main(int argc, char **argv)
 {
     int skip;
@@ -420,5 +510,10 @@ int main(int argc, char **argv)
     test_dup_and_share();
     test_context_pool();
     test_path_init();
+    for (size_t i = 0; i < sizeof samples / sizeof samples[0]; i++)
+        test_model_buffer(&samples[i]);
+#if RKNPU_BOARD_HOST
+    test_host_follows_model();
+#endif
     return test_report("rknn_init");
 }

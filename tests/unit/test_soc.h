@@ -25,7 +25,10 @@ static inline void test_switch_soc(rknpu_soc_id soc)
     CHECK(board_vnpu_attach(rknpu_platform_get(), npu_soc_get(soc)) == RKNN_SUCC);
 }
 
-/* rknn_init on dir/file read into buf; 0 (and a failed check) on error. */
+/* rknn_init on dir/file read into buf; 0 (and a failed check) on error.
+ * Then, as a vendor-style client that frees its model buffer after init and
+ * reuses the memory, buf is overwritten (unless the model is zero copy):
+ * everything after this must work from the runtime's own copy. */
 static inline rknn_context test_load_model(const char *dir, const char *file, uint8_t *buf,
                                            size_t cap, uint32_t flags)
 {
@@ -35,6 +38,8 @@ static inline rknn_context test_load_model(const char *dir, const char *file, ui
 
     CHECK(n > 0);
     CHECK(rknn_init(&ctx, buf, (uint32_t)n, flags, NULL) == RKNN_SUCC);
+    if (!(flags & RKNN_FLAG_MODEL_BUFFER_ZERO_COPY))
+        memset(buf, 0xA5, n);
     return ctx;
 }
 
