@@ -485,9 +485,11 @@ static int print_memory(const uint8_t *data, size_t size)
         return ret;
     }
     printf("memory      weights %" PRIu32 ", regcmd %" PRIu32 ", arena %" PRIu32
-           ", loader scratch %" PRIu32 ", carve-out peak %" PRIu64 " bytes\n",
+           ", loader scratch %" PRIu32 ", carve-out peak %" PRIu64 " bytes (model copy %" PRIu32
+           "), zero copy %" PRIu64 " bytes, static %" PRIu32 " bytes per context\n",
            need.weight_bytes, need.regcmd_bytes, need.internal_bytes, need.loader_scratch_bytes,
-           need.carveout_bytes);
+           need.carveout_bytes, need.model_copy_bytes, need.carveout_zero_copy_bytes,
+           need.context_static_bytes);
     return RKNN_SUCC;
 }
 

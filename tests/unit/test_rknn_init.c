@@ -381,13 +381,14 @@ static void test_context_pool(void)
 static void test_path_init(void)
 {
     char path[512];
-    rknn_context h = 0, d = 0;
+    rknn_context h = 0;
     int ret;
 
     platform(RKNPU_SOC_RK3588, CARVE_BYTES);
     test_path(path, sizeof path, models_dir, "rk3588_multiple_input_demo.v6.rknn");
     ret = rknn_init(&h, path, 0, 0, NULL);
 #if defined(RKNPU_BOARD_HOST)
+    rknn_context d = 0;
     CHECK(ret == RKNN_SUCC); /* the host board maps the file, the runtime copies it */
     check_queries(h, &samples[0], 0);
     CHECK(rknn_dup_context(&h, &d) == RKNN_SUCC);
