@@ -1,8 +1,10 @@
 #!/bin/sh
 # The host build once more with clang and ASan+UBSan: every meson test under
 # the sanitizers, then a bounded run of each libFuzzer target (tests/fuzz/)
-# seeded with the sample models. Prints a short summary; exits non-zero on
-# any failure (build, test, sanitizer report, fuzzer crash).
+# seeded with the sample models, and the vendor-style client against the
+# installed instrumented library (scripts/check-vendor-client.sh). Prints a
+# short summary; exits non-zero on any failure (build, test, sanitizer
+# report, fuzzer crash).
 #   run-host-sanitize.sh BUILD_DIR
 # Env: FUZZ_SECONDS  seconds per fuzzer (default 20; 0 skips fuzzing)
 # Called by scripts/run-tests.sh for the host target (check host-sanitize).
@@ -74,6 +76,18 @@ if [ "$test_status" -ne 0 ] || [ "$2" -ne 0 ]; then
     status=1
 fi
 note "tests under ASan+UBSan: $1 passed, $2 failed, $3 skipped"
+
+# A client written like the vendor examples against the installed
+# instrumented library (pkg-config, clang -fsanitize=address,undefined):
+# frees its model buffer after rknn_init, runs both samples on both SoCs
+# without environment variables.
+if sh scripts/check-vendor-client.sh "$build" . >"$build.vendor-client.log" 2>&1; then
+    note "vendor-client (tests/install/vendor_client.c, 4 models): OK"
+else
+    grep -v -e '^    #' -e '^  0x' -e '^=>0x' "$build.vendor-client.log" | head -n 60
+    note "vendor-client (tests/install/vendor_client.c): FAILED (see $build.vendor-client.log)"
+    status=1
+fi
 
 # run_fuzzer NAME: FUZZ_SECONDS of libFuzzer on a fresh corpus of the samples.
 run_fuzzer() {

@@ -3,6 +3,7 @@
 
     check_rknn_inspect.py facts RKNN_INSPECT MODEL [PY_INSPECTOR]
     check_rknn_inspect.py truncated RKNN_INSPECT MODEL
+    check_rknn_inspect.py directory RKNN_INSPECT MODELS_DIR UNSUPPORTED_LIST
 
 facts: runs `rknn-inspect --relocs --regcmd 16 MODEL` and compares what it
 prints with an independent reference: the research inspector
@@ -13,6 +14,12 @@ custom-op attributes).
 
 truncated: a truncated copy of MODEL, an empty file and a missing file must
 make rknn-inspect exit non-zero with the loader's message on stderr.
+
+directory: every .rknn file in MODELS_DIR either loads (and is one of the
+samples the facts checks know) or is listed in UNSUPPORTED_LIST
+(tests/unsupported_models.txt) and makes rknn-inspect fail with the listed
+return code and message; a listed model that loads, fails otherwise or is
+absent is a failure too.
 
 Exit status: 0 pass, 1 fail, 77 skip (sample models absent).
 """
@@ -262,12 +269,64 @@ def truncated(exe, model):
     return 0
 
 
+def read_unsupported(path):
+    """{file: (return code name, message)} from tests/unsupported_models.txt."""
+    listed = {}
+    with open(path) as fh:
+        for n, line in enumerate(fh, 1):
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            parts = line.split(None, 2)
+            check(len(parts) == 3 and parts[1].startswith("RKNN_ERR_"),
+                  "%s:%d: want 'file code message': %r" % (path, n, line))
+            if len(parts) == 3:
+                listed[parts[0]] = (parts[1], parts[2])
+    return listed
+
+
+def directory(exe, models, list_path):
+    if not os.path.isdir(models):
+        check(False, "models directory %s not found (it is ../shared/models)" % models)
+        return 0
+    if not os.path.isfile(list_path):
+        check(False, "unsupported-model list %s not found" % list_path)
+        return 0
+    listed = read_unsupported(list_path)
+    names = sorted(f for f in os.listdir(models) if f.endswith(".rknn"))
+    for name in names:
+        rc, out, err = run([exe, os.path.join(models, name)])
+        if name in listed:
+            code, message = listed[name]
+            ok = rc != 0 and message in err and "(%s)" % code in err
+            check(ok, "%s: listed in %s as failing with %s %r; got status %d, stderr %r%s"
+                  % (name, list_path, code, message, rc, err[-400:],
+                     " (it loads now: drop it from the list)" if rc == 0 else ""))
+            if ok:
+                print("%s: not supported yet, fails as listed (%s)" % (name, code))
+        else:
+            check(rc == 0, "%s: rknn-inspect status %d and not in %s: %r"
+                  % (name, rc, list_path, err[-400:]))
+            check(name in HAND_FACTS, "%s: a new model: add its facts to HAND_FACTS and a "
+                  "rknn-inspect-* test in tools/meson.build" % name)
+            if rc == 0:
+                print("%s: loads" % name)
+    for name in sorted(set(listed) - set(names)):
+        check(False, "%s lists %s, which is not in %s" % (list_path, name, models))
+    return 0
+
+
 def main(argv):
-    if len(argv) < 4 or argv[1] not in ("facts", "truncated"):
+    if len(argv) < 4 or argv[1] not in ("facts", "truncated", "directory") or \
+            (argv[1] == "directory" and len(argv) != 5):
         print(__doc__)
         return 1
-    ret = facts(argv[2], argv[3], argv[4] if len(argv) > 4 else None) if argv[1] == "facts" \
-        else truncated(argv[2], argv[3])
+    if argv[1] == "facts":
+        ret = facts(argv[2], argv[3], argv[4] if len(argv) > 4 else None)
+    elif argv[1] == "truncated":
+        ret = truncated(argv[2], argv[3])
+    else:
+        ret = directory(argv[2], argv[3], argv[4])
     if ret == SKIP:
         return SKIP
     print("%s: %s" % (argv[1], "FAIL (%d)" % len(failures) if failures else "PASS"))

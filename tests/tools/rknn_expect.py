@@ -7,7 +7,11 @@ FlatBuffer reader and its field map), never from the C parser under test.
 The C test prints the same lines from the C parser and compares the sets.
 
 Usage:
-    rknn_expect.py PATH/TO/rknn_inspect.py MODELS_DIR [OUTPUT]
+    rknn_expect.py PATH/TO/rknn_inspect.py MODELS_DIR UNSUPPORTED_LIST [OUTPUT]
+
+UNSUPPORTED_LIST is tests/unsupported_models.txt: for the models it names
+the only line is "NAME unsupported" (the C test prints it only when the
+loader gives the listed error; it checks that error itself).
 
 Every line starts with the model's file name. Strings are escaped (bytes
 outside 0x20..0x7e and the backslash become \\xNN); floats use %.9g (float32)
@@ -266,18 +270,33 @@ def model_lines(ri, path):
     return out
 
 
+def unsupported_names(path):
+    """File names listed in tests/unsupported_models.txt (first field)."""
+    names = set()
+    with open(path) as fh:
+        for line in fh:
+            line = line.strip()
+            if line and not line.startswith("#"):
+                names.add(line.split()[0])
+    return names
+
+
 def main():
-    if len(sys.argv) < 3:
+    if len(sys.argv) < 4:
         sys.stderr.write(__doc__)
         return 2
     ri = load_inspector(sys.argv[1])
+    unsupported = unsupported_names(sys.argv[3])
     models = sorted(f for f in os.listdir(sys.argv[2]) if f.endswith(".rknn"))
     lines = []
     for f in models:
-        lines += model_lines(ri, os.path.join(sys.argv[2], f))
+        if f in unsupported:
+            lines.append("%s unsupported" % f)
+        else:
+            lines += model_lines(ri, os.path.join(sys.argv[2], f))
     text = "\n".join(lines) + "\n"
-    if len(sys.argv) > 3:
-        with open(sys.argv[3], "w") as fh:
+    if len(sys.argv) > 4:
+        with open(sys.argv[4], "w") as fh:
             fh.write(text)
     else:
         sys.stdout.write(text)
