@@ -54,7 +54,7 @@ def check_output(work, ref_path, what):
 
 def main():
     global CWD
-    tool, models, ref_path, work = sys.argv[1:5]
+    tool, models, ref_path, work = [os.path.abspath(a) for a in sys.argv[1:5]]
     model = os.path.join(models, "rk3588_multiple_input_demo.v6.rknn")
     model_3566 = os.path.join(models, "rk3566_multiple_input_demo.v6.rknn")
     mid = os.path.join(models, "multiple_input_demo")
