@@ -27,6 +27,7 @@
 #include "rknn_ctx.h"
 #include "rknn_model.h"
 #include "rknpu_bm.h"
+#include "test_ctx.h"
 
 #define CARVE_BYTES (8u << 20)
 #define CARVE_NPU_ADDR 0x30000000u
@@ -131,9 +132,9 @@ static void scan_stream(rknn_context h)
     const rknn_ctx *ctx = rknn_ctx_from_handle(h);
     uint32_t weights, arena, stream;
 
-    require(ctx && ctx->relocated && ctx->regcmd && ctx->weights &&
+    require(ctx && ctx->relocated && ctx->regcmd && ctx->store &&
             (ctx->arena || !ctx->plan.arena_bytes));
-    weights = ctx->weights->dma ? npu_addr(ctx->weights->dma) : 0;
+    weights = ctx->store->dma ? npu_addr(ctx->store->dma) : 0;
     arena = ctx->arena ? npu_addr(ctx->arena) : 0;
     stream = npu_addr(ctx->regcmd);
     for (uint32_t i = 0; i < ctx->plan.regcmd_bytes / 8u; i++) {
@@ -145,7 +146,7 @@ static void scan_stream(rknn_context h)
         if (target == 0x0101 && reg == 0x0010)
             require(is_task_start(ctx, v, stream));
         else if (in_list(compute_targets, 7, target) && in_list(address_regs, 9, reg))
-            require(inside(v, weights, ctx->plan.weight_bytes) ||
+            require((ctx->store->dma && test_in_constants(ctx, v, weights)) ||
                     inside(v, arena, ctx->plan.arena_bytes));
     }
 }

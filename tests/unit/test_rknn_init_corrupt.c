@@ -36,6 +36,7 @@
 #include "rknn_ctx.h"
 #include "rknn_model.h"
 #include "rknpu_bm.h"
+#include "test_ctx.h"
 #include "test_files.h"
 
 #define CARVE_BYTES (4u << 20)
@@ -240,11 +241,11 @@ static void scan_stream(rknn_context h)
                 fail("stream word %u: PC_DATA_ADDR 0x%08x is not a task start of this "
                      "context's stream (at 0x%08x)", i, v, stream);
         } else if (is_compute_target(word_target(w)) && is_address_reg(word_reg(w)) && v) {
-            int ok = inside(v, weights, weights_bytes) ||
+            int ok = (ctx->store->dma && test_in_constants(ctx, v, weights)) ||
                      inside(v, arena, ctx->plan.arena_bytes);
             if (!ok && bad_addr++ == 0)
                 fail("stream word %u: target 0x%04x register 0x%04x = 0x%08x is outside "
-                     "weights [0x%08x +%u] and arena [0x%08x +%u]", i, word_target(w),
+                     "the constants [0x%08x +%u] and the arena [0x%08x +%u]", i, word_target(w),
                      word_reg(w), v, weights, weights_bytes, arena,
                      ctx->plan.arena_bytes);
         }
