@@ -136,6 +136,25 @@ static void check_relocated_stream(rknn_context h, const sample *s)
     CHECK_EQ_U(bad, 0);
 }
 
+/* Every constant address of a's stream is the same word in b's stream
+ * (two contexts sharing one store). */
+static void check_same_constants(rknn_context a, rknn_context b)
+{
+    const rknn_ctx *ca = rknn_ctx_from_handle(a), *cb = rknn_ctx_from_handle(b);
+    uint32_t w0 = CARVE_NPU_ADDR + (uint32_t)(ca->store->dma - carve), same = 0, bad = 0;
+
+    for (uint32_t i = 0; i < ca->model.regcmd_size / 8; i++) {
+        uint32_t v = npu_regcmd_value(word_at(ca->regcmd, i));
+        if (is_address_reg(npu_regcmd_reg(word_at(ca->regcmd, i))) && v >= w0 &&
+            v - w0 < ca->store->image_size) {
+            same += word_at(ca->regcmd, i) == word_at(cb->regcmd, i);
+            bad += word_at(ca->regcmd, i) != word_at(cb->regcmd, i);
+        }
+    }
+    CHECK(same > 0);
+    CHECK_EQ_U(bad, 0);
+}
+
 static void check_attr(rknn_context h, rknn_query_cmd cmd, uint32_t index, const char *name,
                        rknn_tensor_format fmt, uint32_t n_dims, const uint32_t *dims,
                        rknn_tensor_type type, int32_t zp, float scale, uint32_t size)
@@ -353,8 +372,27 @@ static void test_dup_and_share(void)
     ext.ctx = b;
     CHECK(rknn_init(&c, model, (uint32_t)n, RKNN_FLAG_SHARE_WEIGHT_MEM, &ext) == RKNN_SUCC);
     CHECK(rknn_ctx_from_handle(c)->store == rknn_ctx_from_handle(b)->store);
-    CHECK(rknn_destroy(b) == RKNN_SUCC);
+    CHECK(rknn_ctx_from_handle(c)->own_image == NULL); /* the same file: one copy */
     CHECK(rknn_destroy(c) == RKNN_SUCC);
+
+    /* Another file with the same constants (its JSON trailer differs): the
+     * constants are shared, the file gets its own copy, and every constant
+     * address is the master's. */
+    memcpy(other, model, n);
+    other[n - 2] ^= 1;
+    CHECK(rknn_init(&c, other, (uint32_t)n, RKNN_FLAG_SHARE_WEIGHT_MEM, &ext) == RKNN_SUCC);
+    memset(other, 0xA5, n);
+    CHECK(rknn_ctx_from_handle(c)->store == rknn_ctx_from_handle(b)->store);
+    CHECK(rknn_ctx_from_handle(c)->own_image != NULL);
+    check_relocated_stream(c, &samples[0]);
+    check_same_constants(b, c);
+    CHECK(rknn_dup_context(&c, &a) == RKNN_ERR_PARAM_INVALID);
+    CHECK(rknn_destroy(c) == RKNN_SUCC);
+    /* A model with other constants cannot share them. */
+    n = load("rk3588_dual_residual_custom.v6.rknn", other);
+    CHECK(rknn_init(&c, other, (uint32_t)n, RKNN_FLAG_SHARE_WEIGHT_MEM, &ext) ==
+          RKNN_ERR_PARAM_INVALID);
+    CHECK(rknn_destroy(b) == RKNN_SUCC);
     CHECK_EQ_U(used_bytes(), 0);
     CHECK(rknn_dup_context(NULL, &b) == RKNN_ERR_PARAM_INVALID);
     CHECK(rknn_dup_context(&c, &b) == RKNN_ERR_CTX_INVALID);
