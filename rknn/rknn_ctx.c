@@ -9,6 +9,7 @@
 #include "hal.h"
 #include "rknn_ctx.h"
 #include "rknn_io.h"
+#include "rknn_mem.h"
 #include "rknpu_platform_internal.h"
 
 MEM_POOL_DEFINE(ctx_pool, rknn_ctx, RKNN_MAX_CONTEXTS);
@@ -177,9 +178,10 @@ static int bind_memory(rknn_ctx *ctx)
     rknpu_hook_cache_invalidate(ctx->arena, ctx->plan.arena_bytes);
     /* Without weights yet (user memory to come) the stream waits; a model
      * without constants has none to wait for. */
-    if (ctx->store->dma || ctx->plan.weight_bytes == 0)
-        return rknn_loader_relocate(ctx);
-    return RKNN_SUCC;
+    if (!ctx->store->dma && ctx->plan.weight_bytes)
+        return RKNN_SUCC;
+    ret = rknn_loader_relocate(ctx);
+    return ret == RKNN_SUCC ? rknn_mem_apply_bindings(ctx) : ret;
 }
 
 /* A copy of the caller's model in the carve-out, the view moved onto it. */
@@ -440,7 +442,7 @@ int rknpu_model_mem_requirements(const void *model, size_t size, rknpu_model_mem
     /* Peak during rknn_init: every block, each rounded to the allocator's
      * granule; the constants are read in place unless a blob is misaligned. */
     zero_copy = (uint64_t)plan.regcmd_bytes + plan.arena_bytes + plan.io_plan_bytes +
-                plan.scratch_bytes + 4u * MEM_MIN_ALIGN;
+                plan.input_home_bytes + plan.scratch_bytes + 4u * MEM_MIN_ALIGN;
     if (!plan.blobs_aligned)
         zero_copy += plan.weight_bytes + MEM_MIN_ALIGN;
     out->model_copy_bytes = plan.image_bytes;

@@ -72,6 +72,7 @@ typedef struct {
     uint32_t arena_bytes;   /* activations incl. inputs and outputs */
     uint32_t scratch_bytes; /* loader work area, freed before rknn_init returns */
     uint32_t io_plan_bytes; /* per-input conversion plans (rknn_io.c) */
+    uint32_t input_home_bytes; /* own buffers of inputs whose arena bytes other tensors reuse */
     uint32_t image_bytes;   /* the runtime's copy of the model file (default mode) */
     uint8_t blobs_aligned;  /* every weight blob is 64-byte aligned in the file */
 } rknn_mem_plan;
@@ -169,6 +170,13 @@ int rknn_loader_relocate(rknn_ctx *ctx);
 /* Point every relocation of one tensor at a new DMA address (zero-copy
  * I/O buffers). The stream is cleaned to the point of coherency. */
 int rknn_loader_rebind(rknn_ctx *ctx, uint32_t tensor_index, uint32_t dma);
+
+/* Bytes of input `input`'s own buffer: its native size (64-byte granule)
+ * when other activation tensors reuse some of its arena bytes (the model's
+ * planner frees an input after its last reader, so it would not survive a
+ * run), else 0: the arena holds it. Vendor runtimes keep inputs in their own
+ * buffers; an input set once must serve every run. */
+int rknn_loader_input_home_size(const rknn_model_view *m, uint32_t input, uint32_t *size);
 
 /* Size of a model's memory before rknn_init (rknpu_model_mem_requirements). */
 int rknn_loader_plan_file(const void *model, size_t size, rknn_mem_plan *plan,

@@ -93,6 +93,8 @@ uint8_t *rknn_io_buffer(const rknn_ctx *ctx, int is_input, uint32_t index, uint3
 
     if (b->mem && b->native)
         return (uint8_t *)b->mem->virt_addr + b->mem->offset;
+    if (is_input && ctx->in_plan && ctx->in_plan[index].home)
+        return ctx->in_plan[index].home;
     return ctx->arena + arena_offset;
 }
 
@@ -161,21 +163,28 @@ int rknn_io_plan_inputs(rknn_ctx *ctx)
 {
     rknn_io_plan *plan;
     void *block = NULL;
+    uint8_t *home;
     int ret;
 
     if (ctx->model.n_inputs == 0)
         return RKNN_SUCC;
-    /* the size the memory plan counted (rknn_loader_validate) */
-    ret = rknpu_carve_alloc(ctx->plan.io_plan_bytes, 8, &block, "rknn_init: input plans");
+    /* the sizes the memory plan counted (rknn_loader_validate) */
+    ret = rknpu_carve_alloc(ctx->plan.io_plan_bytes + ctx->plan.input_home_bytes, RKNN_DMA_ALIGN,
+                            &block, "rknn_init: input plans");
     if (ret != RKNN_SUCC)
         return ret;
     plan = block;
     ctx->in_plan = plan;
+    home = (uint8_t *)block + ctx->plan.io_plan_bytes;
     for (uint32_t i = 0; i < ctx->model.n_inputs; i++) {
         rknn_model_tensor_info t;
+        uint32_t home_size;
         if ((ret = rknn_io_tensor(ctx, 1, i, &t)) != RKNN_SUCC ||
-            (ret = rknn_io_native_layout(ctx, &t, &plan[i].native)) != RKNN_SUCC)
+            (ret = rknn_io_native_layout(ctx, &t, &plan[i].native)) != RKNN_SUCC ||
+            (ret = rknn_loader_input_home_size(&ctx->model, i, &home_size)) != RKNN_SUCC)
             return ret;
+        plan[i].home = home_size ? home : NULL;
+        home += home_size;
         rknn_io_value_map(ctx, i, &t, &plan[i].native, &plan[i].map);
         plan[i].arena_offset = t.arena_offset;
         plan[i].size = t.size;

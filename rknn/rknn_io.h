@@ -16,8 +16,8 @@ int rknn_io_native_layout(const rknn_ctx *ctx, const rknn_model_tensor_info *t, 
 void rknn_io_value_map(const rknn_ctx *ctx, uint32_t input, const rknn_model_tensor_info *t,
                        const rknn_layout *native, rknn_value_map *m);
 /* Where the NPU reads input / writes output `index`: a zero-copy buffer
- * bound with rknn_set_io_mem in native layout, else the context's arena at
- * the tensor's arena_offset. */
+ * bound with rknn_set_io_mem in native layout, else the input's own buffer
+ * if it has one, else the context's arena at the tensor's arena_offset. */
 uint8_t *rknn_io_buffer(const rknn_ctx *ctx, int is_input, uint32_t index, uint32_t arena_offset);
 /* How one input is converted, decided once at init (rknn_io_plan_inputs). */
 typedef struct rknn_io_plan_s {
@@ -26,10 +26,12 @@ typedef struct rknn_io_plan_s {
     uint32_t arena_offset;
     uint32_t size;          /* native bytes */
     uint8_t four_d;         /* the model's shape is 4-D */
+    uint8_t *home;          /* own buffer (rknn_loader_input_home_size), or NULL: the arena */
 } rknn_io_plan;
 
 /* Plan every input's conversion into a carve-out block (ctx->in_plan), so
- * rknn_inputs_set decodes nothing from the model per call. */
+ * rknn_inputs_set decodes nothing from the model per call; the same block
+ * holds the inputs' own buffers (plan.input_home_bytes). */
 int rknn_io_plan_inputs(rknn_ctx *ctx);
 
 /* One input from an rknn_input (rknn_inputs_set and converted bindings). */

@@ -399,6 +399,47 @@ static int check_unrelocated(const rknn_model_view *m, const uint32_t *patched)
     return RKNN_SUCC;
 }
 
+/* 1 if another activation tensor uses some of tensor t's arena bytes. */
+static int arena_shared(const rknn_model_view *m, uint32_t t, const rknn_model_tensor_info *ti)
+{
+    for (uint32_t i = 0; i < m->n_tensors; i++) {
+        rknn_model_tensor_info o;
+        if (i == t || rknn_model_tensor(m, i, &o) != RKNN_SUCC || !is_activation(o.kind))
+            continue;
+        if ((uint64_t)o.arena_offset < (uint64_t)ti->arena_offset + ti->size &&
+            (uint64_t)ti->arena_offset < (uint64_t)o.arena_offset + o.size)
+            return 1;
+    }
+    return 0;
+}
+
+int rknn_loader_input_home_size(const rknn_model_view *m, uint32_t input, uint32_t *size)
+{
+    rknn_model_tensor_info ti;
+    uint32_t t;
+    int ret = rknn_model_input(m, input, &t);
+
+    if (ret == RKNN_SUCC)
+        ret = rknn_model_tensor(m, t, &ti);
+    if (ret != RKNN_SUCC)
+        return ret;
+    *size = arena_shared(m, t, &ti) ? align_up32(ti.size, RKNN_DMA_ALIGN) : 0;
+    return RKNN_SUCC;
+}
+
+static int input_home_bytes(const rknn_model_view *m, uint32_t *total)
+{
+    *total = 0;
+    for (uint32_t i = 0; i < m->n_inputs; i++) {
+        uint32_t size;
+        int ret = rknn_loader_input_home_size(m, i, &size);
+        if (ret != RKNN_SUCC)
+            return ret;
+        *total += size;
+    }
+    return RKNN_SUCC;
+}
+
 static uint32_t scratch_size(const rknn_model_view *m)
 {
     /* blob offset table + one bit per stream word */
@@ -427,6 +468,8 @@ int rknn_loader_validate(const rknn_model_view *m, const npu_soc_profile *soc,
     plan->arena_bytes = align_up32((uint32_t)m->arena_size, RKNN_DMA_ALIGN);
     plan->scratch_bytes = scratch_size(m);
     plan->io_plan_bytes = align_up32(m->n_inputs * (uint32_t)sizeof(rknn_io_plan), MEM_MIN_ALIGN);
+    if ((ret = input_home_bytes(m, &plan->input_home_bytes)) != RKNN_SUCC)
+        return ret;
     plan->image_bytes = align_up32((uint32_t)m->file_size, RKNN_DMA_ALIGN);
     plan->blobs_aligned = (uint8_t)blobs_aligned(m);
     return RKNN_SUCC;

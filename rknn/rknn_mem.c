@@ -260,8 +260,9 @@ static int apply_binding(rknn_ctx *ctx, int is_input, uint32_t index)
         ret = rknn_model_tensor(&ctx->model, tensor, &t);
     if (ret != RKNN_SUCC)
         return ret;
-    dma = b->mem && b->native ? mem_dma(b->mem)
-                              : (uint32_t)rknpu_hook_virt_to_phys(ctx->arena + t.arena_offset);
+    dma = b->mem && b->native
+              ? mem_dma(b->mem)
+              : (uint32_t)rknpu_hook_virt_to_phys(rknn_io_buffer(ctx, is_input, index, t.arena_offset));
     return rknn_loader_rebind(ctx, tensor, dma);
 }
 
@@ -270,7 +271,7 @@ int rknn_mem_apply_bindings(rknn_ctx *ctx)
     int ret = RKNN_SUCC;
 
     for (uint32_t i = 0; i < ctx->model.n_inputs && ret == RKNN_SUCC; i++)
-        if (ctx->in_bind[i].mem)
+        if (ctx->in_bind[i].mem || ctx->in_plan[i].home)
             ret = apply_binding(ctx, 1, i);
     for (uint32_t i = 0; i < ctx->model.n_outputs && ret == RKNN_SUCC; i++)
         if (ctx->out_bind[i].mem)

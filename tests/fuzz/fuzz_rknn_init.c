@@ -147,6 +147,7 @@ static void scan_stream(rknn_context h)
             require(is_task_start(ctx, v, stream));
         else if (in_list(compute_targets, 7, target) && in_list(address_regs, 9, reg))
             require((ctx->store->dma && test_in_constants(ctx, v, weights)) ||
+                     test_in_input_homes(ctx, v, ctx->in_plan ? npu_addr(ctx->in_plan) : 0) ||
                     inside(v, arena, ctx->plan.arena_bytes));
     }
 }

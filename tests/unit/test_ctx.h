@@ -32,4 +32,13 @@ static inline int test_in_constants(const rknn_ctx *ctx, uint32_t v, uint32_t ba
     return 0;
 }
 
+/* 1 if NPU address v lies in the inputs' own buffers (after the input plans
+ * in one carve-out block): plans is the NPU address of ctx->in_plan. */
+static inline int test_in_input_homes(const rknn_ctx *ctx, uint32_t v, uint32_t plans)
+{
+    uint32_t start = plans + ctx->plan.io_plan_bytes;
+
+    return ctx->in_plan && v >= start && v - start < ctx->plan.input_home_bytes;
+}
+
 #endif

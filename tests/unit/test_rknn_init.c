@@ -17,6 +17,7 @@
 #include "rknn_api.h"
 #include "rknn_ctx.h"
 #include "rknpu_bm.h"
+#include "test_ctx.h"
 #include "test_files.h"
 #include "test_util.h"
 
@@ -34,14 +35,21 @@ typedef struct {
     uint32_t n_in, n_out;
     uint32_t weight_bytes, regcmd_bytes, arena_bytes, tasks;
     uint32_t out_c2; /* native output C2 */
+    /* inputs whose arena bytes other tensors reuse get their own buffer:
+     * dual_residual's inputs share theirs with output '2' (arena offsets
+     * from rknn_inspect.py: inputs at 0 and 960 / 768, output 2 at 0 with
+     * 1600 / 800 bytes), each rounded to 64 bytes */
+    uint32_t home_bytes;
 } sample;
 
 static const sample samples[] = {
     /* weights/stream/arena: rknn_inspect.py; arena 1114112 also rknn-format.md §4.4 */
-    {"rk3588_multiple_input_demo.v6.rknn", RKNPU_SOC_RK3588, 2, 1, 4864, 13696, 1114112, 17, 16},
-    {"rk3566_multiple_input_demo.v6.rknn", RKNPU_SOC_RK3566, 2, 1, 6528, 7232, 1114112, 10, 8},
-    {"rk3588_dual_residual_custom.v6.rknn", RKNPU_SOC_RK3588, 2, 2, 2176, 12032, 9920, 17, 0},
-    {"rk3566_dual_residual_custom.v6.rknn", RKNPU_SOC_RK3566, 2, 2, 128, 1920, 5568, 2, 0},
+    {"rk3588_multiple_input_demo.v6.rknn", RKNPU_SOC_RK3588, 2, 1, 4864, 13696, 1114112, 17, 16, 0},
+    {"rk3566_multiple_input_demo.v6.rknn", RKNPU_SOC_RK3566, 2, 1, 6528, 7232, 1114112, 10, 8, 0},
+    {"rk3588_dual_residual_custom.v6.rknn", RKNPU_SOC_RK3588, 2, 2, 2176, 12032, 9920, 17, 0,
+     2 * 960},
+    {"rk3566_dual_residual_custom.v6.rknn", RKNPU_SOC_RK3566, 2, 2, 128, 1920, 5568, 2, 0,
+     2 * 768},
 };
 
 /* Keep expected error lines out of the log; count them instead. */
@@ -129,7 +137,8 @@ static void check_relocated_stream(rknn_context h, const sample *s)
             bad += !is_task;
         } else if (npu_regcmd_target(w) != 0x0101 && is_address_reg(npu_regcmd_reg(w)) && v) {
             addresses++;
-            bad += !((v >= w0 && v < w0 + w_bytes) || (v >= a0 && v < a0 + s->arena_bytes));
+            bad += !((v >= w0 && v < w0 + w_bytes) ||
+                     test_in_input_homes(ctx, v, CARVE_NPU_ADDR + (uint32_t)((uint8_t *)ctx->in_plan - carve)) || (v >= a0 && v < a0 + s->arena_bytes));
         }
     }
     CHECK(addresses > 0 && links > 0);
@@ -263,7 +272,8 @@ static void test_sample(const sample *s)
     /* the runtime's copy of the file (constants read in place), stream,
      * arena, and the small per-input plan block */
     CHECK_EQ_U(used_bytes(), (n + 63) / 64 * 64 + s->regcmd_bytes + (s->arena_bytes + 63) / 64 * 64 +
-                                 rknn_ctx_from_handle(h)->plan.io_plan_bytes);
+                                 rknn_ctx_from_handle(h)->plan.io_plan_bytes + s->home_bytes);
+    CHECK_EQ_U(rknn_ctx_from_handle(h)->plan.input_home_bytes, s->home_bytes);
     CHECK(rknn_ctx_from_handle(h)->plan.io_plan_bytes <= 64u * 4u * s->n_in);
     CHECK(rknn_destroy(h) == RKNN_SUCC);
     CHECK_EQ_U(used_bytes(), 0); /* every byte back */
@@ -480,8 +490,8 @@ static void test_model_buffer(const sample *s)
     before = used_bytes();
     CHECK(rknn_init(&h, buf->virt_addr, (uint32_t)n, RKNN_FLAG_MODEL_BUFFER_ZERO_COPY, NULL) ==
           RKNN_SUCC);
-    CHECK_EQ_U(used_bytes() - before,
-               s->regcmd_bytes + arena + rknn_ctx_from_handle(h)->plan.io_plan_bytes);
+    CHECK_EQ_U(used_bytes() - before, s->regcmd_bytes + arena + s->home_bytes +
+                                          rknn_ctx_from_handle(h)->plan.io_plan_bytes);
     CHECK(used_bytes() - before <= need.carveout_zero_copy_bytes);
     CHECK(rknn_ctx_from_handle(h)->store->dma == buf->virt_addr);
     check_queries(h, s, 0);
@@ -491,7 +501,7 @@ static void test_model_buffer(const sample *s)
 
     /* zero copy, the buffer outside NPU memory: only the constants copied */
     CHECK(rknn_init(&h, model, (uint32_t)n, RKNN_FLAG_MODEL_BUFFER_ZERO_COPY, NULL) == RKNN_SUCC);
-    CHECK_EQ_U(used_bytes(), s->weight_bytes + s->regcmd_bytes + arena +
+    CHECK_EQ_U(used_bytes(), s->weight_bytes + s->regcmd_bytes + arena + s->home_bytes +
                                  rknn_ctx_from_handle(h)->plan.io_plan_bytes);
     CHECK(!rknn_ctx_from_handle(h)->store->in_place);
     check_queries(h, s, 0);

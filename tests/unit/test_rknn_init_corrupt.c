@@ -242,6 +242,7 @@ static void scan_stream(rknn_context h)
                      "context's stream (at 0x%08x)", i, v, stream);
         } else if (is_compute_target(word_target(w)) && is_address_reg(word_reg(w)) && v) {
             int ok = (ctx->store->dma && test_in_constants(ctx, v, weights)) ||
+                     test_in_input_homes(ctx, v, ctx->in_plan ? npu_addr(ctx->in_plan) : 0) ||
                      inside(v, arena, ctx->plan.arena_bytes);
             if (!ok && bad_addr++ == 0)
                 fail("stream word %u: target 0x%04x register 0x%04x = 0x%08x is outside "

@@ -32,6 +32,7 @@
 #include "npu_regs.h"
 #include "rknn_api.h"
 #include "rknn_ctx.h"
+#include "rknn_io.h"
 #include "rknpu_bm.h"
 #include "test_files.h"
 #include "test_util.h"
@@ -135,6 +136,11 @@ static uint8_t *tensor(rknn_ctx *ctx, const char *name, rknn_model_tensor_info *
                RKNN_SUCC) ||
         !CHECK(rknn_model_tensor(&ctx->model, idx, info) == RKNN_SUCC))
         return NULL;
+    for (uint32_t i = 0; i < ctx->model.n_inputs; i++) {
+        uint32_t in;
+        if (rknn_model_input(&ctx->model, i, &in) == RKNN_SUCC && in == idx)
+            return rknn_io_buffer(ctx, 1, i, info->arena_offset); /* may have its own buffer */
+    }
     return ctx->arena + info->arena_offset;
 }
 
