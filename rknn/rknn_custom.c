@@ -30,7 +30,8 @@
 #define ATTR_BUF_BYTES 256u
 
 struct rknn_custom_node {
-    const rknn_custom_op *op;
+    rknn_custom_op op;               /* the caller's description, copied: its array may
+                                      * be a local of the registering function */
     rknn_ctx *ctx;
     uint32_t node;                   /* index in the model's node table */
     uint32_t n_in, n_out;
@@ -147,7 +148,7 @@ static int make_record(rknn_ctx *ctx, const rknn_custom_op *op, uint32_t node,
         return ret;
     memset(block, 0, head);
     r = block;
-    r->op = op;
+    r->op = *op;
     r->ctx = ctx;
     r->node = node;
     r->n_in = n->n_inputs;
@@ -183,8 +184,8 @@ static void free_record(struct rknn_custom_node *r)
 /* An initialised node: the op's destroy, then its memory. */
 static void release_node(struct rknn_custom_node *r)
 {
-    if (r->op->destroy)
-        r->op->destroy(&r->op_ctx);
+    if (r->op.destroy)
+        r->op.destroy(&r->op_ctx);
     free_record(r);
 }
 
@@ -210,7 +211,7 @@ static int check_op(const rknn_ctx *ctx, const rknn_custom_op *op)
         return RKNN_ERR_PARAM_INVALID;
     }
     for (uint32_t i = 0; i < ctx->n_custom; i++)
-        if (strcmp(ctx->custom[i]->op->op_type, op->op_type) == 0) {
+        if (strcmp(ctx->custom[i]->op.op_type, op->op_type) == 0) {
             HAL_LOG_ERR("rknn_register_custom_ops: '%s' is already registered", op->op_type);
             return RKNN_ERR_PARAM_INVALID;
         }
@@ -221,11 +222,11 @@ static int call_init(struct rknn_custom_node *r)
 {
     int ret;
 
-    if (!r->op->init)
+    if (!r->op.init)
         return RKNN_SUCC;
-    ret = r->op->init(&r->op_ctx, r->tensors, r->n_in, r->tensors + r->n_in, r->n_out);
+    ret = r->op.init(&r->op_ctx, r->tensors, r->n_in, r->tensors + r->n_in, r->n_out);
     if (ret != 0) {
-        HAL_LOG_ERR("rknn_register_custom_ops: '%s' init returned %d", r->op->op_type, ret);
+        HAL_LOG_ERR("rknn_register_custom_ops: '%s' init returned %d", r->op.op_type, ret);
         return RKNN_ERR_FAIL;
     }
     return RKNN_SUCC;
@@ -441,15 +442,15 @@ static int run_custom_node(rknn_ctx *ctx, uint32_t node, const rknn_model_node_i
     }
     for (uint32_t k = 0; k < r->n_in && ret == RKNN_SUCC; k++)
         ret = convert_tensor(ctx, r, k, 1);
-    if (ret == RKNN_SUCC && r->op->prepare &&
-        r->op->prepare(&r->op_ctx, r->tensors, r->n_in, r->tensors + r->n_in, r->n_out) != 0) {
-        HAL_LOG_ERR("rknn_run: custom op '%s' prepare failed", r->op->op_type);
+    if (ret == RKNN_SUCC && r->op.prepare &&
+        r->op.prepare(&r->op_ctx, r->tensors, r->n_in, r->tensors + r->n_in, r->n_out) != 0) {
+        HAL_LOG_ERR("rknn_run: custom op '%s' prepare failed", r->op.op_type);
         return RKNN_ERR_FAIL;
     }
     if (ret == RKNN_SUCC) {
-        int c = r->op->compute(&r->op_ctx, r->tensors, r->n_in, r->tensors + r->n_in, r->n_out);
+        int c = r->op.compute(&r->op_ctx, r->tensors, r->n_in, r->tensors + r->n_in, r->n_out);
         if (c != 0) {
-            HAL_LOG_ERR("rknn_run: custom op '%s' compute returned %d", r->op->op_type, c);
+            HAL_LOG_ERR("rknn_run: custom op '%s' compute returned %d", r->op.op_type, c);
             return RKNN_ERR_FAIL;
         }
     }

@@ -105,7 +105,8 @@ typedef struct _rknn_custom_op {
 typedef rknn_custom_op *(*get_custom_op_func)(void);
 
 /* Register custom_op_num op types for ctx (after rknn_init, before the first
- * run); calls each init. The array must stay valid until rknn_destroy. CPU
+ * run); calls each init. The descriptions are copied: the array may be freed
+ * once the call returns (the callbacks it points to must stay). CPU
  * ops only; an op type the model lacks or registers twice is an error. */
 int rknn_register_custom_ops(rknn_context ctx, rknn_custom_op *op, uint32_t custom_op_num);
 

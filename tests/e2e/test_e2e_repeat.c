@@ -82,9 +82,12 @@ static int op_compute(rknn_custom_op_context *c, rknn_custom_op_tensor *in, uint
     return 0;
 }
 
+/* The description is a local, overwritten after the call: the runtime must
+ * have copied it (the vendor demos register from a local array too). */
 static int register_op(rknn_context ctx)
 {
-    static rknn_custom_op op;
+    rknn_custom_op op;
+    int ret;
 
     memset(&op, 0, sizeof op);
     op.version = 1;
@@ -93,7 +96,9 @@ static int register_op(rknn_context ctx)
     op.init = op_noop;
     op.prepare = op_noop;
     op.compute = op_compute;
-    return rknn_register_custom_ops(ctx, &op, 1);
+    ret = rknn_register_custom_ops(ctx, &op, 1);
+    memset(&op, 0xA5, sizeof op);
+    return ret;
 }
 
 /* ---- references ---------------------------------------------------------------- */
