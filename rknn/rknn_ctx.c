@@ -118,10 +118,13 @@ static int check_flags(uint32_t flags, const rknn_init_extend *extend)
     uint32_t unsupported = flags & ~(uint32_t)RKNN_CTX_SUPPORTED_FLAGS;
 
     if (unsupported) {
-        HAL_LOG_ERR("rknn_init: flags 0x%lx are not supported on bare metal (SRAM, fences and "
-                    "GPU fallback need the Linux driver stack)", (unsigned long)(unsupported));
+        HAL_LOG_ERR("rknn_init: flags 0x%lx are not supported on bare metal (fences need the "
+                    "Linux driver stack)", (unsigned long)(unsupported));
         return RKNN_ERR_PARAM_INVALID;
     }
+    if (flags & RKNN_CTX_IGNORED_FLAGS)
+        HAL_LOG_INFO("rknn_init: flags 0x%lx (SRAM, GPU fallback) have nothing to act on here; "
+                     "ignored", (unsigned long)(flags & RKNN_CTX_IGNORED_FLAGS));
     if ((flags & RKNN_FLAG_SHARE_WEIGHT_MEM) && (!extend || !rknn_ctx_from_handle(extend->ctx))) {
         HAL_LOG_ERR("rknn_init: RKNN_FLAG_SHARE_WEIGHT_MEM needs extend->ctx = a live context");
         return RKNN_ERR_PARAM_INVALID;

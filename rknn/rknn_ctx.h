@@ -56,14 +56,22 @@ typedef struct {
 #define RKNN_DMA_ALIGN 64u         /* PC fetch and DMA base alignment */
 #define RKNN_PLATFORM_NAME_MAX 32u /* a model's target platform / NPU family string */
 
-/* Init flags rknpu-bm acts on or may safely ignore; everything else is
- * refused with RKNN_ERR_PARAM_INVALID and a log line naming the flag. */
+/* Init flags rknpu-bm acts on or may safely ignore; everything else (the
+ * fence flags: there are no fences without Linux) is refused with
+ * RKNN_ERR_PARAM_INVALID and a log line naming the flag. */
 #define RKNN_CTX_SUPPORTED_FLAGS                                                            \
     (RKNN_FLAG_PRIOR_MEDIUM | RKNN_FLAG_PRIOR_LOW | RKNN_FLAG_ASYNC_MASK |                  \
      RKNN_FLAG_COLLECT_PERF_MASK | RKNN_FLAG_MEM_ALLOC_OUTSIDE | RKNN_FLAG_SHARE_WEIGHT_MEM | \
      RKNN_FLAG_COLLECT_MODEL_INFO_ONLY | RKNN_FLAG_INTERNAL_ALLOC_OUTSIDE |                 \
      RKNN_FLAG_DISABLE_PROC_HIGH_PRIORITY | RKNN_FLAG_DISABLE_FLUSH_INPUT_MEM_CACHE |       \
-     RKNN_FLAG_DISABLE_FLUSH_OUTPUT_MEM_CACHE | RKNN_FLAG_MODEL_BUFFER_ZERO_COPY)
+     RKNN_FLAG_DISABLE_FLUSH_OUTPUT_MEM_CACHE | RKNN_FLAG_MODEL_BUFFER_ZERO_COPY |          \
+     RKNN_CTX_IGNORED_FLAGS)
+/* Preferences with nothing to act on here: accepted and logged (INFO) so that
+ * vendor code passing them runs: SRAM placement (internal tensors stay in
+ * the carve-out; RKNN_QUERY_MEM_SIZE reports 0 bytes of SRAM) and GPU
+ * fallback (there is no GPU; CPU operators are registered custom ops). */
+#define RKNN_CTX_IGNORED_FLAGS                                                               \
+    (RKNN_FLAG_ENABLE_SRAM | RKNN_FLAG_SHARE_SRAM | RKNN_FLAG_EXECUTE_FALLBACK_PRIOR_DEVICE_GPU)
 
 /* Sizes one context needs (rknpu_model_mem is the public view of it). */
 typedef struct {

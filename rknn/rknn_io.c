@@ -268,9 +268,10 @@ static int output_tensor(const rknn_ctx *ctx, uint32_t index, rknn_model_tensor_
 }
 
 /* Gather output out->index into out->buf (out->size bytes) as user_type
- * NCHW; out->size becomes the bytes written. */
+ * in user_fmt (NHWC for 4-D outputs, else NCHW); out->size becomes the
+ * bytes written. */
 int rknn_io_get_output(rknn_ctx *ctx, rknn_output *out, rknn_tensor_type user_type,
-                       int previous_frame)
+                       rknn_tensor_format user_fmt, int previous_frame)
 {
     rknn_model_tensor_info t;
     rknn_layout native, user;
@@ -281,7 +282,8 @@ int rknn_io_get_output(rknn_ctx *ctx, rknn_output *out, rknn_tensor_type user_ty
     if ((ret = output_tensor(ctx, out->index, &t, &native)) != RKNN_SUCC)
         return ret;
     user = native;
-    user.kind = RKNN_LAYOUT_NCHW;
+    user.kind = user_fmt == RKNN_TENSOR_NHWC && t.n_dims == 4 ? RKNN_LAYOUT_NHWC : RKNN_LAYOUT_NCHW;
+    user.w_stride = user.w;
     user.type = user_type;
     if (!out->buf || out->size < rknn_layout_bytes(&user)) {
         HAL_LOG_ERR("rknn_outputs_get: output %lu: buffer of %lu bytes, %llu needed",
@@ -338,7 +340,7 @@ static int get_one_output(rknn_ctx *ctx, rknn_output *out, uint32_t slot)
         ctx->out_alloc[slot] = p;
     }
     /* RKNN_FLAG_ASYNC_MASK: rknn_outputs_get returns the frame before */
-    return rknn_io_get_output(ctx, out, type,
+    return rknn_io_get_output(ctx, out, type, RKNN_TENSOR_NCHW,
                               (ctx->flags & RKNN_FLAG_ASYNC_MASK) && ctx->async_have_prev);
 }
 

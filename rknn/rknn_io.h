@@ -36,10 +36,11 @@ int rknn_io_plan_inputs(rknn_ctx *ctx);
 
 /* One input from an rknn_input (rknn_inputs_set and converted bindings). */
 int rknn_io_set_input(rknn_ctx *ctx, const rknn_input *in);
-/* One output into a caller's buffer in user_type NCHW, from the async
- * snapshot of the previous frame (previous_frame) or the live buffer. */
+/* One output into a caller's buffer in user_type, NCHW (or NHWC for a 4-D
+ * output when user_fmt says so), from the async snapshot of the previous
+ * frame (previous_frame) or the live buffer. */
 int rknn_io_get_output(rknn_ctx *ctx, rknn_output *out, rknn_tensor_type user_type,
-                       int previous_frame);
+                       rknn_tensor_format user_fmt, int previous_frame);
 /* Free output buffers rknn_outputs_get allocated and nobody released, and
  * the input plans. */
 void rknn_io_release_all(rknn_ctx *ctx);

@@ -484,7 +484,7 @@ int rknn_mem_after_run(rknn_ctx *ctx)
         out.is_prealloc = 1;
         out.buf = (uint8_t *)b->mem->virt_addr + b->mem->offset;
         out.size = b->mem->size;
-        ret = rknn_io_get_output(ctx, &out, b->type, 0); /* the run that just completed */
+        ret = rknn_io_get_output(ctx, &out, b->type, b->fmt, 0); /* the run that just completed */
         if (ret != RKNN_SUCC)
             return ret;
         if (!(ctx->flags & RKNN_FLAG_DISABLE_FLUSH_OUTPUT_MEM_CACHE))

@@ -48,18 +48,44 @@ static int query_attr(const rknn_ctx *ctx, int is_input, int native, void *info,
                   : rknn_tensor_user_attr(&t, a->index, is_input, a);
 }
 
-/* NHWC native inputs exist only where the NPU reads packed NHWC. */
-static int query_native_nhwc_input(const rknn_ctx *ctx, void *info, uint32_t size)
+/* The native type in NHWC order: the NPU's own layout for packed-NHWC
+ * inputs, else one the CPU converts to and from around the run (a buffer
+ * bound with this attr is a converted binding). 4-D tensors only. */
+static int query_native_nhwc(const rknn_ctx *ctx, int is_input, void *info, uint32_t size)
 {
     rknn_tensor_attr *a = info;
-    int ret = query_attr(ctx, 1, 1, info, size);
+    rknn_model_tensor_info t;
+    int ret = need_size(size, sizeof *a, "native NHWC attr");
 
-    if (ret == RKNN_SUCC && a->fmt != RKNN_TENSOR_NHWC) {
-        HAL_LOG_ERR("rknn_query: input %lu is read by the NPU as %s, not NHWC", (unsigned long)(a->index),
-                    get_format_string(a->fmt));
-        return RKNN_ERR_PARAM_INVALID;
-    }
-    return ret;
+    if (ret == RKNN_SUCC)
+        ret = io_tensor(ctx, is_input, a->index, &t);
+    return ret == RKNN_SUCC ? rknn_tensor_nhwc_attr(&t, a->index, a) : ret;
+}
+
+/* A static model accepts one shape per input: the range is that shape (what
+ * keeps vendor code that sizes buffers from the range working). */
+static int query_dynamic_range(const rknn_ctx *ctx, void *info, uint32_t size)
+{
+    rknn_input_range *r = info;
+    rknn_tensor_attr a;
+    uint32_t index;
+    int ret = need_size(size, sizeof *r, "input dynamic range");
+
+    if (ret != RKNN_SUCC)
+        return ret;
+    index = r->index;
+    memset(&a, 0, sizeof a);
+    a.index = index;
+    if ((ret = query_attr(ctx, 1, 0, &a, sizeof a)) != RKNN_SUCC)
+        return ret;
+    memset(r, 0, sizeof *r);
+    r->index = index;
+    r->shape_number = 1;
+    r->fmt = a.fmt;
+    r->n_dims = a.n_dims;
+    memcpy(r->name, a.name, sizeof r->name);
+    memcpy(r->dyn_range[0], a.dims, sizeof r->dyn_range[0]);
+    return RKNN_SUCC;
 }
 
 static int query_mem_size(const rknn_ctx *ctx, void *info, uint32_t size)
@@ -80,6 +106,8 @@ static int query_mem_size(const rknn_ctx *ctx, void *info, uint32_t size)
         m->total_dma_allocated_size += ctx->plan.regcmd_bytes;
     if (ctx->arena_owned)
         m->total_dma_allocated_size += ctx->plan.arena_bytes;
+    if (ctx->in_plan) /* the input plans and the inputs' own buffers */
+        m->total_dma_allocated_size += ctx->plan.io_plan_bytes + ctx->plan.input_home_bytes;
     return RKNN_SUCC; /* no SRAM on this runtime: sram sizes are 0 */
 }
 
@@ -120,19 +148,25 @@ static int query_perf_run(const rknn_ctx *ctx, void *info, uint32_t size)
     return ret;
 }
 
-static int query_perf_detail(const rknn_ctx *ctx, void *info, uint32_t size)
+/* The vendor answers without RKNN_FLAG_COLLECT_PERF_MASK too (its custom-op
+ * demo asks): then the text is the last run's total NPU time, with the flag
+ * also each core's task group (rknn_run.c record_perf). The text lives in
+ * the context until the next run or query. */
+static int query_perf_detail(rknn_ctx *ctx, void *info, uint32_t size)
 {
     rknn_perf_detail *p = info;
     int ret = need_size(size, sizeof *p, "perf detail");
 
     if (ret != RKNN_SUCC)
         return ret;
-    if (!(ctx->flags & RKNN_FLAG_COLLECT_PERF_MASK)) {
-        HAL_LOG_ERR("rknn_query(PERF_DETAIL): needs rknn_init(..., RKNN_FLAG_COLLECT_PERF_MASK)");
-        return RKNN_ERR_PARAM_INVALID;
-    }
-    p->perf_data = (char *)(uintptr_t)(ctx->runs ? ctx->perf_text : "no run yet");
-    p->data_len = strlen(p->perf_data);
+    if (!ctx->runs)
+        snprintf(ctx->perf_text, sizeof ctx->perf_text, "no run yet\n");
+    else if (!(ctx->flags & RKNN_FLAG_COLLECT_PERF_MASK))
+        snprintf(ctx->perf_text, sizeof ctx->perf_text,
+                 "run %lu: %lld us on the NPU (RKNN_FLAG_COLLECT_PERF_MASK adds each core's "
+                 "task group)\n", (unsigned long)ctx->runs, (long long)ctx->last_run_us);
+    p->perf_data = ctx->perf_text;
+    p->data_len = strlen(ctx->perf_text);
     return RKNN_SUCC;
 }
 
@@ -148,7 +182,7 @@ static int query_io_num(const rknn_ctx *ctx, void *info, uint32_t size)
     return ret;
 }
 
-static int query_dispatch(const rknn_ctx *ctx, rknn_query_cmd cmd, void *info, uint32_t size)
+static int query_dispatch(rknn_ctx *ctx, rknn_query_cmd cmd, void *info, uint32_t size)
 {
     switch (cmd) {
     case RKNN_QUERY_IN_OUT_NUM: return query_io_num(ctx, info, size);
@@ -160,20 +194,14 @@ static int query_dispatch(const rknn_ctx *ctx, rknn_query_cmd cmd, void *info, u
     case RKNN_QUERY_CURRENT_NATIVE_INPUT_ATTR: return query_attr(ctx, 1, 1, info, size);
     case RKNN_QUERY_NATIVE_OUTPUT_ATTR:
     case RKNN_QUERY_CURRENT_NATIVE_OUTPUT_ATTR: return query_attr(ctx, 0, 1, info, size);
-    case RKNN_QUERY_NATIVE_NHWC_INPUT_ATTR: return query_native_nhwc_input(ctx, info, size);
+    case RKNN_QUERY_NATIVE_NHWC_INPUT_ATTR: return query_native_nhwc(ctx, 1, info, size);
+    case RKNN_QUERY_NATIVE_NHWC_OUTPUT_ATTR: return query_native_nhwc(ctx, 0, info, size);
+    case RKNN_QUERY_INPUT_DYNAMIC_RANGE: return query_dynamic_range(ctx, info, size);
     case RKNN_QUERY_PERF_DETAIL: return query_perf_detail(ctx, info, size);
     case RKNN_QUERY_PERF_RUN: return query_perf_run(ctx, info, size);
     case RKNN_QUERY_SDK_VERSION: return query_sdk_version(ctx, info, size);
     case RKNN_QUERY_MEM_SIZE: return query_mem_size(ctx, info, size);
     case RKNN_QUERY_CUSTOM_STRING: return query_custom_string(ctx, info, size);
-    case RKNN_QUERY_NATIVE_NHWC_OUTPUT_ATTR:
-        HAL_LOG_ERR("rknn_query(NATIVE_NHWC_OUTPUT_ATTR): the NPU writes this model's outputs "
-                    "in NC1HWC2; use NATIVE_OUTPUT_ATTR");
-        return RKNN_ERR_PARAM_INVALID;
-    case RKNN_QUERY_INPUT_DYNAMIC_RANGE:
-        HAL_LOG_ERR("rknn_query(INPUT_DYNAMIC_RANGE): the model has static shapes (dynamic-shape "
-                    "models are not supported)");
-        return RKNN_ERR_PARAM_INVALID;
     case RKNN_QUERY_DEVICE_MEM_INFO:
         HAL_LOG_ERR("rknn_query(DEVICE_MEM_INFO): not available on bare metal (use "
                     "rknpu_mem_get_stats)");
@@ -186,7 +214,7 @@ static int query_dispatch(const rknn_ctx *ctx, rknn_query_cmd cmd, void *info, u
 
 int rknn_query(rknn_context context, rknn_query_cmd cmd, void *info, uint32_t size)
 {
-    const rknn_ctx *ctx = rknn_ctx_from_handle(context);
+    rknn_ctx *ctx = rknn_ctx_from_handle(context);
 
     if (!ctx) {
         HAL_LOG_ERR("rknn_query: invalid context");

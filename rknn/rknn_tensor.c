@@ -162,3 +162,28 @@ int rknn_tensor_native_attr(const rknn_model_tensor_info *t, uint32_t index, rkn
     }
     return RKNN_SUCC;
 }
+
+int rknn_tensor_nhwc_attr(const rknn_model_tensor_info *t, uint32_t index, rknn_tensor_attr *a)
+{
+    int ret = rknn_tensor_native_attr(t, index, a);
+
+    if (ret != RKNN_SUCC || a->fmt == RKNN_TENSOR_NHWC)
+        return ret;
+    if (t->n_dims != 4) {
+        HAL_LOG_ERR("tensor '%s': %lu-D, an NHWC layout needs 4 dimensions", a->name,
+                    (unsigned long)t->n_dims);
+        return RKNN_ERR_PARAM_INVALID;
+    }
+    /* The native type in NHWC order, converted by the CPU (rknn_set_io_mem
+     * binds it as a converted buffer). */
+    a->fmt = RKNN_TENSOR_NHWC;
+    a->n_dims = 4;
+    a->dims[0] = (uint32_t)t->dims[0];
+    a->dims[1] = (uint32_t)t->dims[2];
+    a->dims[2] = (uint32_t)t->dims[3];
+    a->dims[3] = (uint32_t)t->dims[1];
+    a->w_stride = a->dims[2];
+    a->size = a->n_elems * rknn_tensor_type_size(a->type);
+    a->size_with_stride = a->size;
+    return RKNN_SUCC;
+}

@@ -16,5 +16,9 @@ int rknn_tensor_user_attr(const rknn_model_tensor_info *t, uint32_t index, int i
 
 /* The attr of the buffer the NPU reads or writes (zero-copy API). */
 int rknn_tensor_native_attr(const rknn_model_tensor_info *t, uint32_t index, rknn_tensor_attr *a);
+/* The native type in NHWC order (RKNN_QUERY_NATIVE_NHWC_*_ATTR): the native
+ * attr itself where the NPU reads NHWC, else a layout the CPU converts to
+ * and from; 4-D tensors only (RKNN_ERR_PARAM_INVALID, logged). */
+int rknn_tensor_nhwc_attr(const rknn_model_tensor_info *t, uint32_t index, rknn_tensor_attr *a);
 
 #endif

@@ -235,8 +235,12 @@ static void check_queries(rknn_context h, const sample *s, uint32_t flags)
     CHECK(rknn_query(h, RKNN_QUERY_CUSTOM_STRING, &cs, sizeof cs) == RKNN_SUCC);
     CHECK(cs.string[sizeof cs.string - 1] == 0);
     CHECK(rknn_query(h, RKNN_QUERY_PERF_RUN, &pr, sizeof pr) == RKNN_SUCC && pr.run_duration == 0);
-    CHECK((rknn_query(h, RKNN_QUERY_PERF_DETAIL, &pd, sizeof pd) == RKNN_SUCC) ==
-          !!(flags & RKNN_FLAG_COLLECT_PERF_MASK));
+    /* answered with or without RKNN_FLAG_COLLECT_PERF_MASK (the vendor's
+     * custom-op demo asks without it); before a run there is nothing to say */
+    (void)flags;
+    CHECK(rknn_query(h, RKNN_QUERY_PERF_DETAIL, &pd, sizeof pd) == RKNN_SUCC);
+    CHECK(pd.perf_data && strcmp(pd.perf_data, "no run yet\n") == 0 &&
+          pd.data_len == strlen(pd.perf_data));
     /* bad arguments: a vendor error code and a log line, never garbage */
     int before = errors_logged;
     memset(&a, 0, sizeof a);
@@ -248,7 +252,7 @@ static void check_queries(rknn_context h, const sample *s, uint32_t flags)
     CHECK(rknn_query(h, (rknn_query_cmd)99, &a, sizeof a) == RKNN_ERR_PARAM_INVALID);
     CHECK(rknn_query(h, RKNN_QUERY_DEVICE_MEM_INFO, &a, sizeof a) == RKNN_ERR_PARAM_INVALID);
     CHECK(rknn_query(h, RKNN_QUERY_INPUT_DYNAMIC_RANGE, &a, sizeof a) == RKNN_ERR_PARAM_INVALID);
-    CHECK(errors_logged == before + 6);
+    CHECK(errors_logged == before + 6); /* the last: a buffer smaller than rknn_input_range */
 }
 
 static void test_sample(const sample *s)
@@ -321,8 +325,18 @@ static void test_flags(void)
     size_t n = load("rk3588_multiple_input_demo.v6.rknn", model);
 
     platform(RKNPU_SOC_RK3588, CARVE_BYTES);
-    CHECK(rknn_init(&h, model, (uint32_t)n, RKNN_FLAG_ENABLE_SRAM, NULL) == RKNN_ERR_PARAM_INVALID);
+    /* preferences with nothing to act on are accepted (vendor code passes them) */
+    CHECK(rknn_init(&h, model, (uint32_t)n,
+                    RKNN_FLAG_ENABLE_SRAM | RKNN_FLAG_SHARE_SRAM |
+                        RKNN_FLAG_EXECUTE_FALLBACK_PRIOR_DEVICE_GPU,
+                    NULL) == RKNN_SUCC);
+    CHECK(rknn_query(h, RKNN_QUERY_MEM_SIZE, &ms, sizeof ms) == RKNN_SUCC);
+    CHECK(ms.total_sram_size == 0 && ms.free_sram_size == 0);
+    CHECK(rknn_destroy(h) == RKNN_SUCC);
+    /* fences need the Linux driver stack */
     CHECK(rknn_init(&h, model, (uint32_t)n, RKNN_FLAG_FENCE_IN_OUTSIDE, NULL) ==
+          RKNN_ERR_PARAM_INVALID);
+    CHECK(rknn_init(&h, model, (uint32_t)n, RKNN_FLAG_FENCE_OUT_OUTSIDE, NULL) ==
           RKNN_ERR_PARAM_INVALID);
     CHECK(rknn_init(&h, model, (uint32_t)n, 0x80000000u, NULL) == RKNN_ERR_PARAM_INVALID);
     CHECK(rknn_init(&h, model, (uint32_t)n, RKNN_FLAG_SHARE_WEIGHT_MEM, NULL) ==
