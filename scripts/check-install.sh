@@ -35,7 +35,10 @@ run_fresh "$stage/consumer_cpp"
 # against the virtual NPU the host library carries (C, then the same source
 # as C++).
 models=$src/../shared/models
-if [ -f "$models/rk3588_multiple_input_demo.v6.rknn" ]; then
+for f in rk3588_multiple_input_demo.v6.rknn multiple_input_demo/input1.bin multiple_input_demo/input2.bin; do
+    [ -f "$models/$f" ] || { echo "check-install: FAIL: missing input file $models/$f"; exit 1; }
+done
+if true; then
     cc -std=c11 -Wall -Wextra -Werror "$src/tests/install/vendor_app.c" $flags -o "$stage/vendor_app"
     c++ -std=c++11 -Wall -Wextra -Werror -x c++ "$src/tests/install/vendor_app.c" $flags \
         -o "$stage/vendor_app_cpp"
@@ -45,6 +48,4 @@ if [ -f "$models/rk3588_multiple_input_demo.v6.rknn" ]; then
         echo "$out"
         echo "$out" | grep -q "vendor_app: OK" || { echo "$app failed"; exit 1; }
     done
-else
-    echo "sample models not found: vendor-style application not run"
 fi

@@ -12,24 +12,14 @@ targets=${TARGETS:-host qemu-aarch64 qemu-armv7-newlib qemu-armv7-picolibc}
 summary=""
 total_pass=0
 total_fail=0
+total_skip=0
+total_xfail=0
 mkdir -p "$root"
 
-# count_results DIR -> "PASSED FAILED" from meson's testlog.json
+# count_results DIR TARGET -> "PASSED FAILED SKIPPED XFAILED" (skips against
+# tests/expected-skips.txt; under CI=true an unlisted skip is a failure)
 count_results() {
-    /usr/bin/python3 - "$1/meson-logs/testlog.json" <<'PY'
-import json, sys
-ok = bad = 0
-try:
-    for line in open(sys.argv[1]):
-        r = json.loads(line)["result"]
-        if r in ("OK", "EXPECTEDFAIL"):
-            ok += 1
-        elif r != "SKIP":
-            bad += 1
-except FileNotFoundError:
-    bad = 1
-print(ok, bad)
-PY
+    /usr/bin/python3 scripts/count-results.py "$1/meson-logs/testlog.json" "$2"
 }
 
 # build_and_test NAME [CROSS_FILE] -> sets pass/fail
@@ -42,12 +32,12 @@ build_and_test() {
         echo "$dir: build FAILED"
         tail -n 40 "$dir.setup.log"
         [ -f "$dir.build.log" ] && tail -n 40 "$dir.build.log"
-        pass=0 fail=1
+        pass=0 fail=1 skip=0 xfail=0
         return
     fi
     meson test -C "$dir" --num-processes 2 --print-errorlogs || true
-    set -- $(count_results "$dir")
-    pass=$1 fail=$2
+    set -- $(count_results "$dir" "$target")
+    pass=$1 fail=$2 skip=$3 xfail=$4
 }
 
 # extra_check NAME COMMAND... -> counts one more test
@@ -61,38 +51,47 @@ extra_check() {
 }
 
 finish_target() {
-    summary="$summary$1: $pass passed, $fail failed
+    summary="$summary$1: $pass passed, $fail failed, $skip skipped, $xfail expected failures
 "
     total_pass=$((total_pass + pass))
     total_fail=$((total_fail + fail))
+    total_skip=$((total_skip + skip))
+    total_xfail=$((total_xfail + xfail))
 }
 
 for t in $targets; do
+    target=$t
     echo "=== $t ==="
     case $t in
     host)
         build_and_test host
         # The same host tests once more with clang and ASan+UBSan, plus a
         # bounded fuzzing run (counted in this target's line).
-        if [ -f scripts/run-host-sanitize.sh ]; then
-            extra_check host-sanitize sh scripts/run-host-sanitize.sh "$root/host-sanitize"
-        fi ;;
+        extra_check host-sanitize sh scripts/run-host-sanitize.sh "$root/host-sanitize"
+        # Line and branch coverage of the library: a report, not a gate (the
+        # check fails only if the gcov build or one of its tests fails).
+        extra_check coverage sh scripts/coverage.sh "$root/coverage"
+        grep '^coverage ' "$root/coverage.log" ;;
     qemu-aarch64)
         build_and_test qemu-aarch64 boards/qemu-virt/aarch64.ini
         # The RK3588 image shares this toolchain; it must link with the
         # board's memory map.
-        extra_check rk3588-image sh scripts/check-rk3588-image.sh "$root/rk3588" ;;
+        extra_check rk3588-image sh scripts/check-rk3588-image.sh "$root/rk3588"
+        # The README's footprint limits (aarch64 -Os library text, static RAM).
+        extra_check footprint sh scripts/check-footprint.sh "$root/footprint-aarch64"
+        grep '^check-footprint: ' "$root/footprint.log" ;;
     qemu-armv7-newlib)
         build_and_test qemu-armv7-newlib boards/qemu-virt/armv7-newlib.ini ;;
     qemu-armv7-picolibc)
         build_and_test qemu-armv7-picolibc boards/qemu-virt/armv7-picolibc.ini ;;
     *)
-        echo "unknown target $t"; pass=0 fail=1 ;;
+        echo "unknown target $t"; pass=0 fail=1 skip=0 xfail=0 ;;
     esac
     finish_target "$t"
 done
 
 echo
 printf "%s" "$summary"
-echo "$total_pass passed, $total_fail failed"
+echo "$total_xfail expected failures"
+echo "$total_pass passed, $total_fail failed, $total_skip skipped"
 [ "$total_fail" -eq 0 ]

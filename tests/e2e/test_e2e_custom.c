@@ -6,7 +6,7 @@
  * Reference: the op's formula in float32 on the original inputs
  * (out0 = x*alpha - y, out1 = y*alpha - x, alpha = 0.5 from the model).
  *
- * Usage: test_e2e_custom MODELS_DIR   (skips when absent)
+ * Usage: test_e2e_custom MODELS_DIR   (fails, naming the file, when absent)
  */
 #include <stdio.h>
 #include <string.h>
@@ -257,8 +257,9 @@ int main(int argc, char **argv)
         return skip;
     if (load_npy("dual_residual_custom/input_0_nhwc.npy", npy[0], x_nhwc) != 0 ||
         load_npy("dual_residual_custom/input_1_nhwc.npy", npy[1], y_nhwc) != 0) {
-        printf("SKIP: dual_residual_custom inputs not found or not float32 (1,10,10,3)\n");
-        return TEST_SKIP;
+        printf("FAIL: dual_residual_custom/input_{0,1}_nhwc.npy under %s missing, unreadable or "
+               "not float32 (1,10,10,3)\n", dir);
+        return TEST_MISSING_INPUT;
     }
     if (!CHECK(board_init() == RKNN_SUCC))
         return test_report("e2e_custom");

@@ -7,7 +7,7 @@
  *
  * Usage: test_e2e_mid MODELS_DIR REFERENCE_FILE
  *   REFERENCE_FILE: float32 NCHW [1,8,128,128] of test.onnx on input1.bin /
- *   input2.bin. Skips (77) when the models or the reference are absent.
+ *   input2.bin. Fails, naming the file, when an input is absent.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -595,12 +595,13 @@ static int load_data(const char *ref_path)
                        sizeof image1) != sizeof image1 ||
         test_read_file(test_path(path, sizeof path, dir, "multiple_input_demo/input2.bin"), image2,
                        sizeof image2) != sizeof image2) {
-        printf("SKIP: inputs not found under %s/multiple_input_demo\n", dir);
-        return TEST_SKIP;
+        printf("FAIL: missing input files %s/multiple_input_demo/input1.bin, input2.bin\n", dir);
+        return TEST_MISSING_INPUT;
     }
     if (test_read_file(ref_path, (uint8_t *)reference, sizeof reference) != sizeof reference) {
-        printf("SKIP: reference output %s not found (tests/tools/onnx_ref.py makes it)\n", ref_path);
-        return TEST_SKIP;
+        printf("FAIL: missing or malformed reference output %s (tests/tools/onnx_ref.py makes it)\n",
+               ref_path);
+        return TEST_MISSING_INPUT;
     }
     for (int i = 0; i < OUT_ELEMS; i++)
         expected_q[i] = (int8_t)quantise_ref(reference[i]);
@@ -613,8 +614,8 @@ int main(int argc, char **argv)
     int skip;
 
     if (argc < 3) {
-        printf("SKIP: usage: test_e2e_mid MODELS_DIR REFERENCE_FILE\n");
-        return TEST_SKIP;
+        printf("FAIL: usage: test_e2e_mid MODELS_DIR REFERENCE_FILE\n");
+        return 1;
     }
     dir = argv[argc - 2];
     if ((skip = test_require_models(dir, "rk3588_multiple_input_demo.v6.rknn")) ||

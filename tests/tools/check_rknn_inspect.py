@@ -21,7 +21,7 @@ samples the facts checks know) or is listed in UNSUPPORTED_LIST
 return code and message; a listed model that loads, fails otherwise or is
 absent is a failure too.
 
-Exit status: 0 pass, 1 fail, 77 skip (sample models absent).
+Exit status: 0 pass, 1 fail (a missing sample model or inspector is a failure).
 """
 import ast
 import os
@@ -30,7 +30,6 @@ import subprocess
 import sys
 import tempfile
 
-SKIP = 77
 failures = []
 
 # Per sample: memory plan (rknn_inspect.py's blob and arena sums, also in
@@ -235,22 +234,22 @@ def compare_with_hand_facts(out, name):
 
 def facts(exe, model, py):
     if not os.path.isfile(model):
-        print("SKIP: sample model %s not found (it lives in ../shared/models)" % model)
-        return SKIP
+        print("FAIL: missing input file %s (it lives in ../shared/models)" % model)
+        return 1
     rc, out, err = run([exe, "--relocs", "--regcmd", "16", model])
     check(rc == 0, "rknn-inspect exit status %d (stderr: %s)" % (rc, err.strip()[-300:]))
-    if py and os.path.isfile(py):
-        compare_with_reference(out, py_reference(py, model))
-    else:
-        print("note: %s absent, checking hand-typed facts only" % py)
+    if not py or not os.path.isfile(py):
+        print("FAIL: missing reference inspector %s (../shared/tools/rknn_inspect.py)" % py)
+        return 1
+    compare_with_reference(out, py_reference(py, model))
     compare_with_hand_facts(out, os.path.basename(model))
     return 0
 
 
 def truncated(exe, model):
     if not os.path.isfile(model):
-        print("SKIP: sample model %s not found (it lives in ../shared/models)" % model)
-        return SKIP
+        print("FAIL: missing input file %s (it lives in ../shared/models)" % model)
+        return 1
     data = open(model, "rb").read()
     with tempfile.TemporaryDirectory() as tmp:
         cases = {"half": data[: len(data) // 2], "header-only": data[:64], "empty": b"",
@@ -327,8 +326,8 @@ def main(argv):
         ret = truncated(argv[2], argv[3])
     else:
         ret = directory(argv[2], argv[3], argv[4])
-    if ret == SKIP:
-        return SKIP
+    if ret:
+        return ret
     print("%s: %s" % (argv[1], "FAIL (%d)" % len(failures) if failures else "PASS"))
     return 1 if failures else 0
 

@@ -2,7 +2,8 @@
  * test_files.h - reading test data on every target: stdio on the host,
  * semihosting file I/O (same stdio calls) under QEMU. The sample models
  * live in ../shared/models; tests get that directory as their last argument
- * and skip (exit 77) with a message when it is missing.
+ * and FAIL with a message naming the missing file when it is absent (a
+ * missing input is never a reason to skip: a green run must mean checked).
  */
 #ifndef TEST_FILES_H
 #define TEST_FILES_H
@@ -11,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define TEST_SKIP 77
+#define TEST_MISSING_INPUT 1 /* the exit status of a test whose input is absent */
 
 /* Reads path into buf; returns the size, or 0 if missing / too large. */
 static inline size_t test_read_file(const char *path, uint8_t *buf, size_t cap)
@@ -44,20 +45,21 @@ static inline const char *test_models_dir(int argc, char **argv)
     return argv[argc - 1];
 }
 
-/* Prints the skip reason and returns TEST_SKIP if the probe file is absent. */
+/* 0 if the probe file is there, else a FAIL line naming it and
+ * TEST_MISSING_INPUT (the test's exit status). */
 static inline int test_require_models(const char *dir, const char *probe_name)
 {
     char path[512];
     FILE *f;
 
     if (!dir) {
-        printf("SKIP: no sample-model directory given\n");
-        return TEST_SKIP;
+        printf("FAIL: no sample-model directory given (../shared/models)\n");
+        return TEST_MISSING_INPUT;
     }
     f = fopen(test_path(path, sizeof path, dir, probe_name), "rb");
     if (!f) {
-        printf("SKIP: sample models not found at %s (they live in ../shared/models)\n", dir);
-        return TEST_SKIP;
+        printf("FAIL: missing input file %s (the sample models live in ../shared/models)\n", path);
+        return TEST_MISSING_INPUT;
     }
     fclose(f);
     return 0;

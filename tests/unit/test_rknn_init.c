@@ -8,7 +8,7 @@
  * bytes for the RK3588 multiple_input_demo = its constant blobs, each
  * rounded to 64 bytes, as summed by the inspector.
  *
- * Usage: test_rknn_init MODELS_DIR   (skips when the directory is missing)
+ * Usage: test_rknn_init MODELS_DIR   (fails when the directory is missing)
  */
 #include <string.h>
 

@@ -1,7 +1,7 @@
 /*
  * test_rknn_init_corrupt - the whole rknn_init path on broken models.
  *
- *   test_rknn_init_corrupt MODELS_DIR   (skips when the directory is missing)
+ *   test_rknn_init_corrupt MODELS_DIR   (fails when the directory is missing)
  *
  * For every v6 sample, on its own SoC profile, deterministically:
  *   - truncations and container header / FlatBuffer offset corruptions;

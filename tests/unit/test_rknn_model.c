@@ -3,8 +3,8 @@
  *
  *   test_rknn_model [MODELS_DIR [EXPECTED_FILE]]
  *
- * MODELS_DIR defaults to ../shared/models; if it is missing the test prints
- * "SKIP: ..." and returns 77 (meson's skip code). For every *.rknn file the
+ * MODELS_DIR defaults to ../shared/models; if it or EXPECTED_FILE is missing
+ * the test fails, naming it. For every *.rknn file the
  * test prints the facts the C parser finds as "key value" lines in the format
  * of tests/tools/rknn_expect.py and, if EXPECTED_FILE (that script's output,
  * computed with shared/tools/rknn_inspect.py) is given, compares the two line
@@ -688,8 +688,8 @@ int main(int argc, char **argv)
         return 1;
     d = opendir(dir);
     if (!d) {
-        printf("SKIP: sample models not found at %s\n", dir);
-        return 77;
+        printf("FAIL: missing sample-model directory %s (../shared/models)\n", dir);
+        return 1;
     }
     while ((de = readdir(d)) != NULL) {
         size_t n = strlen(de->d_name);
@@ -706,7 +706,9 @@ int main(int argc, char **argv)
         read_lines(argv[2], &want);
         compare_lines(&got, &want);
     } else {
-        printf("note: no expected file given, reference comparison skipped\n");
+        printf("FAIL: no expected file (tests/tools/rknn_expect.py output from "
+               "../shared/tools/rknn_inspect.py): the reference comparison cannot run\n");
+        failures++;
     }
     list_free(&names);
     list_free(&got);
