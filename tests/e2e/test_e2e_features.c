@@ -1,0 +1,270 @@
+/*
+ * test_e2e_features - features of the runtime that the sample models do not
+ * reach by themselves, each compared with the float ONNX model of
+ * multiple_input_demo (tests/tools/onnx_ref.py, numpy) on RK3588:
+ *  - chain slicing in the driver: the per-submit task limit lowered to 1 and
+ *    2 (the driver then kicks each chain in slices), core masks 1 and 3;
+ *  - pass-through inputs: the native int8 packed-NHWC buffer built here from
+ *    the model's quantisation (scale 1, zero point -128, rows of 128 pixels:
+ *    facts from rknn_inspect.py) and handed over with pass_through = 1;
+ *  - mean/std normalisation: a copy of the model whose Norm table says mean
+ *    m, std s per channel, fed float32 pixels * s + m, which the runtime must
+ *    map back to the pixels the reference saw;
+ *  - int8 user inputs: the same with mean -128, fed pixel - 128 as int8;
+ *  - rknn_set_input_shape(s): the model's own shape is accepted, another is
+ *    refused, and runs stay correct;
+ *  - rknn_create_mem_from_mb_blk: no media-buffer blocks on bare metal, NULL.
+ *
+ * Usage: test_e2e_features MODELS_DIR REFERENCE_FILE. A missing file fails.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "board.h"
+#include "npu_driver.h"
+#include "npu_soc.h"
+#include "rknn_api.h"
+#include "rknn_model.h"
+#include "rknpu_bm.h"
+#include "test_files.h"
+#include "test_soc.h"
+#include "test_util.h"
+
+#define H 128
+#define W 128
+#define OUT_ELEMS (8 * H * W)
+#define OUT_SCALE 4.142374515533447f
+#define MODEL "rk3588_multiple_input_demo.v6.rknn"
+
+static uint8_t file[64 * 1024], model[64 * 1024];
+static size_t file_size;
+static uint8_t image1[H * W], image2[H * W * 3];
+static float reference[OUT_ELEMS], out_f[OUT_ELEMS];
+static float f_in1[H * W], f_in2[H * W * 3];
+static int8_t q_in1[H * W], q_in2[H * W * 3];
+static const char *dir;
+
+/* Max |error| of the float output against the ONNX model, in steps. */
+static float error_steps(void)
+{
+    float max = 0;
+
+    for (int i = 0; i < OUT_ELEMS; i++) {
+        float d = out_f[i] - reference[i];
+        d = d < 0 ? -d : d;
+        max = d > max ? d : max;
+    }
+    return max / OUT_SCALE;
+}
+
+/* rknn_init on a copy of the (maybe patched) file, as a vendor client. */
+static rknn_context init_from(const uint8_t *bytes)
+{
+    rknn_context ctx = 0;
+
+    memcpy(model, bytes, file_size);
+    CHECK(rknn_init(&ctx, model, (uint32_t)file_size, 0, NULL) == RKNN_SUCC);
+    memset(model, 0xA5, file_size);
+    return ctx;
+}
+
+static int set_inputs(rknn_context ctx, rknn_tensor_type type, const void *a, const void *b,
+                      uint8_t pass_through)
+{
+    rknn_input in[2];
+    uint32_t esize = type == RKNN_TENSOR_FLOAT32 ? 4u : 1u;
+
+    memset(in, 0, sizeof in);
+    in[0].index = 0;
+    in[0].buf = (void *)(uintptr_t)a;
+    in[0].size = H * W * esize;
+    in[0].type = type;
+    in[0].fmt = RKNN_TENSOR_NHWC;
+    in[0].pass_through = pass_through;
+    in[1] = in[0];
+    in[1].index = 1;
+    in[1].buf = (void *)(uintptr_t)b;
+    in[1].size = H * W * 3 * esize;
+    return rknn_inputs_set(ctx, 2, in);
+}
+
+/* Run, fetch as float32 NCHW, compare; prints one line. */
+static void run_and_compare(rknn_context ctx, const char *what)
+{
+    rknn_output out;
+    float err;
+
+    memset(&out, 0, sizeof out);
+    out.want_float = 1;
+    out.is_prealloc = 1;
+    out.buf = out_f;
+    out.size = sizeof out_f;
+    if (!CHECK(rknn_run(ctx, NULL) == RKNN_SUCC) ||
+        !CHECK(rknn_outputs_get(ctx, 1, &out, NULL) == RKNN_SUCC))
+        return;
+    err = error_steps();
+    printf("  %-52s max %.3f step(s) from ONNX\n", what, (double)err);
+    CHECK(err <= 1.5f); /* one step plus the reference's own rounding */
+    CHECK(rknn_outputs_release(ctx, 1, &out) == RKNN_SUCC);
+}
+
+static void test_chain_slicing(void)
+{
+    static const rknn_core_mask masks[] = {RKNN_NPU_CORE_0, RKNN_NPU_CORE_0_1_2};
+    const rknpu_platform_config *p = rknpu_platform_get();
+    npu_soc_profile sliced = *npu_soc_get(RKNPU_SOC_RK3588);
+    rknn_context ctx = init_from(file);
+    char what[96];
+
+    for (uint32_t limit = 1; limit <= 2; limit++) {
+        sliced.max_submit_tasks = limit; /* the groups have 2 and 3 tasks */
+        npu_driver_configure(&sliced, p->npu_base, p->job_timeout_us);
+        for (size_t m = 0; m < sizeof masks / sizeof masks[0]; m++) {
+            CHECK(rknn_set_core_mask(ctx, masks[m]) == RKNN_SUCC);
+            CHECK(set_inputs(ctx, RKNN_TENSOR_UINT8, image1, image2, 0) == RKNN_SUCC);
+            snprintf(what, sizeof what, "chains sliced every %lu task(s), mask 0x%x",
+                     (unsigned long)limit, (unsigned)masks[m]);
+            run_and_compare(ctx, what);
+        }
+    }
+    npu_driver_configure(npu_soc_get(RKNPU_SOC_RK3588), p->npu_base, p->job_timeout_us);
+    CHECK(rknn_destroy(ctx) == RKNN_SUCC);
+}
+
+static void test_pass_through(void)
+{
+    rknn_context ctx = init_from(file);
+
+    /* native int8 = round(pixel / scale) + zero point = pixel - 128 */
+    for (int i = 0; i < H * W; i++)
+        q_in1[i] = (int8_t)(image1[i] - 128);
+    for (int i = 0; i < H * W * 3; i++)
+        q_in2[i] = (int8_t)(image2[i] - 128);
+    CHECK(set_inputs(ctx, RKNN_TENSOR_INT8, q_in1, q_in2, 1) == RKNN_SUCC);
+    run_and_compare(ctx, "pass-through native int8 inputs built by the test");
+    CHECK(rknn_destroy(ctx) == RKNN_SUCC);
+}
+
+/* The file with every input's Norm mean/std set to (mean, std), written as
+ * little-endian floats where the model's Norm vectors lie. */
+static int patch_norm(uint8_t *out, float mean, float std)
+{
+    rknn_model_view v;
+
+    memcpy(out, file, file_size);
+    if (!CHECK(rknn_model_parse(out, file_size, &v) == RKNN_SUCC) || !CHECK(v.n_norms == 2))
+        return -1;
+    for (uint32_t i = 0; i < v.n_norms; i++) {
+        rknn_model_norm_info n;
+        uint8_t *m, *s;
+        if (!CHECK(rknn_model_norm(&v, i, &n) == RKNN_SUCC))
+            return -1;
+        m = (uint8_t *)(uintptr_t)rknn_fbs_vec_data(&n.mean);
+        s = (uint8_t *)(uintptr_t)rknn_fbs_vec_data(&n.std);
+        for (uint32_t c = 0; c < n.n_channels; c++) {
+            memcpy(m + 4 * c, &mean, 4); /* the file is little endian, as the hosts */
+            memcpy(s + 4 * c, &std, 4);
+        }
+    }
+    return 0;
+}
+
+static void test_mean_std_and_int8(void)
+{
+    static uint8_t patched[64 * 1024];
+    rknn_context ctx;
+
+    /* float32 inputs pixel * 2 + 10 with mean 10, std 2: (x - 10) / 2 = pixel */
+    if (patch_norm(patched, 10.0f, 2.0f) != 0)
+        return;
+    for (int i = 0; i < H * W; i++)
+        f_in1[i] = image1[i] * 2.0f + 10.0f;
+    for (int i = 0; i < H * W * 3; i++)
+        f_in2[i] = image2[i] * 2.0f + 10.0f;
+    ctx = init_from(patched);
+    CHECK(set_inputs(ctx, RKNN_TENSOR_FLOAT32, f_in1, f_in2, 0) == RKNN_SUCC);
+    run_and_compare(ctx, "float32 inputs, model mean 10 / std 2");
+    CHECK(rknn_destroy(ctx) == RKNN_SUCC);
+
+    /* int8 inputs pixel - 128 with mean -128, std 1: x + 128 = pixel */
+    if (patch_norm(patched, -128.0f, 1.0f) != 0)
+        return;
+    for (int i = 0; i < H * W; i++)
+        q_in1[i] = (int8_t)(image1[i] - 128);
+    for (int i = 0; i < H * W * 3; i++)
+        q_in2[i] = (int8_t)(image2[i] - 128);
+    ctx = init_from(patched);
+    CHECK(set_inputs(ctx, RKNN_TENSOR_INT8, q_in1, q_in2, 0) == RKNN_SUCC);
+    run_and_compare(ctx, "int8 inputs, model mean -128 / std 1");
+    CHECK(rknn_destroy(ctx) == RKNN_SUCC);
+}
+
+static void test_input_shapes(void)
+{
+    rknn_context ctx = init_from(file);
+    rknn_tensor_attr a[2];
+
+    for (uint32_t i = 0; i < 2; i++) {
+        memset(&a[i], 0, sizeof a[i]);
+        a[i].index = i;
+        CHECK(rknn_query(ctx, RKNN_QUERY_INPUT_ATTR, &a[i], sizeof a[i]) == RKNN_SUCC);
+    }
+    /* the model's own shapes: [1, 128, 128, 1] and [1, 128, 128, 3] NHWC */
+    CHECK(a[0].dims[1] == H && a[0].dims[2] == W && a[0].dims[3] == 1 && a[1].dims[3] == 3);
+    CHECK(rknn_set_input_shapes(ctx, 2, a) == RKNN_SUCC);
+    CHECK(rknn_set_input_shape(ctx, &a[1]) == RKNN_SUCC);
+    CHECK(rknn_set_input_shapes(ctx, 1, a) == RKNN_ERR_PARAM_INVALID); /* all inputs at once */
+    a[1].dims[1] = 64;                                                 /* another shape */
+    CHECK(rknn_set_input_shapes(ctx, 2, a) == RKNN_ERR_PARAM_INVALID);
+    CHECK(rknn_set_input_shape(ctx, &a[1]) == RKNN_ERR_PARAM_INVALID);
+    CHECK(rknn_set_input_shape(ctx, NULL) == RKNN_ERR_PARAM_INVALID);
+    CHECK(rknn_set_input_shape(0, &a[0]) == RKNN_ERR_CTX_INVALID);
+    CHECK(set_inputs(ctx, RKNN_TENSOR_UINT8, image1, image2, 0) == RKNN_SUCC);
+    run_and_compare(ctx, "after rknn_set_input_shape(s)");
+    CHECK(rknn_create_mem_from_mb_blk(ctx, image1, 0) == NULL);
+    CHECK(rknn_destroy(ctx) == RKNN_SUCC);
+}
+
+static int load(const char *name, uint8_t *buf, size_t size, size_t *got)
+{
+    char path[512];
+    size_t n = test_read_file(test_path(path, sizeof path, dir, name), buf, size);
+
+    if (n == 0 || (got == NULL && n != size)) {
+        printf("FAIL: missing or malformed input file %s\n", path);
+        return -1;
+    }
+    if (got)
+        *got = n;
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    rknpu_mem_stats st;
+
+    if (argc < 3) {
+        printf("FAIL: usage: test_e2e_features MODELS_DIR REFERENCE_FILE\n");
+        return 1;
+    }
+    dir = argv[argc - 2];
+    if (test_read_file(argv[argc - 1], (uint8_t *)reference, sizeof reference) != sizeof reference) {
+        printf("FAIL: missing ONNX reference %s (tests/tools/onnx_ref.py makes it)\n",
+               argv[argc - 1]);
+        return 1;
+    }
+    if (load(MODEL, file, sizeof file, &file_size) ||
+        load("multiple_input_demo/input1.bin", image1, sizeof image1, NULL) ||
+        load("multiple_input_demo/input2.bin", image2, sizeof image2, NULL))
+        return 1;
+    if (!CHECK(board_init() == RKNN_SUCC))
+        return test_report("e2e_features");
+    test_switch_soc(RKNPU_SOC_RK3588);
+    test_chain_slicing();
+    test_pass_through();
+    test_mean_std_and_int8();
+    test_input_shapes();
+    CHECK(rknpu_mem_get_stats(&st) == RKNN_SUCC);
+    CHECK_EQ_U(st.allocations, 0);
+    return test_report("e2e_features");
+}
