@@ -38,13 +38,17 @@ models=$src/../shared/models
 for f in rk3588_multiple_input_demo.v6.rknn multiple_input_demo/input1.bin multiple_input_demo/input2.bin; do
     [ -f "$models/$f" ] || { echo "check-install: FAIL: missing input file $models/$f"; exit 1; }
 done
+# the float ONNX reference the build made (tests/e2e/meson.build)
+reference=$build/tests/e2e/mid_reference.f32
+[ -f "$reference" ] || { echo "check-install: FAIL: missing reference $reference"; exit 1; }
 if true; then
     cc -std=c11 -Wall -Wextra -Werror "$src/tests/install/vendor_app.c" $flags -o "$stage/vendor_app"
     c++ -std=c++11 -Wall -Wextra -Werror -x c++ "$src/tests/install/vendor_app.c" $flags \
         -o "$stage/vendor_app_cpp"
     for app in vendor_app vendor_app_cpp; do
         out=$(run_fresh "$stage/$app" "$models/rk3588_multiple_input_demo.v6.rknn" \
-              "$models/multiple_input_demo/input1.bin" "$models/multiple_input_demo/input2.bin")
+              "$models/multiple_input_demo/input1.bin" "$models/multiple_input_demo/input2.bin" \
+              "$reference")
         echo "$out"
         echo "$out" | grep -q "vendor_app: OK" || { echo "$app failed"; exit 1; }
     done

@@ -5,6 +5,9 @@
  * queries, inputs_set, run, outputs_get with want_float, the first output's
  * top value printed. Built only through `pkg-config --cflags --libs
  * rknpu-bm` (scripts/check-install.sh) and run against the virtual NPU.
+ * With a fourth argument, the float32 output of the source ONNX model
+ * (tests/tools/onnx_ref.py), every output value must lie within 1.5
+ * quantisation steps of it (scale 4.142 from the model) for the OK line.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,8 +47,8 @@ int main(int argc, char **argv)
     size_t size[2];
     int ret;
 
-    if (argc != 4) {
-        printf("usage: %s model.rknn input1.bin input2.bin\n", argv[0]);
+    if (argc != 4 && argc != 5) {
+        printf("usage: %s model.rknn input1.bin input2.bin [reference.f32]\n", argv[0]);
         return 2;
     }
     ret = rknn_init(&ctx, argv[1], 0, 0, NULL);
@@ -99,6 +102,23 @@ int main(int argc, char **argv)
                 top = i;
         printf("output: %u floats, max %.3f at %u\n", (unsigned)(outputs[0].size / sizeof(float)),
                f[top], top);
+        if (argc == 5) {
+            size_t ref_size;
+            float *ref = (float *)load_file(argv[4], &ref_size), worst = 0;
+            if (!ref || ref_size != outputs[0].size) {
+                printf("reference %s missing or of another size\n", argv[4]);
+                return 1;
+            }
+            for (unsigned i = 0; i < outputs[0].size / sizeof(float); i++) {
+                float d = f[i] > ref[i] ? f[i] - ref[i] : ref[i] - f[i];
+                worst = d > worst ? d : worst;
+            }
+            printf("output vs ONNX reference: max |error| %.3f (%.2f steps)\n", worst,
+                   worst / 4.142374515533447f);
+            free(ref);
+            if (worst > 1.5f * 4.142374515533447f)
+                return 1;
+        }
     }
     rknn_outputs_release(ctx, 1, outputs);
     rknn_destroy(ctx);
