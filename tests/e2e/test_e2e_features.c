@@ -27,13 +27,14 @@
 #include "rknn_model.h"
 #include "rknpu_bm.h"
 #include "test_files.h"
+#include "test_mid.h"
 #include "test_soc.h"
 #include "test_util.h"
 
-#define H 128
-#define W 128
-#define OUT_ELEMS (8 * H * W)
-#define OUT_SCALE 4.142374515533447f
+#define H MID_H
+#define W MID_W
+#define OUT_ELEMS MID_OUT_ELEMS
+#define OUT_SCALE MID_OUT_SCALE
 #define MODEL "rk3588_multiple_input_demo.v6.rknn"
 
 static uint8_t file[64 * 1024], model[64 * 1024];
@@ -66,26 +67,6 @@ static rknn_context init_from(const uint8_t *bytes)
     CHECK(rknn_init(&ctx, model, (uint32_t)file_size, 0, NULL) == RKNN_SUCC);
     memset(model, 0xA5, file_size);
     return ctx;
-}
-
-static int set_inputs(rknn_context ctx, rknn_tensor_type type, const void *a, const void *b,
-                      uint8_t pass_through)
-{
-    rknn_input in[2];
-    uint32_t esize = type == RKNN_TENSOR_FLOAT32 ? 4u : 1u;
-
-    memset(in, 0, sizeof in);
-    in[0].index = 0;
-    in[0].buf = (void *)(uintptr_t)a;
-    in[0].size = H * W * esize;
-    in[0].type = type;
-    in[0].fmt = RKNN_TENSOR_NHWC;
-    in[0].pass_through = pass_through;
-    in[1] = in[0];
-    in[1].index = 1;
-    in[1].buf = (void *)(uintptr_t)b;
-    in[1].size = H * W * 3 * esize;
-    return rknn_inputs_set(ctx, 2, in);
 }
 
 /* Run, fetch as float32 NCHW, compare; prints one line. */
@@ -121,7 +102,7 @@ static void test_chain_slicing(void)
         npu_driver_configure(&sliced, p->npu_base, p->job_timeout_us);
         for (size_t m = 0; m < sizeof masks / sizeof masks[0]; m++) {
             CHECK(rknn_set_core_mask(ctx, masks[m]) == RKNN_SUCC);
-            CHECK(set_inputs(ctx, RKNN_TENSOR_UINT8, image1, image2, 0) == RKNN_SUCC);
+            CHECK(test_mid_set_inputs(ctx, RKNN_TENSOR_UINT8, image1, image2, 0) == RKNN_SUCC);
             snprintf(what, sizeof what, "chains sliced every %lu task(s), mask 0x%x",
                      (unsigned long)limit, (unsigned)masks[m]);
             run_and_compare(ctx, what);
@@ -140,7 +121,7 @@ static void test_pass_through(void)
         q_in1[i] = (int8_t)(image1[i] - 128);
     for (int i = 0; i < H * W * 3; i++)
         q_in2[i] = (int8_t)(image2[i] - 128);
-    CHECK(set_inputs(ctx, RKNN_TENSOR_INT8, q_in1, q_in2, 1) == RKNN_SUCC);
+    CHECK(test_mid_set_inputs(ctx, RKNN_TENSOR_INT8, q_in1, q_in2, 1) == RKNN_SUCC);
     run_and_compare(ctx, "pass-through native int8 inputs built by the test");
     CHECK(rknn_destroy(ctx) == RKNN_SUCC);
 }
@@ -182,7 +163,7 @@ static void test_mean_std_and_int8(void)
     for (int i = 0; i < H * W * 3; i++)
         f_in2[i] = image2[i] * 2.0f + 10.0f;
     ctx = init_from(patched);
-    CHECK(set_inputs(ctx, RKNN_TENSOR_FLOAT32, f_in1, f_in2, 0) == RKNN_SUCC);
+    CHECK(test_mid_set_inputs(ctx, RKNN_TENSOR_FLOAT32, f_in1, f_in2, 0) == RKNN_SUCC);
     run_and_compare(ctx, "float32 inputs, model mean 10 / std 2");
     CHECK(rknn_destroy(ctx) == RKNN_SUCC);
 
@@ -194,7 +175,7 @@ static void test_mean_std_and_int8(void)
     for (int i = 0; i < H * W * 3; i++)
         q_in2[i] = (int8_t)(image2[i] - 128);
     ctx = init_from(patched);
-    CHECK(set_inputs(ctx, RKNN_TENSOR_INT8, q_in1, q_in2, 0) == RKNN_SUCC);
+    CHECK(test_mid_set_inputs(ctx, RKNN_TENSOR_INT8, q_in1, q_in2, 0) == RKNN_SUCC);
     run_and_compare(ctx, "int8 inputs, model mean -128 / std 1");
     CHECK(rknn_destroy(ctx) == RKNN_SUCC);
 }
@@ -219,7 +200,7 @@ static void test_input_shapes(void)
     CHECK(rknn_set_input_shape(ctx, &a[1]) == RKNN_ERR_PARAM_INVALID);
     CHECK(rknn_set_input_shape(ctx, NULL) == RKNN_ERR_PARAM_INVALID);
     CHECK(rknn_set_input_shape(0, &a[0]) == RKNN_ERR_CTX_INVALID);
-    CHECK(set_inputs(ctx, RKNN_TENSOR_UINT8, image1, image2, 0) == RKNN_SUCC);
+    CHECK(test_mid_set_inputs(ctx, RKNN_TENSOR_UINT8, image1, image2, 0) == RKNN_SUCC);
     run_and_compare(ctx, "after rknn_set_input_shape(s)");
     CHECK(rknn_create_mem_from_mb_blk(ctx, image1, 0) == NULL);
     CHECK(rknn_destroy(ctx) == RKNN_SUCC);
@@ -228,14 +209,12 @@ static void test_input_shapes(void)
 static int load(const char *name, uint8_t *buf, size_t size, size_t *got)
 {
     char path[512];
-    size_t n = test_read_file(test_path(path, sizeof path, dir, name), buf, size);
 
-    if (n == 0 || (got == NULL && n != size)) {
-        printf("FAIL: missing or malformed input file %s\n", path);
+    *got = test_read_file(test_path(path, sizeof path, dir, name), buf, size);
+    if (*got == 0) {
+        printf("FAIL: missing input file %s\n", path);
         return -1;
     }
-    if (got)
-        *got = n;
     return 0;
 }
 
@@ -248,14 +227,8 @@ int main(int argc, char **argv)
         return 1;
     }
     dir = argv[argc - 2];
-    if (test_read_file(argv[argc - 1], (uint8_t *)reference, sizeof reference) != sizeof reference) {
-        printf("FAIL: missing ONNX reference %s (tests/tools/onnx_ref.py makes it)\n",
-               argv[argc - 1]);
-        return 1;
-    }
-    if (load(MODEL, file, sizeof file, &file_size) ||
-        load("multiple_input_demo/input1.bin", image1, sizeof image1, NULL) ||
-        load("multiple_input_demo/input2.bin", image2, sizeof image2, NULL))
+    if (test_mid_load(dir, argv[argc - 1], reference, image1, image2) ||
+        load(MODEL, file, sizeof file, &file_size))
         return 1;
     if (!CHECK(board_init() == RKNN_SUCC))
         return test_report("e2e_features");

@@ -19,6 +19,7 @@
 #include "rknn_api.h"
 #include "rknpu_bm.h"
 #include "test_files.h"
+#include "test_mid.h"
 #include "test_soc.h"
 #include "test_util.h"
 #include "vnpu.h"
@@ -83,19 +84,7 @@ static rknn_context load(const char *file)
 
 static int set_inputs(rknn_context ctx)
 {
-    rknn_input in[2];
-
-    memset(in, 0, sizeof in);
-    in[0].index = 0;
-    in[0].buf = image1;
-    in[0].size = sizeof image1;
-    in[0].type = RKNN_TENSOR_UINT8;
-    in[0].fmt = RKNN_TENSOR_NHWC;
-    in[1] = in[0];
-    in[1].index = 1;
-    in[1].buf = image2;
-    in[1].size = sizeof image2;
-    return rknn_inputs_set(ctx, 2, in);
+    return test_mid_set_inputs(ctx, RKNN_TENSOR_UINT8, image1, image2, 0);
 }
 
 /* One inference with the general API; both output forms checked. */

@@ -20,15 +20,16 @@
 #include "rknn_api.h"
 #include "rknpu_bm.h"
 #include "test_files.h"
+#include "test_mid.h"
 #include "test_soc.h"
 #include "test_util.h"
 
-#define H 128
-#define W 128
-#define OUT_C 8
-#define OUT_ELEMS (OUT_C * H * W)
-#define OUT_SCALE 4.142374515533447f
-#define OUT_ZP 20
+#define H MID_H
+#define W MID_W
+#define OUT_C MID_OUT_C
+#define OUT_ELEMS MID_OUT_ELEMS
+#define OUT_SCALE MID_OUT_SCALE
+#define OUT_ZP MID_OUT_ZP
 
 static uint8_t model[64 * 1024];
 static uint8_t image1[H * W], image2[H * W * 3];
@@ -57,19 +58,7 @@ static size_t carve_used(void)
 
 static int set_inputs(rknn_context ctx)
 {
-    rknn_input in[2];
-
-    memset(in, 0, sizeof in);
-    in[0].index = 0;
-    in[0].buf = image1;
-    in[0].size = sizeof image1;
-    in[0].type = RKNN_TENSOR_UINT8;
-    in[0].fmt = RKNN_TENSOR_NHWC;
-    in[1] = in[0];
-    in[1].index = 1;
-    in[1].buf = image2;
-    in[1].size = sizeof image2;
-    return rknn_inputs_set(ctx, 2, in);
+    return test_mid_set_inputs(ctx, RKNN_TENSOR_UINT8, image1, image2, 0);
 }
 
 static void query_attr(rknn_context ctx, rknn_query_cmd cmd, uint32_t index, rknn_tensor_attr *a)
@@ -284,25 +273,14 @@ static void test_sample(const sample *s)
 int main(int argc, char **argv)
 {
     rknpu_mem_stats st;
-    char path[512];
 
     if (argc < 3) {
         printf("FAIL: usage: test_e2e_query MODELS_DIR REFERENCE_FILE\n");
         return 1;
     }
     dir = argv[argc - 2];
-    if (test_read_file(argv[argc - 1], (uint8_t *)reference, sizeof reference) != sizeof reference) {
-        printf("FAIL: missing ONNX reference %s (tests/tools/onnx_ref.py makes it)\n",
-               argv[argc - 1]);
+    if (test_mid_load(dir, argv[argc - 1], reference, image1, image2))
         return 1;
-    }
-    if (test_read_file(test_path(path, sizeof path, dir, "multiple_input_demo/input1.bin"), image1,
-                       sizeof image1) != sizeof image1 ||
-        test_read_file(test_path(path, sizeof path, dir, "multiple_input_demo/input2.bin"), image2,
-                       sizeof image2) != sizeof image2) {
-        printf("FAIL: missing input %s\n", path);
-        return 1;
-    }
     if (!CHECK(board_init() == RKNN_SUCC))
         return test_report("e2e_query");
     for (size_t i = 0; i < sizeof mid / sizeof mid[0]; i++)

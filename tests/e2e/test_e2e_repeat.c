@@ -24,6 +24,7 @@
 #include "rknn_custom_op.h"
 #include "rknpu_bm.h"
 #include "test_files.h"
+#include "test_mid.h"
 #include "test_soc.h"
 #include "test_util.h"
 
@@ -36,8 +37,8 @@
 #endif
 #define DUAL_RUNS 100
 
-#define MID_OUT (8 * 128 * 128)
-#define MID_SCALE 4.142374515533447f
+#define MID_OUT MID_OUT_ELEMS
+#define MID_SCALE MID_OUT_SCALE
 #define DUAL_ELEMS 300         /* [1, 3, 10, 10] */
 #define DUAL_TOL 4e-3f         /* fp16 carries ~3 significant digits; values < 8 */
 #define MAX_OUT_BYTES (MID_OUT * 4)
@@ -323,18 +324,6 @@ static void test_model(const model_case *m)
 
 /* ---- inputs from ../shared ------------------------------------------------------- */
 
-static int load_file(const char *name, void *buf, size_t size)
-{
-    char path[512];
-
-    if (test_read_file(test_path(path, sizeof path, dir, name), buf, size) != size) {
-        printf("FAIL: missing or short input file %s (%lu bytes expected)\n", path,
-               (unsigned long)size);
-        return -1;
-    }
-    return 0;
-}
-
 /* A float32 (1, 10, 10, 3) .npy: its header parsed here, no numpy. */
 static int load_npy(const char *name, float *out)
 {
@@ -371,20 +360,15 @@ int main(int argc, char **argv)
         return 1;
     }
     dir = argv[argc - 2];
-    if (test_read_file(argv[argc - 1], (uint8_t *)mid_ref, sizeof mid_ref) != sizeof mid_ref) {
-        printf("FAIL: missing ONNX reference %s (tests/tools/onnx_ref.py makes it)\n",
-               argv[argc - 1]);
+    if (test_mid_load(dir, argv[argc - 1], mid_ref, image1, image2))
         return 1;
-    }
     for (size_t i = 0; i < sizeof models / sizeof models[0]; i++)
         if (test_read_file(test_path(path, sizeof path, dir, models[i].file), model, sizeof model) ==
             0) {
             printf("FAIL: missing model %s\n", path);
             return 1;
         }
-    if (load_file("multiple_input_demo/input1.bin", image1, sizeof image1) ||
-        load_file("multiple_input_demo/input2.bin", image2, sizeof image2) ||
-        load_npy("dual_residual_custom/input_0_nhwc.npy", dual_x) ||
+    if (load_npy("dual_residual_custom/input_0_nhwc.npy", dual_x) ||
         load_npy("dual_residual_custom/input_1_nhwc.npy", dual_y))
         return 1;
     if (!CHECK(board_init() == RKNN_SUCC))
