@@ -2,7 +2,7 @@
  * fuzz_rknn_model.c - libFuzzer target for the .rknn parser and its accessors.
  *
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Irknn/include -Ihal/include -Irknn \
- *         tests/fuzz/fuzz_rknn_model.c rknn/rknn_model.c rknn/rknn_fbs.c <hal logging> \
+ *         tests/fuzz/fuzz_rknn_model.c rknn/format/*.c <hal logging> \
  *         -o fuzz_rknn_model
  *   ./fuzz_rknn_model CORPUS_DIR ../shared/models
  *

@@ -1,0 +1,188 @@
+/*
+ * model_exec.c - what the NPU executes: the relocation table, the task
+ * records, the per-core task groups, and their validation.
+ */
+#include "model_internal.h"
+
+#include <string.h>
+
+#include "hal.h"
+#include "rknn_api.h"
+
+/* ---- relocations (§4.3) ----------------------------------------------------- */
+
+int rknn_model_reloc(const rknn_model_view *view, uint32_t i, rknn_model_reloc_info *out)
+{
+    rknn_fbs_table t;
+    int ret;
+
+    if (!fmt_check_view(view) || !out || i >= view->n_relocs)
+        return RKNN_ERR_PARAM_INVALID;
+    memset(out, 0, sizeof(*out));
+    out->word_limit = view->n_regcmd_words;
+    ret = rknn_fbs_vec_table(&view->relocs, i, &t);
+    if (fmt_is_error(ret))
+        return fmt_elem_error("relocation", i, &view->relocs, ret);
+    ret = fmt_get_string_field(&t, RELOC_NAME, &out->tensor_name, "relocation", i,
+                           "tensor name (slot 0)");
+    if (ret == RKNN_SUCC)
+        ret = fmt_get_vector_limited(&t, RELOC_ENTRIES, RELOC_ENTRY_SIZE,
+                                 RKNN_MODEL_MAX_RELOC_ENTRIES, &out->entries, "relocation", i,
+                                 "entries (slot 1)");
+    if (ret != RKNN_SUCC)
+        return ret;
+    out->n_entries = out->entries.count;
+    if (out->tensor_name.len == 0) {
+        HAL_LOG_ERR("rknn model: relocation %lu has an empty tensor name", (unsigned long)i);
+        return RKNN_ERR_MODEL_INVALID;
+    }
+    ret = rknn_model_find_tensor(view, out->tensor_name.ptr, out->tensor_name.len,
+                                 &out->tensor_index);
+    if (ret == RKNN_ERR_PARAM_INVALID) {
+        HAL_LOG_ERR("rknn model: relocation %lu names tensor \"%.*s\", which does not exist",
+                    (unsigned long)i, (int)(out->tensor_name.len > 64 ? 64 : out->tensor_name.len),
+                    out->tensor_name.ptr);
+        ret = RKNN_ERR_MODEL_INVALID;
+    }
+    return ret;
+}
+
+int rknn_model_reloc_entry(const rknn_model_reloc_info *reloc, uint32_t i, uint32_t *addend,
+                           uint32_t *word_index)
+{
+    const uint8_t *e;
+    uint32_t word;
+
+    if (!reloc || !addend || !word_index || i >= reloc->n_entries ||
+        fmt_is_error(rknn_fbs_vec_struct(&reloc->entries, i, &e)))
+        return RKNN_ERR_PARAM_INVALID;
+    word = rknn_fbs_le32(e + 4);
+    if (word >= reloc->word_limit) {
+        HAL_LOG_ERR("rknn model: relocation of \"%.*s\" entry %lu patches regcmd word %lu of %lu",
+                    (int)(reloc->tensor_name.len > 64 ? 64 : reloc->tensor_name.len),
+                    reloc->tensor_name.ptr, (unsigned long)i, (unsigned long)word,
+                    (unsigned long)reloc->word_limit);
+        return RKNN_ERR_MODEL_INVALID;
+    }
+    *addend = rknn_fbs_le32(e);
+    *word_index = word;
+    return RKNN_SUCC;
+}
+
+/* ---- tasks (§4.2) ----------------------------------------------------------- */
+
+int rknn_model_task(const rknn_model_view *view, uint32_t i, rknn_model_task_info *out)
+{
+    const uint8_t *r;
+
+    if (!fmt_check_view(view) || !out || i >= view->n_tasks || !view->task_data)
+        return RKNN_ERR_PARAM_INVALID;
+    r = view->task_data + (size_t)i * RKNN_MODEL_TASK_RECORD_SIZE;
+    out->flags = rknn_fbs_le32(r + NPU_TASK_FLAGS);
+    out->op_idx = rknn_fbs_le32(r + NPU_TASK_OP_IDX);
+    out->enable_mask = rknn_fbs_le32(r + NPU_TASK_ENABLE_MASK);
+    out->int_mask = rknn_fbs_le32(r + NPU_TASK_INT_MASK);
+    out->int_clear = rknn_fbs_le32(r + NPU_TASK_INT_CLEAR);
+    out->int_status = rknn_fbs_le32(r + NPU_TASK_INT_STATUS);
+    out->regcfg_amount = rknn_fbs_le32(r + NPU_TASK_REGCFG_AMOUNT);
+    out->regcfg_offset = rknn_fbs_le32(r + NPU_TASK_REGCFG_OFFSET);
+    out->regcmd_addr = rknn_fbs_le64(r + NPU_TASK_REGCMD_ADDR);
+    return RKNN_SUCC;
+}
+
+int rknn_model_task_group(const rknn_model_view *view, uint32_t n_cores, uint32_t core,
+                          rknn_model_task_range *out)
+{
+    uint32_t slot;
+
+    if (!fmt_check_view(view) || !out || n_cores == 0 || n_cores > view->max_cores ||
+        core >= n_cores)
+        return RKNN_ERR_PARAM_INVALID;
+    /* Slots: 1-core config first, then the 2-core pair, then the 3-core trio. */
+    slot = n_cores * (n_cores - 1) / 2 + core;
+    if (slot >= view->n_core_slots)
+        return RKNN_ERR_PARAM_INVALID;
+    *out = view->groups[slot];
+    return RKNN_SUCC;
+}
+
+int fmt_validate_tasks(const rknn_model_view *v)
+{
+    rknn_model_task_info t;
+
+    for (uint32_t i = 0; i < v->n_tasks; i++) {
+        rknn_model_task(v, i, &t);
+        if (t.op_idx >= v->n_nodes) {
+            HAL_LOG_ERR("rknn model: task %lu: op_idx %lu >= node count %lu", (unsigned long)i,
+                        (unsigned long)t.op_idx, (unsigned long)v->n_nodes);
+            return RKNN_ERR_MODEL_INVALID;
+        }
+        if (t.regcmd_addr % RKNN_MODEL_REGCMD_WORD_SIZE != 0 ||
+            t.regcmd_addr > v->regcmd_size ||
+            (uint64_t)t.regcfg_amount * RKNN_MODEL_REGCMD_WORD_SIZE >
+                v->regcmd_size - t.regcmd_addr) {
+            HAL_LOG_ERR("rknn model: task %lu: %lu register words at regcmd offset 0x%lx do not "
+                        "fit the %lu-byte regcmd blob",
+                        (unsigned long)i, (unsigned long)t.regcfg_amount,
+                        (unsigned long)t.regcmd_addr, (unsigned long)v->regcmd_size);
+            return RKNN_ERR_MODEL_INVALID;
+        }
+    }
+    return RKNN_SUCC;
+}
+
+/* Checks that, group by group, tasks belong to the nodes whose slot-10 counts
+ * cover them (true for every sample). Only a warning: the runtime uses the
+ * group boundaries, op_idx is informational. */
+void fmt_check_task_order(rknn_model_view *v)
+{
+    rknn_fbs_table t;
+    uint32_t counts[RKNN_MODEL_MAX_CORE_SLOTS];
+    uint32_t n_slots, task = 0;
+    rknn_model_task_info rec;
+
+    v->tasks_in_node_order = 1;
+    for (uint32_t s = 0; s < v->n_core_slots; s++) {
+        for (uint32_t k = 0; k < v->n_nodes; k++) {
+            n_slots = 0;
+            if (fmt_is_error(rknn_fbs_vec_table(&v->nodes, k, &t)) ||
+                fmt_node_task_counts(&t, k, counts, &n_slots) != RKNN_SUCC || s >= n_slots)
+                continue;
+            for (uint32_t j = 0; j < counts[s] && task < v->n_tasks; j++, task++) {
+                rknn_model_task(v, task, &rec);
+                if (rec.op_idx != k && v->tasks_in_node_order) {
+                    HAL_LOG_WARN("rknn model: task %lu has op_idx %lu, expected node %lu from the "
+                                 "slot-10 counts", (unsigned long)task,
+                                 (unsigned long)rec.op_idx, (unsigned long)k);
+                    v->tasks_in_node_order = 0;
+                }
+            }
+        }
+    }
+}
+
+int fmt_validate_relocs(rknn_model_view *v)
+{
+    rknn_model_reloc_info r;
+    uint32_t addend, word;
+    uint64_t total = 0;
+    int ret;
+
+    for (uint32_t i = 0; i < v->n_relocs; i++) {
+        ret = rknn_model_reloc(v, i, &r);
+        if (ret != RKNN_SUCC)
+            return ret;
+        total += r.n_entries;
+        if (total > RKNN_MODEL_MAX_RELOC_ENTRIES)
+            return fmt_limit_error("relocation entries", (uint32_t)total,
+                               RKNN_MODEL_MAX_RELOC_ENTRIES);
+        for (uint32_t j = 0; j < r.n_entries; j++) {
+            ret = rknn_model_reloc_entry(&r, j, &addend, &word);
+            if (ret != RKNN_SUCC)
+                return RKNN_ERR_MODEL_INVALID;
+        }
+    }
+    v->n_reloc_entries = (uint32_t)total;
+    return RKNN_SUCC;
+}
+

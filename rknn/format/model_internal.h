@@ -1,0 +1,109 @@
+/*
+ * model_internal.h - what the format layer's files share: the container and
+ * FlatBuffer slot numbers of the .rknn schema (shared/docs/rknn-format.md) and the
+ * decoding, logging and validation helpers. Nothing outside rknn/format/
+ * includes it.
+ */
+#ifndef RKNN_MODEL_INTERNAL_H
+#define RKNN_MODEL_INTERNAL_H
+
+#include "rknn_model.h"
+
+/* Container header (§2): magic, u32 zero, u64 version, u64 payload size,
+ * 40 reserved bytes, then the payload and a u64-length-prefixed JSON. */
+#define CONTAINER_MIN_HEADER 24
+#define CONTAINER_HEADER 64
+#define CONTAINER_JSON_LEN_SIZE 8
+
+/* Model slots (§3.1). */
+enum {
+    M_SCHEMA = 0,
+    M_NPU_FAMILY = 1,
+    M_GRAPHS = 2,
+    M_GENERATOR = 3,
+    M_COMPILER_CODE = 6,
+    M_COMPILER = 7,
+    M_TARGET = 8,
+    M_SOURCE = 9,
+    M_CUSTOM_STRING = 11,
+    M_INPUT_JSON = 12,
+    M_OUTPUT_JSON = 13,
+    M_SHAPE_MODE = 16,
+    M_BLOBS = 20,
+    M_CUSTOM_OP_TYPES = 21,
+};
+
+/* Graph slots (§3.2). */
+enum { G_TENSORS = 0, G_NODES = 1, G_INPUTS = 2, G_OUTPUTS = 3, G_NORMS = 4, G_RELOCS = 7 };
+
+/* Node slots (§3.3). */
+enum {
+    N_TYPE = 1,
+    N_NAME = 2,
+    N_EXECUTOR = 3,
+    N_INPUTS = 4,
+    N_OUTPUTS = 5,
+    N_ATTRS = 9,
+    N_TASKS_PER_SLOT = 10,
+};
+
+/* Tensor slots (§3.4). */
+enum {
+    T_DTYPE = 0,
+    T_LAYOUT = 1,
+    T_KIND = 2,
+    T_NATIVE_SHAPE = 3,
+    T_SHAPE = 4,
+    T_NAME = 5,
+    T_QMETHOD = 6,
+    T_QDTYPE = 7,
+    T_QSCALE = 10,
+    T_QZP = 11,
+    T_SIZE = 12,
+    T_OFFSET = 13,
+    T_COMPRESSED = 14,
+    T_BLOB = 18,
+};
+
+enum { BLOB_DATA = 0 };                            /* Blob slots (§3.1) */
+enum { RELOC_NAME = 0, RELOC_ENTRIES = 1 };        /* Reloc slots (§4.3) */
+enum { NORM_MEAN = 0, NORM_STD = 1, NORM_ORDER = 2 }; /* Norm slots (§3.2) */
+
+#define RELOC_ENTRY_SIZE 8 /* {u32 addend, u32 word_index} */
+
+
+/* Logging helpers: each logs one line and returns RKNN_ERR_MODEL_INVALID. */
+int fmt_fb_error(const char *item, uint32_t index, const char *field, const rknn_fbs_table *table,
+                 int err);
+int fmt_elem_error(const char *item, uint32_t index, const rknn_fbs_vector *vec, int err);
+int fmt_limit_error(const char *what, uint32_t count, uint32_t limit);
+int fmt_is_error(int fbs_ret);
+
+/* Decoding helpers (model_container.c). */
+int fmt_get_vector_limited(const rknn_fbs_table *t, uint32_t slot, uint32_t elem_size,
+                           uint32_t limit, rknn_fbs_vector *out, const char *item, uint32_t index,
+                           const char *field);
+int fmt_get_string_field(const rknn_fbs_table *t, uint32_t slot, rknn_fbs_string *out,
+                         const char *item, uint32_t index, const char *field);
+int fmt_get_shape(const rknn_fbs_table *t, uint32_t slot, uint32_t index, const char *field,
+                  int32_t *dims, uint32_t *n_dims);
+int fmt_check_view(const rknn_model_view *view);
+
+/* BSON attribute blobs (model_attrs.c): the blob's first bytes look like a
+ * BSON document; the document is well formed (count: its top-level elements). */
+int fmt_bson_is_document(const uint8_t *d, uint32_t avail);
+int fmt_bson_validate(const uint8_t *d, uint32_t avail, uint32_t depth, uint32_t *count);
+
+/* Node slot 10: the tasks node `t` adds to each core slot (model_nodes.c). */
+int fmt_node_task_counts(const rknn_fbs_table *t, uint32_t index, uint32_t *counts,
+                         uint32_t *n_slots);
+
+/* Whole-model validation steps, run by rknn_model_parse in this order. */
+int fmt_validate_tensors(rknn_model_view *v);   /* model_tensors.c */
+int fmt_validate_graph_io(rknn_model_view *v);  /* model_tensors.c */
+int fmt_validate_nodes(rknn_model_view *v);     /* model_nodes.c */
+int fmt_validate_tasks(const rknn_model_view *v); /* model_exec.c */
+void fmt_check_task_order(rknn_model_view *v);  /* model_exec.c */
+int fmt_validate_relocs(rknn_model_view *v);    /* model_exec.c */
+
+#endif

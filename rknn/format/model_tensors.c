@@ -1,0 +1,308 @@
+/*
+ * model_tensors.c - blobs, tensors (shapes, quantisation, arena places),
+ * the graph's inputs, outputs and normalisation, and their validation.
+ */
+#include "model_internal.h"
+
+#include <string.h>
+
+#include "hal.h"
+#include "rknn_api.h"
+
+/* ---- blobs (§3.1) ---------------------------------------------------------- */
+
+int rknn_model_blob(const rknn_model_view *view, uint32_t i, const uint8_t **data,
+                    uint32_t *size)
+{
+    rknn_fbs_table blob;
+    rknn_fbs_vector bytes;
+    int ret;
+
+    if (!fmt_check_view(view) || !data || !size || i >= view->n_blobs)
+        return RKNN_ERR_PARAM_INVALID;
+    *data = NULL;
+    *size = 0;
+    ret = rknn_fbs_vec_table(&view->blobs, i, &blob);
+    if (fmt_is_error(ret))
+        return fmt_elem_error("blob", i, &view->blobs, ret);
+    ret = rknn_fbs_get_vector(&blob, BLOB_DATA, 1, &bytes);
+    if (fmt_is_error(ret))
+        return fmt_fb_error("blob", i, "bytes (slot 0)", &blob, ret);
+    if (ret == RKNN_FBS_OK) {
+        *data = rknn_fbs_vec_data(&bytes);
+        *size = bytes.count;
+    }
+    return RKNN_SUCC;
+}
+
+/* ---- tensors (§3.4) -------------------------------------------------------- */
+
+static int tensor_has_blob(int8_t kind)
+{
+    return kind == RKNN_MODEL_KIND_CONST || kind == RKNN_MODEL_KIND_GENERATED_CONST ||
+           kind == RKNN_MODEL_KIND_REGCMD || kind == RKNN_MODEL_KIND_TASKS;
+}
+
+static int tensor_scalars(const rknn_fbs_table *t, uint32_t index, rknn_model_tensor_info *out)
+{
+    int ret;
+
+    if (fmt_is_error(ret = rknn_fbs_get_i8(t, T_DTYPE, 0, &out->dtype)))
+        return fmt_fb_error("tensor", index, "dtype (slot 0)", t, ret);
+    if (fmt_is_error(ret = rknn_fbs_get_i8(t, T_LAYOUT, 0, &out->layout_class)))
+        return fmt_fb_error("tensor", index, "layout class (slot 1)", t, ret);
+    if (fmt_is_error(ret = rknn_fbs_get_i8(t, T_KIND, 0, &out->kind)))
+        return fmt_fb_error("tensor", index, "kind (slot 2)", t, ret);
+    if (fmt_is_error(ret = rknn_fbs_get_u32(t, T_SIZE, 0, &out->size)))
+        return fmt_fb_error("tensor", index, "size (slot 12)", t, ret);
+    if (fmt_is_error(ret = rknn_fbs_get_u32(t, T_OFFSET, 0, &out->arena_offset)))
+        return fmt_fb_error("tensor", index, "arena offset (slot 13)", t, ret);
+    if (fmt_is_error(ret = rknn_fbs_get_u8(t, T_COMPRESSED, 0, &out->compressed)))
+        return fmt_fb_error("tensor", index, "compressed flag (slot 14)", t, ret);
+    if (fmt_is_error(ret = rknn_fbs_get_u32(t, T_BLOB, 0, &out->blob_index)))
+        return fmt_fb_error("tensor", index, "blob index (slot 18)", t, ret);
+    return RKNN_SUCC;
+}
+
+static int tensor_quant(const rknn_fbs_table *t, uint32_t index, rknn_model_tensor_info *out)
+{
+    int ret;
+
+    ret = fmt_get_string_field(t, T_QMETHOD, &out->quant_method, "tensor", index,
+                           "quant method (slot 6)");
+    if (ret == RKNN_SUCC)
+        ret = fmt_get_string_field(t, T_QDTYPE, &out->quant_dtype, "tensor", index,
+                               "quant dtype (slot 7)");
+    if (ret == RKNN_SUCC)
+        ret = fmt_get_vector_limited(t, T_QSCALE, 4, RKNN_MODEL_MAX_QUANT, &out->scales, "tensor",
+                                 index, "scale (slot 10)");
+    if (ret == RKNN_SUCC)
+        ret = fmt_get_vector_limited(t, T_QZP, 4, RKNN_MODEL_MAX_QUANT, &out->zero_points, "tensor",
+                                 index, "zero point (slot 11)");
+    out->n_scales = out->scales.count;
+    out->n_zero_points = out->zero_points.count;
+    return ret;
+}
+
+static int tensor_blob(const rknn_model_view *view, uint32_t index, rknn_model_tensor_info *out)
+{
+    if (!tensor_has_blob(out->kind))
+        return RKNN_SUCC;
+    if (out->blob_index >= view->n_blobs) {
+        HAL_LOG_ERR("rknn model: tensor %lu: blob index (slot 18) %lu >= blob count %lu",
+                    (unsigned long)index, (unsigned long)out->blob_index,
+                    (unsigned long)view->n_blobs);
+        return RKNN_ERR_MODEL_INVALID;
+    }
+    return rknn_model_blob(view, out->blob_index, &out->data, &out->data_size);
+}
+
+int rknn_model_tensor(const rknn_model_view *view, uint32_t index, rknn_model_tensor_info *out)
+{
+    rknn_fbs_table t;
+    int ret;
+
+    if (!fmt_check_view(view) || !out || index >= view->n_tensors)
+        return RKNN_ERR_PARAM_INVALID;
+    memset(out, 0, sizeof(*out));
+    ret = rknn_fbs_vec_table(&view->tensors, index, &t);
+    if (fmt_is_error(ret))
+        return fmt_elem_error("tensor", index, &view->tensors, ret);
+    ret = tensor_scalars(&t, index, out);
+    if (ret == RKNN_SUCC)
+        ret = fmt_get_shape(&t, T_NATIVE_SHAPE, index, "native shape (slot 3)", out->native_dims,
+                        &out->n_native_dims);
+    if (ret == RKNN_SUCC)
+        ret = fmt_get_shape(&t, T_SHAPE, index, "shape (slot 4)", out->dims, &out->n_dims);
+    if (ret == RKNN_SUCC)
+        ret = fmt_get_string_field(&t, T_NAME, &out->name, "tensor", index, "name (slot 5)");
+    if (ret == RKNN_SUCC)
+        ret = tensor_quant(&t, index, out);
+    if (ret == RKNN_SUCC)
+        ret = tensor_blob(view, index, out);
+    return ret;
+}
+
+int rknn_model_tensor_scale(const rknn_model_tensor_info *t, uint32_t i, float *out)
+{
+    if (!t || !out || i >= t->n_scales)
+        return RKNN_ERR_PARAM_INVALID;
+    return fmt_is_error(rknn_fbs_vec_f32(&t->scales, i, out)) ? RKNN_ERR_PARAM_INVALID : RKNN_SUCC;
+}
+
+int rknn_model_tensor_zero_point(const rknn_model_tensor_info *t, uint32_t i, int32_t *out)
+{
+    if (!t || !out || i >= t->n_zero_points)
+        return RKNN_ERR_PARAM_INVALID;
+    return fmt_is_error(rknn_fbs_vec_i32(&t->zero_points, i, out)) ? RKNN_ERR_PARAM_INVALID
+                                                               : RKNN_SUCC;
+}
+
+static int tensor_name(const rknn_model_view *view, uint32_t index, rknn_fbs_string *name)
+{
+    rknn_fbs_table t;
+    int ret = rknn_fbs_vec_table(&view->tensors, index, &t);
+
+    if (fmt_is_error(ret))
+        return fmt_elem_error("tensor", index, &view->tensors, ret);
+    return fmt_get_string_field(&t, T_NAME, name, "tensor", index, "name (slot 5)");
+}
+
+int rknn_model_find_tensor(const rknn_model_view *view, const char *name, uint32_t len,
+                           uint32_t *index)
+{
+    rknn_fbs_string s;
+    int ret;
+
+    if (!fmt_check_view(view) || !name || !index)
+        return RKNN_ERR_PARAM_INVALID;
+    for (uint32_t i = 0; i < view->n_tensors; i++) {
+        ret = tensor_name(view, i, &s);
+        if (ret != RKNN_SUCC)
+            return ret;
+        if (s.len == len && memcmp(s.ptr, name, len) == 0) {
+            *index = i;
+            return RKNN_SUCC;
+        }
+    }
+    return RKNN_ERR_PARAM_INVALID;
+}
+
+/* ---- normalisation (§3.2 Graph slot 4) ------------------------------------ */
+
+int rknn_model_norm(const rknn_model_view *view, uint32_t i, rknn_model_norm_info *out)
+{
+    rknn_fbs_table t;
+    int ret;
+
+    if (!fmt_check_view(view) || !out || i >= view->n_norms)
+        return RKNN_ERR_PARAM_INVALID;
+    memset(out, 0, sizeof(*out));
+    ret = rknn_fbs_vec_table(&view->norms, i, &t);
+    if (fmt_is_error(ret))
+        return fmt_elem_error("norm", i, &view->norms, ret);
+    ret = fmt_get_vector_limited(&t, NORM_MEAN, 4, RKNN_MODEL_MAX_NORM_CHANNELS, &out->mean, "norm",
+                             i, "mean (slot 0)");
+    if (ret == RKNN_SUCC)
+        ret = fmt_get_vector_limited(&t, NORM_STD, 4, RKNN_MODEL_MAX_NORM_CHANNELS, &out->std,
+                                 "norm", i, "std (slot 1)");
+    if (ret == RKNN_SUCC)
+        ret = fmt_get_vector_limited(&t, NORM_ORDER, 4, RKNN_MODEL_MAX_NORM_CHANNELS, &out->order,
+                                 "norm", i, "channel order (slot 2)");
+    if (ret == RKNN_SUCC && out->mean.count != out->std.count) {
+        HAL_LOG_ERR("rknn model: norm %lu: %lu mean values but %lu std values", (unsigned long)i,
+                    (unsigned long)out->mean.count, (unsigned long)out->std.count);
+        ret = RKNN_ERR_MODEL_INVALID;
+    }
+    out->n_channels = out->mean.count;
+    return ret;
+}
+
+int rknn_model_norm_mean(const rknn_model_norm_info *norm, uint32_t c, float *out)
+{
+    if (!norm || !out || c >= norm->n_channels)
+        return RKNN_ERR_PARAM_INVALID;
+    return fmt_is_error(rknn_fbs_vec_f32(&norm->mean, c, out)) ? RKNN_ERR_PARAM_INVALID : RKNN_SUCC;
+}
+
+int rknn_model_norm_std(const rknn_model_norm_info *norm, uint32_t c, float *out)
+{
+    if (!norm || !out || c >= norm->n_channels)
+        return RKNN_ERR_PARAM_INVALID;
+    return fmt_is_error(rknn_fbs_vec_f32(&norm->std, c, out)) ? RKNN_ERR_PARAM_INVALID : RKNN_SUCC;
+}
+
+/* Remembers the single regcmd (kind 9) and task (kind 10) tensor. */
+static int note_exec_tensor(uint32_t index, uint32_t *slot, const char *what)
+{
+    if (*slot != UINT32_MAX) {
+        HAL_LOG_ERR("rknn model: tensors %lu and %lu are both %s tensors", (unsigned long)*slot,
+                    (unsigned long)index, what);
+        return RKNN_ERR_MODEL_INVALID;
+    }
+    *slot = index;
+    return RKNN_SUCC;
+}
+
+int fmt_validate_tensors(rknn_model_view *v)
+{
+    rknn_model_tensor_info t;
+    int ret;
+
+    v->regcmd_tensor = UINT32_MAX;
+    v->task_tensor = UINT32_MAX;
+    for (uint32_t i = 0; i < v->n_tensors; i++) {
+        ret = rknn_model_tensor(v, i, &t);
+        if (ret != RKNN_SUCC)
+            return ret;
+        if (t.kind == RKNN_MODEL_KIND_INPUT || t.kind == RKNN_MODEL_KIND_OUTPUT ||
+            t.kind == RKNN_MODEL_KIND_INTERNAL) {
+            uint64_t end = (uint64_t)t.arena_offset + t.size;
+            if (end > v->arena_size)
+                v->arena_size = end;
+        } else if (t.kind == RKNN_MODEL_KIND_REGCMD) {
+            ret = note_exec_tensor(i, &v->regcmd_tensor, "regcmd");
+            v->regcmd_blob = t.blob_index;
+            v->regcmd = t.data;
+            v->regcmd_size = t.data_size;
+        } else if (t.kind == RKNN_MODEL_KIND_TASKS) {
+            ret = note_exec_tensor(i, &v->task_tensor, "task");
+            v->task_blob = t.blob_index;
+            v->task_data = t.data;
+            v->n_tasks = t.data_size / RKNN_MODEL_TASK_RECORD_SIZE;
+            if (t.data_size % RKNN_MODEL_TASK_RECORD_SIZE != 0) {
+                HAL_LOG_ERR("rknn model: task blob %lu has %lu bytes, not a multiple of %d",
+                            (unsigned long)t.blob_index, (unsigned long)t.data_size,
+                            RKNN_MODEL_TASK_RECORD_SIZE);
+                return RKNN_ERR_MODEL_INVALID;
+            }
+        }
+        if (ret != RKNN_SUCC)
+            return ret;
+    }
+    if (v->regcmd_tensor == UINT32_MAX || v->task_tensor == UINT32_MAX) {
+        HAL_LOG_ERR("rknn model: no %s tensor (kind %d): not a v6 execution payload",
+                    v->regcmd_tensor == UINT32_MAX ? "regcmd" : "task",
+                    v->regcmd_tensor == UINT32_MAX ? RKNN_MODEL_KIND_REGCMD
+                                                   : RKNN_MODEL_KIND_TASKS);
+        return RKNN_ERR_MODEL_INVALID;
+    }
+    if (v->regcmd_size % RKNN_MODEL_REGCMD_WORD_SIZE != 0) {
+        HAL_LOG_ERR("rknn model: regcmd blob has %lu bytes, not a multiple of 8",
+                    (unsigned long)v->regcmd_size);
+        return RKNN_ERR_MODEL_INVALID;
+    }
+    v->n_regcmd_words = v->regcmd_size / RKNN_MODEL_REGCMD_WORD_SIZE;
+    if (v->n_tasks > RKNN_MODEL_MAX_TASKS)
+        return fmt_limit_error("task count", v->n_tasks, RKNN_MODEL_MAX_TASKS);
+    return RKNN_SUCC;
+}
+
+int fmt_validate_graph_io(rknn_model_view *v)
+{
+    uint32_t idx;
+
+    for (uint32_t i = 0; i < v->n_inputs; i++) {
+        if (rknn_model_input(v, i, &idx) != RKNN_SUCC) {
+            HAL_LOG_ERR("rknn model: graph input %lu (Graph slot 2) is not a tensor index",
+                        (unsigned long)i);
+            return RKNN_ERR_MODEL_INVALID;
+        }
+    }
+    for (uint32_t i = 0; i < v->n_outputs; i++) {
+        if (rknn_model_output(v, i, &idx) != RKNN_SUCC) {
+            HAL_LOG_ERR("rknn model: graph output %lu (Graph slot 3) is not a tensor index",
+                        (unsigned long)i);
+            return RKNN_ERR_MODEL_INVALID;
+        }
+    }
+    for (uint32_t i = 0; i < v->n_norms; i++) {
+        rknn_model_norm_info n;
+        int ret = rknn_model_norm(v, i, &n);
+
+        if (ret != RKNN_SUCC)
+            return ret;
+    }
+    return RKNN_SUCC;
+}
+
