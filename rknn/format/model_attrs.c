@@ -27,7 +27,7 @@ typedef struct {
 } bson_elem;
 
 /* 1 if bytes look like a BSON document: int32 total length == avail, ends in NUL. */
-int fmt_bson_is_document(const uint8_t *d, uint32_t avail)
+FMT_API int fmt_bson_is_document(const uint8_t *d, uint32_t avail)
 {
     return d && avail >= 5 && rknn_fbs_le32(d) == avail && d[avail - 1] == 0;
 }
@@ -144,7 +144,7 @@ static int bson_next(bson_iter *it, bson_elem *e)
 }
 
 /* Validates a document and everything nested in it; counts its elements. */
-int fmt_bson_validate(const uint8_t *d, uint32_t avail, uint32_t depth, uint32_t *count)
+FMT_API int fmt_bson_validate(const uint8_t *d, uint32_t avail, uint32_t depth, uint32_t *count)
 {
     bson_iter it;
     bson_elem e;

@@ -14,7 +14,7 @@
 /* ---- logging helpers: each returns RKNN_ERR_MODEL_INVALID ---------------- */
 
 /* A FlatBuffer access failed: say which item, which field, which table. */
-int fmt_fb_error(const char *item, uint32_t index, const char *field,
+FMT_API int fmt_fb_error(const char *item, uint32_t index, const char *field,
                  const rknn_fbs_table *table, int err)
 {
     HAL_LOG_ERR("rknn model: %s %lu: %s (table at payload offset 0x%lx): %s", item,
@@ -24,7 +24,7 @@ int fmt_fb_error(const char *item, uint32_t index, const char *field,
 }
 
 /* Element `index` of a vector of tables could not be opened. */
-int fmt_elem_error(const char *item, uint32_t index, const rknn_fbs_vector *vec, int err)
+FMT_API int fmt_elem_error(const char *item, uint32_t index, const rknn_fbs_vector *vec, int err)
 {
     HAL_LOG_ERR("rknn model: %s %lu: table (offset stored at payload offset 0x%lx): %s", item,
                 (unsigned long)index, (unsigned long)(vec->pos + 4ul * index),
@@ -33,14 +33,14 @@ int fmt_elem_error(const char *item, uint32_t index, const rknn_fbs_vector *vec,
 }
 
 /* A count exceeds a documented limit. */
-int fmt_limit_error(const char *what, uint32_t count, uint32_t limit)
+FMT_API int fmt_limit_error(const char *what, uint32_t count, uint32_t limit)
 {
     HAL_LOG_ERR("rknn model: %s = %lu exceeds the limit %lu", what, (unsigned long)count,
                 (unsigned long)limit);
     return RKNN_ERR_MODEL_INVALID;
 }
 
-int fmt_is_error(int fbs_ret)
+FMT_API int fmt_is_error(int fbs_ret)
 {
     return fbs_ret < 0;
 }
@@ -122,7 +122,7 @@ static int parse_container(const uint8_t *d, size_t size, rknn_model_view *v)
 /* ---- small decoding helpers ------------------------------------------------ */
 
 /* Opens a vector field and checks its length against a limit. */
-int fmt_get_vector_limited(const rknn_fbs_table *t, uint32_t slot, uint32_t elem_size,
+FMT_API int fmt_get_vector_limited(const rknn_fbs_table *t, uint32_t slot, uint32_t elem_size,
                            uint32_t limit, rknn_fbs_vector *out, const char *item,
                            uint32_t index, const char *field)
 {
@@ -139,7 +139,7 @@ int fmt_get_vector_limited(const rknn_fbs_table *t, uint32_t slot, uint32_t elem
     return RKNN_SUCC;
 }
 
-int fmt_get_string_field(const rknn_fbs_table *t, uint32_t slot, rknn_fbs_string *out,
+FMT_API int fmt_get_string_field(const rknn_fbs_table *t, uint32_t slot, rknn_fbs_string *out,
                          const char *item, uint32_t index, const char *field)
 {
     int ret = rknn_fbs_get_string(t, slot, out);
@@ -148,7 +148,7 @@ int fmt_get_string_field(const rknn_fbs_table *t, uint32_t slot, rknn_fbs_string
 }
 
 /* Copies a [int] shape into dims[]; more than RKNN_MODEL_MAX_DIMS is invalid. */
-int fmt_get_shape(const rknn_fbs_table *t, uint32_t slot, uint32_t index, const char *field,
+FMT_API int fmt_get_shape(const rknn_fbs_table *t, uint32_t slot, uint32_t index, const char *field,
                   int32_t *dims, uint32_t *n_dims)
 {
     rknn_fbs_vector v;
@@ -165,7 +165,7 @@ int fmt_get_shape(const rknn_fbs_table *t, uint32_t slot, uint32_t index, const 
     return RKNN_SUCC;
 }
 
-int fmt_check_view(const rknn_model_view *view)
+FMT_API int fmt_check_view(const rknn_model_view *view)
 {
     return view && view->fb.data && view->container_version == RKNN_MODEL_CONTAINER_VERSION;
 }

@@ -106,7 +106,7 @@ int rknn_model_task_group(const rknn_model_view *view, uint32_t n_cores, uint32_
     return RKNN_SUCC;
 }
 
-int fmt_validate_tasks(const rknn_model_view *v)
+FMT_API int fmt_validate_tasks(const rknn_model_view *v)
 {
     rknn_model_task_info t;
 
@@ -134,7 +134,7 @@ int fmt_validate_tasks(const rknn_model_view *v)
 /* Checks that, group by group, tasks belong to the nodes whose slot-10 counts
  * cover them (true for every sample). Only a warning: the runtime uses the
  * group boundaries, op_idx is informational. */
-void fmt_check_task_order(rknn_model_view *v)
+FMT_API void fmt_check_task_order(rknn_model_view *v)
 {
     rknn_fbs_table t;
     uint32_t counts[RKNN_MODEL_MAX_CORE_SLOTS];
@@ -161,7 +161,7 @@ void fmt_check_task_order(rknn_model_view *v)
     }
 }
 
-int fmt_validate_relocs(rknn_model_view *v)
+FMT_API int fmt_validate_relocs(rknn_model_view *v)
 {
     rknn_model_reloc_info r;
     uint32_t addend, word;

@@ -9,6 +9,14 @@
 
 #include "rknn_model.h"
 
+/* The format layer is compiled as one translation unit (rknn_format.c
+ * includes its files), so that these helpers stay internal and the compiler
+ * inlines them as it did when the parser was one file: FMT_API is static
+ * there. */
+#ifndef FMT_API
+#define FMT_API
+#endif
+
 /* Container header (§2): magic, u32 zero, u64 version, u64 payload size,
  * 40 reserved bytes, then the payload and a u64-length-prefixed JSON. */
 #define CONTAINER_MIN_HEADER 24
@@ -73,37 +81,37 @@ enum { NORM_MEAN = 0, NORM_STD = 1, NORM_ORDER = 2 }; /* Norm slots (§3.2) */
 
 
 /* Logging helpers: each logs one line and returns RKNN_ERR_MODEL_INVALID. */
-int fmt_fb_error(const char *item, uint32_t index, const char *field, const rknn_fbs_table *table,
+FMT_API int fmt_fb_error(const char *item, uint32_t index, const char *field, const rknn_fbs_table *table,
                  int err);
-int fmt_elem_error(const char *item, uint32_t index, const rknn_fbs_vector *vec, int err);
-int fmt_limit_error(const char *what, uint32_t count, uint32_t limit);
-int fmt_is_error(int fbs_ret);
+FMT_API int fmt_elem_error(const char *item, uint32_t index, const rknn_fbs_vector *vec, int err);
+FMT_API int fmt_limit_error(const char *what, uint32_t count, uint32_t limit);
+FMT_API int fmt_is_error(int fbs_ret);
 
 /* Decoding helpers (model_container.c). */
-int fmt_get_vector_limited(const rknn_fbs_table *t, uint32_t slot, uint32_t elem_size,
+FMT_API int fmt_get_vector_limited(const rknn_fbs_table *t, uint32_t slot, uint32_t elem_size,
                            uint32_t limit, rknn_fbs_vector *out, const char *item, uint32_t index,
                            const char *field);
-int fmt_get_string_field(const rknn_fbs_table *t, uint32_t slot, rknn_fbs_string *out,
+FMT_API int fmt_get_string_field(const rknn_fbs_table *t, uint32_t slot, rknn_fbs_string *out,
                          const char *item, uint32_t index, const char *field);
-int fmt_get_shape(const rknn_fbs_table *t, uint32_t slot, uint32_t index, const char *field,
+FMT_API int fmt_get_shape(const rknn_fbs_table *t, uint32_t slot, uint32_t index, const char *field,
                   int32_t *dims, uint32_t *n_dims);
-int fmt_check_view(const rknn_model_view *view);
+FMT_API int fmt_check_view(const rknn_model_view *view);
 
 /* BSON attribute blobs (model_attrs.c): the blob's first bytes look like a
  * BSON document; the document is well formed (count: its top-level elements). */
-int fmt_bson_is_document(const uint8_t *d, uint32_t avail);
-int fmt_bson_validate(const uint8_t *d, uint32_t avail, uint32_t depth, uint32_t *count);
+FMT_API int fmt_bson_is_document(const uint8_t *d, uint32_t avail);
+FMT_API int fmt_bson_validate(const uint8_t *d, uint32_t avail, uint32_t depth, uint32_t *count);
 
 /* Node slot 10: the tasks node `t` adds to each core slot (model_nodes.c). */
-int fmt_node_task_counts(const rknn_fbs_table *t, uint32_t index, uint32_t *counts,
+FMT_API int fmt_node_task_counts(const rknn_fbs_table *t, uint32_t index, uint32_t *counts,
                          uint32_t *n_slots);
 
 /* Whole-model validation steps, run by rknn_model_parse in this order. */
-int fmt_validate_tensors(rknn_model_view *v);   /* model_tensors.c */
-int fmt_validate_graph_io(rknn_model_view *v);  /* model_tensors.c */
-int fmt_validate_nodes(rknn_model_view *v);     /* model_nodes.c */
-int fmt_validate_tasks(const rknn_model_view *v); /* model_exec.c */
-void fmt_check_task_order(rknn_model_view *v);  /* model_exec.c */
-int fmt_validate_relocs(rknn_model_view *v);    /* model_exec.c */
+FMT_API int fmt_validate_tensors(rknn_model_view *v);   /* model_tensors.c */
+FMT_API int fmt_validate_graph_io(rknn_model_view *v);  /* model_tensors.c */
+FMT_API int fmt_validate_nodes(rknn_model_view *v);     /* model_nodes.c */
+FMT_API int fmt_validate_tasks(const rknn_model_view *v); /* model_exec.c */
+FMT_API void fmt_check_task_order(rknn_model_view *v);  /* model_exec.c */
+FMT_API int fmt_validate_relocs(rknn_model_view *v);    /* model_exec.c */
 
 #endif

@@ -32,7 +32,7 @@ static int node_index_list(const rknn_fbs_table *t, uint32_t slot, uint32_t inde
 }
 
 /* Node slot 10: tasks per core slot (§3.3). */
-int fmt_node_task_counts(const rknn_fbs_table *t, uint32_t index, uint32_t *counts,
+FMT_API int fmt_node_task_counts(const rknn_fbs_table *t, uint32_t index, uint32_t *counts,
                          uint32_t *n_slots)
 {
     rknn_fbs_vector v;
@@ -165,7 +165,7 @@ static uint32_t cores_for_slots(uint32_t n_slots)
 }
 
 /* Validates every node and sums Node slot 10 into the task groups. */
-int fmt_validate_nodes(rknn_model_view *v)
+FMT_API int fmt_validate_nodes(rknn_model_view *v)
 {
     rknn_model_node_info n;
     uint64_t sums[RKNN_MODEL_MAX_CORE_SLOTS] = {0};

@@ -224,7 +224,7 @@ static int note_exec_tensor(uint32_t index, uint32_t *slot, const char *what)
     return RKNN_SUCC;
 }
 
-int fmt_validate_tensors(rknn_model_view *v)
+FMT_API int fmt_validate_tensors(rknn_model_view *v)
 {
     rknn_model_tensor_info t;
     int ret;
@@ -278,7 +278,7 @@ int fmt_validate_tensors(rknn_model_view *v)
     return RKNN_SUCC;
 }
 
-int fmt_validate_graph_io(rknn_model_view *v)
+FMT_API int fmt_validate_graph_io(rknn_model_view *v)
 {
     uint32_t idx;
 

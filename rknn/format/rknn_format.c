@@ -1,0 +1,13 @@
+/*
+ * rknn_format.c - the format layer as one translation unit: the parser is
+ * split by job into the files below for readers, and compiled together so
+ * that its internal helpers (model_internal.h, FMT_API) stay static and
+ * inline as in a single file (the firmware footprint does not grow).
+ */
+#define FMT_API static
+
+#include "model_container.c"
+#include "model_tensors.c"
+#include "model_attrs.c"
+#include "model_nodes.c"
+#include "model_exec.c"
