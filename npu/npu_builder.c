@@ -44,7 +44,8 @@ static void emit_dpu_output(npu_task_words *t, const npu_conv_desc *c, uint32_t 
     npu_task_reg(t, NPU_DPU_DATA_CUBE_WIDTH, w - 1u);
     npu_task_reg(t, NPU_DPU_DATA_CUBE_HEIGHT, h - 1u);
     npu_task_reg(t, NPU_DPU_DATA_CUBE_NOTCH_ADDR, 0);
-    npu_task_reg(t, NPU_DPU_DATA_CUBE_CHANNEL, (ch - 1u) << 16 | (ch - 1u));
+    npu_task_reg(t, NPU_DPU_DATA_CUBE_CHANNEL,
+                 NPU_DPU_DATA_CUBE_CHANNEL_ORIG_CHANNEL(ch - 1u) | NPU_DPU_DATA_CUBE_CHANNEL_CHANNEL(ch - 1u));
     npu_task_reg(t, NPU_DPU_BS_CFG, c->bs_cfg);
     npu_task_reg(t, NPU_DPU_BS_ALU_CFG, c->bs_alu);
     npu_task_reg(t, NPU_DPU_BS_MUL_CFG, c->bs_mul_cfg);
@@ -64,14 +65,39 @@ static void emit_dpu_output(npu_task_words *t, const npu_conv_desc *c, uint32_t 
     npu_task_reg(t, NPU_DPU_OUT_CVT_SHIFT, c->oc_shift);
 }
 
+/* The interrupt that ends a task: its last unit's, either ping-pong group. */
+#define DPU_DONE (NPU_PC_INTERRUPT_MASK_DPU_GROUP0(1) | NPU_PC_INTERRUPT_MASK_DPU_GROUP1(1))
+#define PPU_DONE (NPU_PC_INTERRUPT_MASK_PPU_GROUP0(1) | NPU_PC_INTERRUPT_MASK_PPU_GROUP1(1))
+
+static uint32_t dpu_data_format(const npu_conv_desc *c, uint32_t in_prec)
+{
+    return NPU_DPU_DATA_FORMAT_OUT_PRECISION(c->out_prec) | NPU_DPU_DATA_FORMAT_IN_PRECISION(in_prec) |
+           NPU_DPU_DATA_FORMAT_BS_MUL_SHIFT_VALUE_NEG(c->bs_neg_shift) |
+           NPU_DPU_DATA_FORMAT_PROC_PRECISION(in_prec);
+}
+
+/* The EW operand stream: off when EW is bypassed, else per-pixel data. */
+static uint32_t erdma_cfg(const npu_conv_desc *c)
+{
+    if (NPU_DPU_EW_CFG_EW_BYPASS_GET(c->ew_cfg))
+        return NPU_DPU_RDMA_ERDMA_CFG_ERDMA_DISABLE(1);
+    return NPU_DPU_RDMA_ERDMA_CFG_DATA_MODE(1) | NPU_DPU_RDMA_ERDMA_CFG_ERDMA_DATA_SIZE(c->erdma_size);
+}
+
 void npu_conv_defaults(npu_conv_desc *c)
 {
     memset(c, 0, sizeof *c);
     c->sx = c->sy = 1;
-    c->bs_cfg = 0x53;
-    c->bs_ow_cfg = 0x126; /* OD bypass */
-    c->bn_cfg = 0x53;
-    c->ew_cfg = 0x383;
+    /* every DPU stage bypassed; output widths SIZE_E 1 */
+    c->bs_cfg = NPU_DPU_BS_CFG_BS_BYPASS(1) | NPU_DPU_BS_CFG_BS_ALU_BYPASS(1) |
+                NPU_DPU_BS_CFG_BS_MUL_BYPASS(1) | NPU_DPU_BS_CFG_BS_RELU_BYPASS(1);
+    c->bs_ow_cfg = NPU_DPU_BS_OW_CFG_OD_BYPASS(1) | NPU_DPU_BS_OW_CFG_SIZE_E_0(1) |
+                   NPU_DPU_BS_OW_CFG_SIZE_E_1(1) | NPU_DPU_BS_OW_CFG_SIZE_E_2(1);
+    c->bn_cfg = NPU_DPU_BN_CFG_BN_BYPASS(1) | NPU_DPU_BN_CFG_BN_ALU_BYPASS(1) |
+                NPU_DPU_BN_CFG_BN_MUL_BYPASS(1) | NPU_DPU_BN_CFG_BN_RELU_BYPASS(1);
+    c->ew_cfg = NPU_DPU_EW_CFG_EW_BYPASS(1) | NPU_DPU_EW_CFG_EW_OP_BYPASS(1) |
+                NPU_DPU_EW_CFG_EW_LUT_BYPASS(1) | NPU_DPU_EW_CFG_EW_OP_CVT_BYPASS(1) |
+                NPU_DPU_EW_CFG_EW_RELU_BYPASS(1);
     c->ew_cvt_scale = 1;
     c->oc_scale = 1;
 }
@@ -81,42 +107,61 @@ void npu_build_conv(npu_task_words *t, const npu_soc_profile *soc, const npu_con
     int rk356x = npu_soc_is_rk356x(soc);
     uint32_t prec = c->fp16 ? 2u : 0u, elem = c->fp16 ? 2u : 1u;
     uint32_t atom = soc->feature_atom_bytes;
-    int rdma = c->brdma_use != 0 || !(c->ew_cfg & 1u);
+    int rdma = c->brdma_use != 0 || !NPU_DPU_EW_CFG_EW_BYPASS_GET(c->ew_cfg);
     uint32_t enable = NPU_UNIT_CNA | NPU_UNIT_CORE | NPU_UNIT_DPU |
                       (rk356x ? NPU_UNIT_CMAC : 0) | (rdma || !rk356x ? NPU_UNIT_DPU_RDMA : 0);
-    uint32_t con1 = (c->depthwise ? 3u : 0u) | (prec << 4) | (prec << 7);
+    uint32_t con1 = NPU_CNA_CONV_CON1_CONV_MODE(c->depthwise ? 3u : 0u) |
+                    NPU_CNA_CONV_CON1_IN_PRECISION(prec) | NPU_CNA_CONV_CON1_PROC_PRECISION(prec);
     uint32_t wbytes = c->kh * c->kw * c->cin * elem;
 
-    npu_task_begin(t, soc, enable, 0x300);
+    npu_task_begin(t, soc, enable, DPU_DONE);
     if (c->argb)
-        con1 |= (7u + c->cin_real) << 12 | (rk356x ? 0u : (1u << 29 | 1u << 30));
+        con1 |= NPU_CNA_CONV_CON1_ARGB_IN(7u + c->cin_real) |
+                (rk356x ? 0u : NPU_CNA_CONV_CON1_GROUP_LINE_OFF(1) | NPU_CNA_CONV_CON1_NONALIGN_DMA(1));
     npu_task_reg(t, NPU_DPU_S_POINTER, NPU_S_POINTER_PP_ARM);
     npu_task_reg(t, NPU_DPU_RDMA_S_POINTER, NPU_S_POINTER_PP_ARM);
     npu_task_reg(t, NPU_CNA_CONV_CON1, con1);
-    npu_task_reg(t, NPU_CNA_CONV_CON2, (c->hin + 1u) << 4);
-    npu_task_reg(t, NPU_CNA_CONV_CON3, c->sx | c->sy << 3);
-    npu_task_reg(t, NPU_CNA_DATA_SIZE0, c->win << 16 | c->hin);
-    npu_task_reg(t, NPU_CNA_DATA_SIZE1, (c->cin_real - 1u) << 16 | c->cin);
+    npu_task_reg(t, NPU_CNA_CONV_CON2, NPU_CNA_CONV_CON2_FEATURE_GRAINS(c->hin + 1u));
+    npu_task_reg(t, NPU_CNA_CONV_CON3,
+                 NPU_CNA_CONV_CON3_CONV_X_STRIDE(c->sx) | NPU_CNA_CONV_CON3_CONV_Y_STRIDE(c->sy));
+    npu_task_reg(t, NPU_CNA_DATA_SIZE0,
+                 NPU_CNA_DATA_SIZE0_DATAIN_WIDTH(c->win) | NPU_CNA_DATA_SIZE0_DATAIN_HEIGHT(c->hin));
+    npu_task_reg(t, NPU_CNA_DATA_SIZE1, NPU_CNA_DATA_SIZE1_DATAIN_CHANNEL_REAL(c->cin_real - 1u) |
+                                            NPU_CNA_DATA_SIZE1_DATAIN_CHANNEL(c->cin));
     npu_task_reg(t, NPU_CNA_DATA_SIZE2, c->wout);
     npu_task_reg(t, NPU_CNA_DATA_SIZE3, c->wout * c->hout);
     npu_task_reg(t, NPU_CNA_WEIGHT_SIZE0, c->depthwise ? wbytes : wbytes * c->nker);
     npu_task_reg(t, NPU_CNA_WEIGHT_SIZE1, wbytes);
-    npu_task_reg(t, NPU_CNA_WEIGHT_SIZE2, c->kw << 24 | c->kh << 16 | (c->depthwise ? 1u : c->nker));
-    npu_task_reg(t, NPU_CNA_CBUF_CON0, 0x48);
+    npu_task_reg(t, NPU_CNA_WEIGHT_SIZE2,
+                 NPU_CNA_WEIGHT_SIZE2_WEIGHT_WIDTH(c->kw) | NPU_CNA_WEIGHT_SIZE2_WEIGHT_HEIGHT(c->kh) |
+                     NPU_CNA_WEIGHT_SIZE2_WEIGHT_KERNELS(c->depthwise ? 1u : c->nker));
+    npu_task_reg(t, NPU_CNA_CBUF_CON0, NPU_CNA_CBUF_CON0_DATA_BANK(8) | NPU_CNA_CBUF_CON0_WEIGHT_BANK(4));
     if (c->argb)
-        npu_task_reg(t, NPU_CNA_CBUF_CON1, rk356x ? (c->argb_pitch_px << 16 | 32u)
-                                              : c->hin * c->argb_pitch_px);
+        npu_task_reg(t, NPU_CNA_CBUF_CON1,
+                     rk356x ? NPU_CNA_CBUF_CON1_RK356X_DATAIN_WIDTH(c->argb_pitch_px) |
+                                  NPU_CNA_CBUF_CON1_DATA_ENTRIES(32u)
+                            : NPU_CNA_CBUF_CON1_DATA_ENTRIES(c->hin * c->argb_pitch_px));
     else
-        npu_task_reg(t, NPU_CNA_CBUF_CON1, (c->win * atom + 63u) / 64u);
-    npu_task_reg(t, NPU_CNA_CVT_CON0, c->cvt_con0 ? c->cvt_con0 : (rk356x ? 0xAu : 0xBu));
-    for (unsigned i = 0; i < 4; i++)
-        npu_task_reg(t, NPU_CNA_CVT_CON1 + 4u * i, c->cvt_con0 ? c->cvt_con[i] : 0x10000u);
+        npu_task_reg(t, NPU_CNA_CBUF_CON1, NPU_CNA_CBUF_CON1_DATA_ENTRIES((c->win * atom + 63u) / 64u));
+    /* identity converter: scale 1, offset 0; bit 0 means bypass on RK3588 and
+     * enable on RK356x (the virtual NPU's reading of the vendor streams) */
+    npu_task_reg(t, NPU_CNA_CVT_CON0,
+                 c->cvt_con0 ? c->cvt_con0
+                             : NPU_CNA_CVT_CON0_CVT_BYPASS(rk356x ? 0u : 1u) | NPU_CNA_CVT_CON0_CVT_TYPE(1) |
+                                   NPU_CNA_CVT_CON0_DATA_SIGN(1));
+    for (unsigned i = 0; i < 4; i++) /* CVT_CON1..4 share one layout */
+        npu_task_reg(t, NPU_CNA_CVT_CON1 + 4u * i,
+                     c->cvt_con0 ? c->cvt_con[i] : NPU_CNA_CVT_CON1_CVT_SCALE0(1));
     npu_task_reg(t, NPU_CNA_FC_CON0, 0);
     npu_task_reg(t, NPU_CNA_FC_CON1, 0);
-    npu_task_reg(t, NPU_CNA_PAD_CON0, c->pl << 4 | c->pt | (rk356x ? (c->pad_value & 0xFFFFu) << 16 : 0));
+    npu_task_reg(t, NPU_CNA_PAD_CON0, NPU_CNA_PAD_CON0_PAD_LEFT(c->pl) | NPU_CNA_PAD_CON0_PAD_TOP(c->pt) |
+                                          (rk356x ? NPU_CNA_PAD_CON0_RK356X_PAD_VALUE(c->pad_value) : 0));
     npu_task_reg(t, NPU_CNA_FEATURE_DATA_ADDR, c->in_addr);
     npu_task_reg(t, NPU_CNA_FC_CON2, 0);
-    npu_task_reg(t, NPU_CNA_DMA_CON0, rk356x ? 0x00171C07u : 0x000F000Fu);
+    npu_task_reg(t, NPU_CNA_DMA_CON0,
+                 rk356x ? NPU_CNA_DMA_CON0_DATA_BURST_LEN(7) | NPU_CNA_DMA_CON0_RK356X_UNDOC_12_10(7) |
+                              NPU_CNA_DMA_CON0_WEIGHT_BURST_LEN(7) | NPU_CNA_DMA_CON0_UNDOC_20(1)
+                        : NPU_CNA_DMA_CON0_DATA_BURST_LEN(15) | NPU_CNA_DMA_CON0_WEIGHT_BURST_LEN(15));
     if (c->argb) {
         npu_task_reg(t, NPU_CNA_DMA_CON1, c->win);
         npu_task_reg(t, NPU_CNA_DMA_CON2, c->win * (c->hin - 1u));
@@ -126,9 +171,10 @@ void npu_build_conv(npu_task_words *t, const npu_soc_profile *soc, const npu_con
     } else {
         /* group-line form (hw.md §4.2): line = 4W atoms, surface = line + surf */
         npu_task_reg(t, NPU_CNA_DMA_CON1, 4u * c->win);
-        npu_task_reg(t, NPU_CNA_DMA_CON2, (c->win * c->hin - 4u * c->win) & 0x0FFFFFFFu);
+        npu_task_reg(t, NPU_CNA_DMA_CON2, NPU_CNA_DMA_CON2_SURF_STRIDE(c->win * c->hin - 4u * c->win));
     }
-    npu_task_reg(t, NPU_CNA_FC_DATA_SIZE0, c->win << 16 | c->hin);
+    npu_task_reg(t, NPU_CNA_FC_DATA_SIZE0,
+                 NPU_CNA_FC_DATA_SIZE0_DMA_WIDTH(c->win) | NPU_CNA_FC_DATA_SIZE0_DMA_HEIGHT(c->hin));
     npu_task_reg(t, NPU_CNA_FC_DATA_SIZE1, c->cin);
     npu_task_reg(t, NPU_CNA_DCOMP_CTRL, 0);
     npu_task_reg(t, NPU_CNA_DCOMP_REGNUM, 0);
@@ -138,36 +184,48 @@ void npu_build_conv(npu_task_words *t, const npu_soc_profile *soc, const npu_con
     /* CORE (and CMAC on RK356x) */
     if (rk356x) {
         npu_task_reg(t, NPU_CMAC_S_POINTER, NPU_S_POINTER_PP_ARM);
-        npu_task_reg(t, NPU_CMAC_MISC_CFG, 1u | (c->depthwise ? 2u : 0u) | (c->fp16 ? 0x2000u : 0u));
-        npu_task_reg(t, NPU_CORE_MISC_CFG, c->fp16 ? 0x2000u : 0u);
+        npu_task_reg(t, NPU_CMAC_MISC_CFG, NPU_CMAC_MISC_CFG_QD_EN(1) |
+                                               NPU_CMAC_MISC_CFG_DW_EN((uint32_t)c->depthwise) |
+                                               NPU_CMAC_MISC_CFG_FP16((uint32_t)c->fp16));
+        npu_task_reg(t, NPU_CORE_MISC_CFG, NPU_CORE_MISC_CFG_RK356X_FP16((uint32_t)c->fp16));
     } else {
-        npu_task_reg(t, NPU_CORE_MISC_CFG, (c->fp16 ? 0u : 1u) | (c->depthwise ? 2u : 0u) | prec << 8);
+        npu_task_reg(t, NPU_CORE_MISC_CFG, NPU_CORE_MISC_CFG_QD_EN(c->fp16 ? 0u : 1u) |
+                                               NPU_CORE_MISC_CFG_DW_EN((uint32_t)c->depthwise) |
+                                               NPU_CORE_MISC_CFG_PROC_PRECISION(prec));
     }
-    npu_task_reg(t, NPU_CORE_DATAOUT_SIZE_0, (c->hout - 1u) << 16 | (c->wout - 1u));
+    npu_task_reg(t, NPU_CORE_DATAOUT_SIZE_0, NPU_CORE_DATAOUT_SIZE_0_DATAOUT_HEIGHT(c->hout - 1u) |
+                                                 NPU_CORE_DATAOUT_SIZE_0_DATAOUT_WIDTH(c->wout - 1u));
     npu_task_reg(t, NPU_CORE_DATAOUT_SIZE_1, c->kout - 1u);
     npu_task_reg(t, NPU_CORE_CLIP_TRUNCATE, 0);
     /* DPU */
-    npu_task_reg(t, NPU_DPU_FEATURE_MODE_CFG, rk356x ? 0x108u : (0x1E4u | (c->depthwise ? 3u << 3 : 0u)));
-    npu_task_reg(t, NPU_DPU_DATA_FORMAT, c->out_prec << 29 | prec << 26 | c->bs_neg_shift << 4 | prec);
+    npu_task_reg(t, NPU_DPU_FEATURE_MODE_CFG,
+                 rk356x ? NPU_DPU_FEATURE_MODE_CFG_CONV_MODE(1) | NPU_DPU_FEATURE_MODE_CFG_BURST_LEN(8)
+                        : NPU_DPU_FEATURE_MODE_CFG_OUTPUT_MODE(2) | NPU_DPU_FEATURE_MODE_CFG_BURST_LEN(15) |
+                              NPU_DPU_FEATURE_MODE_CFG_CONV_MODE(c->depthwise ? 3u : 0u));
+    npu_task_reg(t, NPU_DPU_DATA_FORMAT, dpu_data_format(c, prec));
     npu_task_reg(t, NPU_DPU_OFFSET_PEND, 0);
     emit_dpu_output(t, c, c->wout, c->hout, c->kout);
     npu_task_reg(t, NPU_DPU_SURFACE_ADD, 0);
     /* DPU_RDMA */
     if (enable & NPU_UNIT_DPU_RDMA) {
-        uint32_t fm = rk356x ? 0x4000u : (c->comb_use ? (0x7800u | c->comb_use << 8) : 0x7810u);
+        uint32_t fm = NPU_DPU_RDMA_FEATURE_MODE_CFG_BURST_LEN(rk356x ? 8u : 15u);
+        if (!rk356x)
+            fm |= c->comb_use ? NPU_DPU_RDMA_FEATURE_MODE_CFG_COMB_USE(c->comb_use)
+                              : NPU_DPU_RDMA_FEATURE_MODE_CFG_MRDMA_DISABLE(1);
         npu_task_reg(t, NPU_DPU_RDMA_DATA_CUBE_WIDTH, c->wout - 1u);
         npu_task_reg(t, NPU_DPU_RDMA_DATA_CUBE_HEIGHT, c->hout - 1u);
         npu_task_reg(t, NPU_DPU_RDMA_DATA_CUBE_CHANNEL, c->kout - 1u);
         npu_task_reg(t, NPU_DPU_RDMA_SRC_BASE_ADDR, c->src_addr);
-        npu_task_reg(t, NPU_DPU_RDMA_BRDMA_CFG, c->brdma_use ? c->brdma_use << 1 : 1u);
+        npu_task_reg(t, NPU_DPU_RDMA_BRDMA_CFG, c->brdma_use ? NPU_DPU_RDMA_BRDMA_CFG_BRDMA_DATA_USE(c->brdma_use)
+                                                        : NPU_DPU_RDMA_BRDMA_CFG_BRDMA_DISABLE(1));
         npu_task_reg(t, NPU_DPU_RDMA_BS_BASE_ADDR, c->bs_addr);
-        npu_task_reg(t, NPU_DPU_RDMA_NRDMA_CFG, 1);
-        npu_task_reg(t, NPU_DPU_RDMA_ERDMA_CFG,
-                 (c->ew_cfg & 1u) ? 1u : (1u << 30 | c->erdma_size << 2));
+        npu_task_reg(t, NPU_DPU_RDMA_NRDMA_CFG, NPU_DPU_RDMA_NRDMA_CFG_NRDMA_DISABLE(1));
+        npu_task_reg(t, NPU_DPU_RDMA_ERDMA_CFG, erdma_cfg(c));
         npu_task_reg(t, NPU_DPU_RDMA_EW_BASE_ADDR, c->ew_addr);
         npu_task_reg(t, NPU_DPU_RDMA_EW_SURF_STRIDE, c->ew_surf);
         npu_task_reg(t, NPU_DPU_RDMA_FEATURE_MODE_CFG, fm);
-        npu_task_reg(t, NPU_DPU_RDMA_WEIGHT, 0x01010101);
+        npu_task_reg(t, NPU_DPU_RDMA_WEIGHT, NPU_DPU_RDMA_WEIGHT_WEIGHT_M(1) | NPU_DPU_RDMA_WEIGHT_WEIGHT_B(1) |
+                                                 NPU_DPU_RDMA_WEIGHT_WEIGHT_N(1) | NPU_DPU_RDMA_WEIGHT_WEIGHT_E(1));
     }
 }
 
@@ -180,33 +238,38 @@ void npu_build_flying(npu_task_words *t, const npu_soc_profile *soc, uint32_t in
 {
     int rk356x = npu_soc_is_rk356x(soc);
     uint32_t out_elem = c->out_prec == 0 ? 1u : (c->out_prec <= 3 ? 2u : 4u);
-    uint32_t fm = rk356x ? 0x109u : 0x1E5u;
+    uint32_t fm = NPU_DPU_FEATURE_MODE_CFG_FLYING_MODE(1) |
+                  (rk356x ? NPU_DPU_FEATURE_MODE_CFG_CONV_MODE(1) | NPU_DPU_FEATURE_MODE_CFG_BURST_LEN(8)
+                          : NPU_DPU_FEATURE_MODE_CFG_OUTPUT_MODE(2) | NPU_DPU_FEATURE_MODE_CFG_BURST_LEN(15));
 
     if (nonalign)
-        fm |= 1u << 25 | ((w * h * ch * out_elem / 8u) & 0xFFFFu) << 9;
-    npu_task_begin(t, soc, NPU_UNIT_DPU | NPU_UNIT_DPU_RDMA, 0x300);
+        fm |= NPU_DPU_FEATURE_MODE_CFG_NONALIGN(1) |
+              NPU_DPU_FEATURE_MODE_CFG_SURF_LEN(w * h * ch * out_elem / 8u);
+    npu_task_begin(t, soc, NPU_UNIT_DPU | NPU_UNIT_DPU_RDMA, DPU_DONE);
     npu_task_reg(t, NPU_DPU_S_POINTER, NPU_S_POINTER_PP_ARM);
     npu_task_reg(t, NPU_DPU_RDMA_S_POINTER, NPU_S_POINTER_PP_ARM);
     npu_task_reg(t, NPU_DPU_FEATURE_MODE_CFG, fm);
-    npu_task_reg(t, NPU_DPU_DATA_FORMAT, c->out_prec << 29 | in_prec << 26 | c->bs_neg_shift << 4 | in_prec);
+    npu_task_reg(t, NPU_DPU_DATA_FORMAT, dpu_data_format(c, in_prec));
     emit_dpu_output(t, c, w, h, ch);
     npu_task_reg(t, NPU_DPU_RDMA_DATA_CUBE_WIDTH, w - 1u);
     npu_task_reg(t, NPU_DPU_RDMA_DATA_CUBE_HEIGHT, h - 1u);
     npu_task_reg(t, NPU_DPU_RDMA_DATA_CUBE_CHANNEL, ch - 1u);
     npu_task_reg(t, NPU_DPU_RDMA_SRC_BASE_ADDR, src);
-    npu_task_reg(t, NPU_DPU_RDMA_BRDMA_CFG, 1);
-    npu_task_reg(t, NPU_DPU_RDMA_NRDMA_CFG, 1);
-    npu_task_reg(t, NPU_DPU_RDMA_ERDMA_CFG, (c->ew_cfg & 1u) ? 1u : (1u << 30 | c->erdma_size << 2));
+    npu_task_reg(t, NPU_DPU_RDMA_BRDMA_CFG, NPU_DPU_RDMA_BRDMA_CFG_BRDMA_DISABLE(1));
+    npu_task_reg(t, NPU_DPU_RDMA_NRDMA_CFG, NPU_DPU_RDMA_NRDMA_CFG_NRDMA_DISABLE(1));
+    npu_task_reg(t, NPU_DPU_RDMA_ERDMA_CFG, erdma_cfg(c));
     npu_task_reg(t, NPU_DPU_RDMA_EW_BASE_ADDR, c->ew_addr);
     npu_task_reg(t, NPU_DPU_RDMA_EW_SURF_STRIDE, c->ew_surf);
     npu_task_reg(t, NPU_DPU_RDMA_SRC_DMA_CFG, 0);
     /* flying, MRDMA on, PROC and IN precision */
-    npu_task_reg(t, NPU_DPU_RDMA_FEATURE_MODE_CFG, 1u | in_prec << 5 | 15u << 11 | in_prec << 15);
+    npu_task_reg(t, NPU_DPU_RDMA_FEATURE_MODE_CFG,
+                 NPU_DPU_RDMA_FEATURE_MODE_CFG_FLYING_MODE(1) | NPU_DPU_RDMA_FEATURE_MODE_CFG_PROC_PRECISION(in_prec) |
+                     NPU_DPU_RDMA_FEATURE_MODE_CFG_BURST_LEN(15) | NPU_DPU_RDMA_FEATURE_MODE_CFG_IN_PRECISION(in_prec));
 }
 
 void npu_build_pool(npu_task_words *t, const npu_soc_profile *soc, const npu_pool_desc *p)
 {
-    npu_task_begin(t, soc, NPU_UNIT_PPU | NPU_UNIT_PPU_RDMA, 0xC00);
+    npu_task_begin(t, soc, NPU_UNIT_PPU | NPU_UNIT_PPU_RDMA, PPU_DONE);
     npu_task_reg(t, NPU_PPU_S_POINTER, NPU_S_POINTER_PP_ARM);
     npu_task_reg(t, NPU_PPU_RDMA_S_POINTER, NPU_S_POINTER_PP_ARM);
     npu_task_reg(t, NPU_PPU_DATA_CUBE_IN_WIDTH, p->win - 1u);
@@ -215,18 +278,25 @@ void npu_build_pool(npu_task_words *t, const npu_soc_profile *soc, const npu_poo
     npu_task_reg(t, NPU_PPU_DATA_CUBE_OUT_WIDTH, p->wout - 1u);
     npu_task_reg(t, NPU_PPU_DATA_CUBE_OUT_HEIGHT, p->hout - 1u);
     npu_task_reg(t, NPU_PPU_DATA_CUBE_OUT_CHANNEL, p->c - 1u);
-    npu_task_reg(t, NPU_PPU_OPERATION_MODE_CFG, 1u << 4 | p->method);
+    npu_task_reg(t, NPU_PPU_OPERATION_MODE_CFG, NPU_PPU_OPERATION_MODE_CFG_FLYING_MODE(1) |
+                                                    NPU_PPU_OPERATION_MODE_CFG_POOLING_METHOD(p->method));
     npu_task_reg(t, NPU_PPU_POOLING_KERNEL_CFG,
-             (p->kw - 1u) | (p->kh - 1u) << 8 | (p->sw - 1u) << 16 | (p->sh - 1u) << 20);
+                 NPU_PPU_POOLING_KERNEL_CFG_KERNEL_WIDTH(p->kw - 1u) |
+                     NPU_PPU_POOLING_KERNEL_CFG_KERNEL_HEIGHT(p->kh - 1u) |
+                     NPU_PPU_POOLING_KERNEL_CFG_KERNEL_STRIDE_WIDTH(p->sw - 1u) |
+                     NPU_PPU_POOLING_KERNEL_CFG_KERNEL_STRIDE_HEIGHT(p->sh - 1u));
     npu_task_reg(t, NPU_PPU_RECIP_KERNEL_WIDTH, p->recip_w);
     npu_task_reg(t, NPU_PPU_RECIP_KERNEL_HEIGHT, p->recip_h);
-    npu_task_reg(t, NPU_PPU_POOLING_PADDING_CFG, p->pl | p->pt << 4 | p->pr << 8 | p->pb << 12);
+    npu_task_reg(t, NPU_PPU_POOLING_PADDING_CFG,
+                 NPU_PPU_POOLING_PADDING_CFG_PAD_LEFT(p->pl) | NPU_PPU_POOLING_PADDING_CFG_PAD_TOP(p->pt) |
+                     NPU_PPU_POOLING_PADDING_CFG_PAD_RIGHT(p->pr) |
+                     NPU_PPU_POOLING_PADDING_CFG_PAD_BOTTOM(p->pb));
     npu_task_reg(t, NPU_PPU_PADDING_VALUE_1, p->pad_value);
     npu_task_reg(t, NPU_PPU_PADDING_VALUE_2, 0);
     npu_task_reg(t, NPU_PPU_DST_BASE_ADDR, p->dst);
     npu_task_reg(t, NPU_PPU_DST_SURF_STRIDE, p->dsurf);
-    npu_task_reg(t, NPU_PPU_DATA_FORMAT, p->fp16 ? 2u : 0u);
-    npu_task_reg(t, NPU_PPU_MISC_CTRL, 3);
+    npu_task_reg(t, NPU_PPU_DATA_FORMAT, NPU_PPU_DATA_FORMAT_PROC_PRECISION(p->fp16 ? 2u : 0u));
+    npu_task_reg(t, NPU_PPU_MISC_CTRL, NPU_PPU_MISC_CTRL_BURST_LEN(3));
     npu_task_reg(t, NPU_PPU_RDMA_CUBE_IN_WIDTH, p->win - 1u);
     npu_task_reg(t, NPU_PPU_RDMA_CUBE_IN_HEIGHT, p->hin - 1u);
     npu_task_reg(t, NPU_PPU_RDMA_CUBE_IN_CHANNEL, p->c - 1u);

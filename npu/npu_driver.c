@@ -10,7 +10,6 @@
 #include "npu_regs.h"
 #include "rknn_api.h"
 
-#define PC_SLAVE_MODE 0x1u
 
 static const npu_soc_profile *soc;
 static uintptr_t core_base[RKNPU_MAX_CORES];
@@ -48,7 +47,11 @@ void npu_task_decode(const uint8_t *records, uint32_t i, npu_task *out)
 
 uint32_t npu_fuzz_status(uint32_t status)
 {
-    static const uint32_t groups[] = {0x003, 0x00C, 0x030, 0x0C0, 0x300, 0xC00};
+    /* each unit's two ping-pong groups */
+#define GROUPS(unit) (NPU_PC_INTERRUPT_STATUS_##unit##_GROUP0_MASK | NPU_PC_INTERRUPT_STATUS_##unit##_GROUP1_MASK)
+    static const uint32_t groups[] = {GROUPS(CNA_FEATURE), GROUPS(CNA_WEIGHT), GROUPS(CNA_CSC),
+                                      GROUPS(CORE),        GROUPS(DPU),        GROUPS(PPU)};
+#undef GROUPS
     uint32_t out = 0;
 
     for (unsigned i = 0; i < sizeof groups / sizeof groups[0]; i++)
@@ -84,9 +87,9 @@ static void submit_slice(unsigned core, const npu_core_job *job, uint32_t first,
 
     npu_task_decode(job->records, first, &t_first);
     npu_task_decode(job->records, first + count - 1, &t_last);
-    reg_write(core, NPU_PC_DATA_ADDR, PC_SLAVE_MODE);
+    reg_write(core, NPU_PC_DATA_ADDR, NPU_PC_DATA_ADDR_PC_SEL(1)); /* slave mode */
     if (soc->multi_irq) {
-        uint32_t arm = NPU_S_POINTER_PP_ARM | core << NPU_CNA_S_POINTER_CORE_INDEX_SHIFT;
+        uint32_t arm = NPU_S_POINTER_PP_ARM | NPU_CNA_S_POINTER_CORE_INDEX(core);
         reg_write(core, NPU_CNA_S_POINTER, arm);
         reg_write(core, NPU_CORE_S_POINTER, arm);
     }

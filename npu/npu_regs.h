@@ -5,6 +5,8 @@
  *
  * Generated names (BLOCK and NAME as written in regs.def):
  *   NPU_<BLOCK>_<NAME>                 register offset in a core's 64 KiB window
+ *   NPU_<BLOCK>_<REG>_<FIELD>(x)       x placed in the field (packer)
+ *   NPU_<BLOCK>_<REG>_<FIELD>_GET(v)   the field of register value v (unpacker)
  *   NPU_<BLOCK>_<REG>_<FIELD>_SHIFT    least significant bit of a field
  *   NPU_<BLOCK>_<REG>_<FIELD>_WIDTH    field width in bits
  *   NPU_<BLOCK>_<REG>_<FIELD>_MASK     field mask, already shifted (uint32_t)
@@ -45,6 +47,23 @@ enum npu_field_position {
 #define NPU_FIELD(block, reg, field, lsb, width)                                  \
     static const uint32_t NPU_##block##_##reg##_##field##_MASK =                  \
         (uint32_t)((((uint64_t)1 << (width)) - 1u) << (lsb));
+#include "regs.def"
+
+/*
+ * Packers and unpackers, one pair per field: the only place a field's
+ * position is spelled out. A packer keeps the low WIDTH bits of x, as the
+ * register would: values that come from outside (a model, a caller) are
+ * range-checked before they are packed.
+ */
+#define NPU_FIELD(block, reg, field, lsb, width)                                  \
+    static inline uint32_t NPU_##block##_##reg##_##field(uint32_t x)              \
+    {                                                                             \
+        return (uint32_t)(((uint64_t)x << (lsb)) & NPU_##block##_##reg##_##field##_MASK); \
+    }                                                                             \
+    static inline uint32_t NPU_##block##_##reg##_##field##_GET(uint32_t v)        \
+    {                                                                             \
+        return (v & NPU_##block##_##reg##_##field##_MASK) >> (lsb);               \
+    }
 #include "regs.def"
 
 /* ---- Field helpers -------------------------------------------------------- */

@@ -15,6 +15,7 @@
 
 #include "hal.h"
 #include "npu_builder.h"
+#include "npu_regs.h"
 #include "npu_driver.h"
 #include "rknn_ctx.h"
 #include "rknn_api.h"
@@ -27,6 +28,7 @@
 #define ST_OUT 32 /* layer 2 kernels */
 #define ST_PAD_VALUE (-3)
 #define ST_SEED 0x52534b4eu
+#define ALU_ADD 2u /* BS ALU algorithm: add the operand */
 
 typedef struct {
     uint32_t kout, cin, k, pad;     /* kernels, input channels, kernel size, padding */
@@ -180,9 +182,12 @@ static void describe(npu_conv_desc *c, const st_layer *l, uint32_t in, uint32_t 
     c->pad_value = (uint32_t)ST_PAD_VALUE;
     c->out_prec = 0; /* int8 */
     /* bias: ALU add from a stream of int32 per channel; MUL and ReLU bypassed */
-    c->bs_cfg = (rk356x ? 0x108u : 0x20100u) | 0x10u | 0x40u;
+    c->bs_cfg = (rk356x ? NPU_DPU_BS_CFG_RK356X_BS_ALU_ALGO(ALU_ADD) : NPU_DPU_BS_CFG_BS_ALU_ALGO(ALU_ADD)) |
+                NPU_DPU_BS_CFG_BS_ALU_SRC(1) | NPU_DPU_BS_CFG_BS_MUL_BYPASS(1) |
+                NPU_DPU_BS_CFG_BS_RELU_BYPASS(1);
     c->brdma_use = 1;
-    c->bs_ow_cfg = 0x124u;
+    c->bs_ow_cfg = NPU_DPU_BS_OW_CFG_SIZE_E_0(1) | NPU_DPU_BS_OW_CFG_SIZE_E_1(1) |
+                   NPU_DPU_BS_OW_CFG_SIZE_E_2(1);
     c->bs_addr = b;
     c->oc_scale = l->scale;
     c->oc_shift = l->shift; /* CVT_ROUND 0: round half to even */

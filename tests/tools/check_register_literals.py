@@ -1,0 +1,74 @@
+#!/usr/bin/python3
+"""check_register_literals.py SOURCE_ROOT - no register field is spelled out
+by hand: the files that build register values use the packers generated
+from npu/regs.def (npu/npu_regs.h), so a field's position lives in one
+place and a search for its name finds every writer.
+
+In the files below, a shift (<<, >>) or a hexadecimal constant fails the
+check unless the line matches an entry of ALLOWED (bit work that is not a
+register field: byte order, bit masks of core numbers, a PRNG), each with
+its reason. Shows one failing line per violation; exit 1 if any.
+"""
+import os
+import re
+import sys
+
+CHECKED = ["npu/npu_builder.c", "npu/npu_driver.c", "rknn/rknpu_selftest.c"]
+# Decoders in the virtual NPU still use bit positions (vnpu_bits); they move
+# to the generated unpackers next (issue 14). Counted, not yet checked.
+PENDING = ["npu/model/vnpu_cna.c", "npu/model/vnpu_dpu.c", "npu/model/vnpu_ppu.c"]
+
+ALLOWED = [
+    # (file, regular expression, reason)
+    ("npu/npu_builder.c", r"\(uint8_t\)\((w|v) >> \(8u \* b\)\)", "little-endian bytes of a stream word / record"),
+    ("npu/npu_driver.c", r"\(uint32_t\)p\[0\] \| \(uint32_t\)p\[1\] << 8", "little-endian bytes of a task record"),
+    ("npu/npu_driver.c", r"le32\(r \+ NPU_TASK_REGCMD_ADDR \+ 4\) << 32", "64-bit task record field"),
+    ("npu/npu_driver.c", r"1u << jobs\[i\]\.core", "a set of core numbers"),
+    ("rknn/rknpu_selftest.c", r"#define ST_SEED 0x", "the test pattern's PRNG seed"),
+    ("rknn/rknpu_selftest.c", r"return \*s >> 8;", "the PRNG"),
+    ("rknn/rknpu_selftest.c", r"\(int64_t\)1 << s", "rounding in the CPU reference"),
+    ("rknn/rknpu_selftest.c", r"v >> \(8 \* i\)", "little-endian bytes of a bias word"),
+    ("rknn/rknpu_selftest.c", r"1u << core", "a set of core numbers"),
+    ("rknn/rknpu_selftest.c", r"memset\(b->(mid|out), 0x5A", "a poison pattern, not a register"),
+]
+LITERAL = re.compile(r"<<|>>|\b0[xX][0-9a-fA-F]+")
+
+
+def code_of(line):
+    """The line without // and /* */ comments on it."""
+    line = re.sub(r"/\*.*?\*/", "", line)
+    return line.split("//")[0]
+
+
+def main():
+    root = sys.argv[1]
+    bad = 0
+    for rel in CHECKED:
+        in_comment = False
+        for n, line in enumerate(open(os.path.join(root, rel), encoding="utf-8"), 1):
+            text = line
+            if in_comment:
+                if "*/" not in text:
+                    continue
+                text = text.split("*/", 1)[1]
+                in_comment = False
+            code = code_of(text)
+            if "/*" in code:
+                code, in_comment = code.split("/*", 1)[0], True
+            if not LITERAL.search(code):
+                continue
+            if any(f == rel and re.search(p, line) for f, p, _ in ALLOWED):
+                continue
+            print("FAIL %s:%d: a register field by hand (use NPU_<BLOCK>_<REG>_<FIELD>()): %s"
+                  % (rel, n, line.strip()))
+            bad += 1
+    pending = sum(len(re.findall(r"vnpu_bits\(", open(os.path.join(root, f)).read()))
+                  for f in PENDING)
+    print("checked %d files; %d literal field access(es) left in the virtual NPU's decoders "
+          "(not yet converted)" % (len(CHECKED), pending))
+    print("check_register_literals: %s" % ("FAIL" if bad else "PASS"))
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
