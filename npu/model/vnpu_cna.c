@@ -90,24 +90,24 @@ static int vnpu_conv_decode(vnpu_task *t, vnpu_conv *g)
     uint32_t ws2 = R(t, NPU_CNA_WEIGHT_SIZE2);
     uint32_t o0 = R(t, NPU_CORE_DATAOUT_SIZE_0);
     uint32_t misc = R(t, NPU_CORE_MISC_CFG);
-    unsigned mode = vnpu_bits(con1, 3, 0);
+    unsigned mode = NPU_CNA_CONV_CON1_CONV_MODE_GET(con1);
 
     memset(g, 0, sizeof *g);
     if (mode != 0 && mode != 3)
         return vnpu_unsupported(t, NPU_CNA_CONV_CON1,
                                 "this CONV_MODE (only 0 direct, 3 depthwise)");
     g->dw = mode == 3;
-    g->prec = vnpu_bits(con1, 6, 4);
+    g->prec = NPU_CNA_CONV_CON1_IN_PRECISION_GET(con1);
     if (g->prec != VNPU_PREC_INT8 && g->prec != VNPU_PREC_FP16)
         return vnpu_unsupported(t, NPU_CNA_CONV_CON1, "this IN_PRECISION (only int8, fp16)");
     g->fp = g->prec == VNPU_PREC_FP16;
     g->elem = g->fp ? 2u : 1u;
-    if (vnpu_bits(con1, 16, 16))
+    if (NPU_CNA_CONV_CON1_DECONV_GET(con1))
         return vnpu_unsupported(t, NPU_CNA_CONV_CON1, "deconvolution");
     if (vnpu_bits(con2, 2, 1))
         return vnpu_unsupported(t, NPU_CNA_CONV_CON2, "CSC_DO_EN/CSC_WO_EN");
-    g->sx = vnpu_bits(con3, 2, 0);
-    g->sy = vnpu_bits(con3, 5, 3);
+    g->sx = NPU_CNA_CONV_CON3_CONV_X_STRIDE_GET(con3);
+    g->sy = NPU_CNA_CONV_CON3_CONV_Y_STRIDE_GET(con3);
     if (g->sx == 0 || g->sy == 0)
         return vnpu_unsupported(t, NPU_CNA_CONV_CON3, "a stride of 0");
     if (vnpu_bits(con3, 13, 8))
@@ -115,26 +115,26 @@ static int vnpu_conv_decode(vnpu_task *t, vnpu_conv *g)
     if (vnpu_bits(con3, 25, 16))
         return vnpu_unsupported(t, NPU_CNA_CONV_CON3,
                                 "atrous dilation (field encoding unverified)");
-    if (vnpu_bits(con3, 30, 28))
+    if (NPU_CNA_CONV_CON3_NN_MODE_GET(con3))
         return vnpu_unsupported(t, NPU_CNA_CONV_CON3, "multi-core NN_MODE");
     if (R(t, NPU_CNA_FC_CON0) & 1u)
         return vnpu_unsupported(t, NPU_CNA_FC_CON0, "zero skipping");
-    if (vnpu_bits(R(t, NPU_CNA_DCOMP_CTRL), 2, 0))
+    if (NPU_CNA_DCOMP_CTRL_DECOMP_CONTROL_GET(R(t, NPU_CNA_DCOMP_CTRL)))
         return vnpu_unsupported(t, NPU_CNA_DCOMP_CTRL, "weight decompression");
-    if (vnpu_bits(R(t, NPU_CORE_CLIP_TRUNCATE), 4, 0))
+    if (NPU_CORE_CLIP_TRUNCATE_CLIP_TRUNCATE_GET(R(t, NPU_CORE_CLIP_TRUNCATE)))
         return vnpu_unsupported(t, NPU_CORE_CLIP_TRUNCATE, "an accumulator truncation");
-    g->hin = vnpu_bits(R(t, NPU_CNA_DATA_SIZE0), 10, 0);
-    g->win = vnpu_bits(R(t, NPU_CNA_DATA_SIZE0), 26, 16);
-    g->cin = vnpu_bits(R(t, NPU_CNA_DATA_SIZE1), 15, 0);
-    g->creal = vnpu_bits(R(t, NPU_CNA_DATA_SIZE1), 29, 16) + 1u;
-    g->nker = vnpu_bits(ws2, 13, 0);
-    g->kh = vnpu_bits(ws2, 20, 16);
-    g->kw = vnpu_bits(ws2, 28, 24);
-    g->hout = vnpu_bits(o0, 31, 16) + 1u;
-    g->wout = vnpu_bits(o0, 15, 0) + 1u;
-    g->kout = vnpu_bits(R(t, NPU_CORE_DATAOUT_SIZE_1), 15, 0) + 1u;
-    g->pt = vnpu_bits(R(t, NPU_CNA_PAD_CON0), 3, 0);
-    g->pl = vnpu_bits(R(t, NPU_CNA_PAD_CON0), 7, 4);
+    g->hin = NPU_CNA_DATA_SIZE0_DATAIN_HEIGHT_GET(R(t, NPU_CNA_DATA_SIZE0));
+    g->win = NPU_CNA_DATA_SIZE0_DATAIN_WIDTH_GET(R(t, NPU_CNA_DATA_SIZE0));
+    g->cin = NPU_CNA_DATA_SIZE1_DATAIN_CHANNEL_GET(R(t, NPU_CNA_DATA_SIZE1));
+    g->creal = NPU_CNA_DATA_SIZE1_DATAIN_CHANNEL_REAL_GET(R(t, NPU_CNA_DATA_SIZE1)) + 1u;
+    g->nker = NPU_CNA_WEIGHT_SIZE2_WEIGHT_KERNELS_GET(ws2);
+    g->kh = NPU_CNA_WEIGHT_SIZE2_WEIGHT_HEIGHT_GET(ws2);
+    g->kw = NPU_CNA_WEIGHT_SIZE2_WEIGHT_WIDTH_GET(ws2);
+    g->hout = NPU_CORE_DATAOUT_SIZE_0_DATAOUT_HEIGHT_GET(o0) + 1u;
+    g->wout = NPU_CORE_DATAOUT_SIZE_0_DATAOUT_WIDTH_GET(o0) + 1u;
+    g->kout = NPU_CORE_DATAOUT_SIZE_1_DATAOUT_CHANNEL_GET(R(t, NPU_CORE_DATAOUT_SIZE_1)) + 1u;
+    g->pt = NPU_CNA_PAD_CON0_PAD_TOP_GET(R(t, NPU_CNA_PAD_CON0));
+    g->pl = NPU_CNA_PAD_CON0_PAD_LEFT_GET(R(t, NPU_CNA_PAD_CON0));
     if (g->hin == 0 || g->win == 0 || g->cin == 0)
         return vnpu_unsupported(t, NPU_CNA_DATA_SIZE0, "an empty input (DATA_SIZE0/1)");
     if (g->creal > g->cin)
@@ -145,24 +145,24 @@ static int vnpu_conv_decode(vnpu_task *t, vnpu_conv *g)
     if ((uint64_t)g->cin * g->kh * g->kw >= 131072u)
         return vnpu_unsupported(t, NPU_CNA_DATA_SIZE1,
                                 "more than 2^17 products per output (accumulator range)");
-    if (vnpu_bits(R(t, NPU_CNA_DATA_SIZE3), 23, 22))
+    if (NPU_CNA_DATA_SIZE3_SURF_MODE_GET(R(t, NPU_CNA_DATA_SIZE3)))
         return vnpu_unsupported(t, NPU_CNA_DATA_SIZE3, "SURF_MODE");
-    if (vnpu_bits(R(t, NPU_CNA_DATA_SIZE2), 10, 0) != g->wout)
+    if (NPU_CNA_DATA_SIZE2_DATAOUT_WIDTH_GET(R(t, NPU_CNA_DATA_SIZE2)) != g->wout)
         return vnpu_inconsistent(t, NPU_CNA_DATA_SIZE2, NPU_CORE_DATAOUT_SIZE_0,
                                  "DATAOUT_WIDTH differs from the CORE output width");
-    if (vnpu_bits(R(t, NPU_CNA_DATA_SIZE3), 21, 0) != g->wout * g->hout)
+    if (NPU_CNA_DATA_SIZE3_DATAOUT_ATOMICS_GET(R(t, NPU_CNA_DATA_SIZE3)) != g->wout * g->hout)
         return vnpu_inconsistent(t, NPU_CNA_DATA_SIZE3, NPU_CORE_DATAOUT_SIZE_0,
                                  "DATAOUT_ATOMICS differs from the CORE output size");
     if (!t->cfg->rk356x) {
         /* RK3588 map; RK356x puts MISC_CFG's precision elsewhere (vnpu-streams §9) */
-        if ((uint32_t)vnpu_bits(misc, 1, 1) != (uint32_t)g->dw)
+        if ((uint32_t)NPU_CORE_MISC_CFG_DW_EN_GET(misc) != (uint32_t)g->dw)
             return vnpu_inconsistent(t, NPU_CORE_MISC_CFG, NPU_CNA_CONV_CON1,
                                      "CORE DW_EN does not match CONV_MODE");
-        if (vnpu_bits(misc, 10, 8) != g->prec)
+        if (NPU_CORE_MISC_CFG_PROC_PRECISION_GET(misc) != g->prec)
             return vnpu_inconsistent(t, NPU_CORE_MISC_CFG, NPU_CNA_CONV_CON1,
                                      "CORE PROC_PRECISION does not match IN_PRECISION");
     } else if ((t->enable & NPU_UNIT_CMAC) &&
-               (uint32_t)vnpu_bits(R(t, NPU_CMAC_MISC_CFG), 1, 1) != (uint32_t)g->dw) {
+               (uint32_t)NPU_CMAC_MISC_CFG_DW_EN_GET(R(t, NPU_CMAC_MISC_CFG)) != (uint32_t)g->dw) {
         return vnpu_inconsistent(t, NPU_CMAC_MISC_CFG, NPU_CNA_CONV_CON1,
                                  "CMAC MISC_CFG depthwise bit does not match CONV_MODE");
     }
@@ -193,7 +193,7 @@ static int vnpu_conv_decode(vnpu_task *t, vnpu_conv *g)
                                      "padding");
         g->wp = (uint32_t)need_w;
     }
-    uint32_t padv = t->cfg->rk356x ? vnpu_bits(R(t, NPU_CNA_PAD_CON0), 31, 16)
+    uint32_t padv = t->cfg->rk356x ? NPU_CNA_PAD_CON0_RK356X_PAD_VALUE_GET(R(t, NPU_CNA_PAD_CON0))
                                    : R(t, NPU_CNA_PAD_CON1);
     g->pad_i8 = (int8_t)(uint8_t)padv;
     g->pad_f = vnpu_f16_to_f32((uint16_t)padv);
@@ -229,12 +229,12 @@ static int vnpu_cvt_decode(vnpu_task *t, vnpu_conv *g)
         return 0;
     if (g->fp)
         return vnpu_unsupported(t, NPU_CNA_CVT_CON0, "the input converter on fp16 data");
-    if (vnpu_bits(c0, 2, 2))
+    if (NPU_CNA_CVT_CON0_ROUND_TYPE_GET(c0))
         return vnpu_unsupported(t, NPU_CNA_CVT_CON0, "converter ROUND_TYPE = 1");
     if (g->creal > 4)
         return vnpu_unsupported(t, NPU_CNA_CVT_CON0, "the converter on more than 4 channels");
-    g->cvt_type1 = (int)vnpu_bits(c0, 1, 1);
-    g->cvt_signed = (int)vnpu_bits(c0, 3, 3);
+    g->cvt_type1 = (int)NPU_CNA_CVT_CON0_CVT_TYPE_GET(c0);
+    g->cvt_signed = (int)NPU_CNA_CVT_CON0_DATA_SIGN_GET(c0);
     for (unsigned c = 0; c < 4; c++) {
         uint32_t con = R(t, NPU_CNA_CVT_CON1 + 4u * c);
         g->cvt_scale[c] = vnpu_bits(con, 31, 16);
@@ -274,7 +274,7 @@ static void vnpu_fill_pad(const vnpu_conv *g)
 /* Packed NHWC (ARGB mode) input. */
 static int vnpu_load_argb(vnpu_task *t, vnpu_conv *g)
 {
-    unsigned nch = vnpu_bits(R(t, NPU_CNA_CONV_CON1), 15, 12) - 7u;
+    unsigned nch = NPU_CNA_CONV_CON1_ARGB_IN_GET(R(t, NPU_CNA_CONV_CON1)) - 7u;
     uint32_t cb1 = R(t, NPU_CNA_CBUF_CON1);
     uint32_t pitch_px;
     uint64_t row;
@@ -286,7 +286,7 @@ static int vnpu_load_argb(vnpu_task *t, vnpu_conv *g)
         return vnpu_inconsistent(t, NPU_CNA_CONV_CON1, NPU_CNA_DATA_SIZE1,
                                  "ARGB_IN channels differ from DATAIN_CHANNEL_REAL + 1");
     if (t->cfg->rk356x) {
-        pitch_px = vnpu_bits(cb1, 31, 16);
+        pitch_px = NPU_CNA_CBUF_CON1_RK356X_DATAIN_WIDTH_GET(cb1);
     } else {
         if (cb1 % g->hin != 0)
             return vnpu_inconsistent(t, NPU_CNA_CBUF_CON1, NPU_CNA_DATA_SIZE0,
@@ -324,7 +324,7 @@ static int vnpu_load_nc1hwc2(vnpu_task *t, vnpu_conv *g)
     uint32_t atom = t->cfg->atom;
     uint32_t c2 = atom / g->elem;
     uint32_t c1 = (g->cin + c2 - 1u) / c2;
-    uint32_t line = vnpu_bits(R(t, NPU_CNA_DMA_CON1), 27, 0);
+    uint32_t line = NPU_CNA_DMA_CON1_LINE_STRIDE_GET(R(t, NPU_CNA_DMA_CON1));
     int64_t surf = vnpu_sext(R(t, NPU_CNA_DMA_CON2), 28);
     uint64_t line_b, surf_b;
     const uint8_t *src;
@@ -335,7 +335,7 @@ static int vnpu_load_nc1hwc2(vnpu_task *t, vnpu_conv *g)
         if (surf < 0)
             return vnpu_unsupported(t, NPU_CNA_DMA_CON2, "a negative surface stride");
     } else {
-        unsigned group = vnpu_bits(R(t, NPU_CNA_CONV_CON1), 29, 29) ? 1u : 4u;
+        unsigned group = NPU_CNA_CONV_CON1_GROUP_LINE_OFF_GET(R(t, NPU_CNA_CONV_CON1)) ? 1u : 4u;
         if (line % group != 0)
             return vnpu_unsupported(t, NPU_CNA_DMA_CON1,
                                     "a group-line LINE_STRIDE that is not a multiple of 4");
@@ -386,7 +386,7 @@ static int vnpu_load_input(vnpu_task *t, vnpu_conv *g)
                          (unsigned long)VNPU_X_BYTES);
     if (vnpu_cvt_decode(t, g) != 0)
         return -1;
-    if (vnpu_bits(R(t, NPU_CNA_CONV_CON1), 15, 12))
+    if (NPU_CNA_CONV_CON1_ARGB_IN_GET(R(t, NPU_CNA_CONV_CON1)))
         return vnpu_load_argb(t, g);
     return vnpu_load_nc1hwc2(t, g);
 }

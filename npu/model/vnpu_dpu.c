@@ -148,7 +148,7 @@ static int vnpu_stage_prepare(vnpu_task *t, vnpu_stage *s, uint32_t cfg_off, uin
 static int vnpu_bs_stream(vnpu_task *t, vnpu_dpu_plan *pl)
 {
     uint32_t brdma = R(t, NPU_DPU_RDMA_BRDMA_CFG);
-    unsigned use = vnpu_bits(brdma, 4, 1);
+    unsigned use = NPU_DPU_RDMA_BRDMA_CFG_BRDMA_DATA_USE_GET(brdma);
     unsigned ua = use & 1u, uo = (use >> 1) & 1u, um = (use >> 2) & 1u;
     unsigned g = t->cfg->bs_group;
     uint32_t k = pl->k;
@@ -193,7 +193,7 @@ static int vnpu_bs_stream(vnpu_task *t, vnpu_dpu_plan *pl)
 /* Element precision of the ERDMA operand. */
 static int vnpu_ew_operand_prec(vnpu_task *t, vnpu_dpu_plan *pl, unsigned *prec)
 {
-    unsigned size = vnpu_bits(R(t, NPU_DPU_RDMA_ERDMA_CFG), 3, 2);
+    unsigned size = NPU_DPU_RDMA_ERDMA_CFG_ERDMA_DATA_SIZE_GET(R(t, NPU_DPU_RDMA_ERDMA_CFG));
 
     if (pl->fp) {
         if (size != 2)
@@ -227,24 +227,24 @@ static int vnpu_ew_prepare(vnpu_task *t, vnpu_dpu_plan *pl)
     pl->ew_on = !(ew & 1u);
     if (!pl->ew_on)
         return 0;
-    if (!vnpu_bits(ew, 7, 7))
+    if (!NPU_DPU_EW_CFG_EW_LUT_BYPASS_GET(ew))
         return vnpu_unsupported(t, NPU_DPU_EW_CFG, "the EW LUT");
-    if (vnpu_bits(ew, 5, 5))
+    if (NPU_DPU_EW_CFG_EW_MUL_PRELU_GET(ew))
         return vnpu_unsupported(t, NPU_DPU_EW_CFG, "EW PReLU");
     if (vnpu_bits(ew, 21, 20))
         return vnpu_unsupported(t, NPU_DPU_EW_CFG, "EW binary/equal modes");
-    pl->ew_relu = !vnpu_bits(ew, 9, 9);
-    pl->ew_relux = (uint8_t)vnpu_bits(ew, 10, 10);
+    pl->ew_relu = !NPU_DPU_EW_CFG_EW_RELU_BYPASS_GET(ew);
+    pl->ew_relux = (uint8_t)NPU_DPU_EW_CFG_EW_RELUX_EN_GET(ew);
     if (pl->ew_relux && !pl->ew_relu)
         return vnpu_unsupported(t, NPU_DPU_EW_CFG, "EW ReLU-X with the ReLU bypassed");
     pl->ew_relux_cmp = (int32_t)R(t, NPU_DPU_EW_RELUX_CMP_VALUE);
     pl->ew_f_relux = vnpu_f32_from_bits(R(t, NPU_DPU_EW_RELUX_CMP_VALUE));
-    pl->ew_do_op = !vnpu_bits(ew, 1, 1);
+    pl->ew_do_op = !NPU_DPU_EW_CFG_EW_OP_BYPASS_GET(ew);
     if (!pl->ew_do_op)
         return 0;
-    if (!vnpu_bits(ew, 6, 6))
+    if (!NPU_DPU_EW_CFG_EW_OP_SRC_GET(ew))
         return vnpu_unsupported(t, NPU_DPU_EW_CFG, "an EW operand from EW_OP_VALUE registers");
-    if (vnpu_bits(ew, 2, 2)) {
+    if (NPU_DPU_EW_CFG_EW_OP_TYPE_GET(ew)) {
         if (!pl->fp)
             return vnpu_unsupported(t, NPU_DPU_EW_CFG, "EW MUL on the integer path");
         pl->ew_op = VNPU_EW_MUL;
@@ -259,12 +259,12 @@ static int vnpu_ew_prepare(vnpu_task *t, vnpu_dpu_plan *pl)
         }
     }
     /* operand converter */
-    pl->ew_cvt = !vnpu_bits(ew, 8, 8);
+    pl->ew_cvt = !NPU_DPU_EW_CFG_EW_OP_CVT_BYPASS_GET(ew);
     if (pl->ew_cvt && pl->fp) {
         /* ab's hardware-tested fp16 elementwise recipe leaves the converter on
          * with offset 0 and scale unprogrammed (0) or 1: accepted as identity */
         uint32_t sc = R(t, NPU_DPU_EW_CVT_SCALE_VALUE);
-        uint32_t scale = vnpu_bits(sc, 15, 0);
+        uint32_t scale = NPU_DPU_EW_CVT_SCALE_VALUE_EW_OP_CVT_SCALE_GET(sc);
         if (R(t, NPU_DPU_EW_CVT_OFFSET_VALUE) != 0 || vnpu_bits(sc, 31, 16) != 0 ||
             (scale != 0 && scale != 1 && scale != 0x3C00))
             return vnpu_unsupported(t, NPU_DPU_EW_CVT_SCALE_VALUE,
@@ -273,16 +273,16 @@ static int vnpu_ew_prepare(vnpu_task *t, vnpu_dpu_plan *pl)
     }
     if (pl->ew_cvt) {
         uint32_t sc = R(t, NPU_DPU_EW_CVT_SCALE_VALUE);
-        if (vnpu_bits(ew, 30, 30))
+        if (NPU_DPU_EW_CFG_EW_CVT_ROUND_GET(ew))
             return vnpu_unsupported(t, NPU_DPU_EW_CFG, "EW_CVT_ROUND = 1");
-        if (vnpu_bits(sc, 31, 22))
+        if (NPU_DPU_EW_CVT_SCALE_VALUE_EW_TRUNCATE_GET(sc))
             return vnpu_unsupported(t, NPU_DPU_EW_CVT_SCALE_VALUE, "EW_TRUNCATE");
-        if (vnpu_bits(R(t, NPU_DPU_DATA_FORMAT), 25, 16))
+        if (NPU_DPU_DATA_FORMAT_EW_TRUNCATE_NEG_GET(R(t, NPU_DPU_DATA_FORMAT)))
             return vnpu_unsupported(t, NPU_DPU_DATA_FORMAT, "EW_TRUNCATE_NEG");
-        pl->ew_cvt_type1 = (uint8_t)vnpu_bits(ew, 31, 31);
+        pl->ew_cvt_type1 = (uint8_t)NPU_DPU_EW_CFG_EW_CVT_TYPE_GET(ew);
         pl->ew_cvt_off = (int32_t)R(t, NPU_DPU_EW_CVT_OFFSET_VALUE);
-        pl->ew_cvt_scale = vnpu_bits(sc, 15, 0);
-        pl->ew_cvt_shift = vnpu_bits(sc, 21, 16);
+        pl->ew_cvt_scale = NPU_DPU_EW_CVT_SCALE_VALUE_EW_OP_CVT_SCALE_GET(sc);
+        pl->ew_cvt_shift = NPU_DPU_EW_CVT_SCALE_VALUE_EW_OP_CVT_SHIFT_GET(sc);
     }
     /* ERDMA operand */
     if (!(t->enable & NPU_UNIT_DPU_RDMA))
@@ -291,7 +291,7 @@ static int vnpu_ew_prepare(vnpu_task *t, vnpu_dpu_plan *pl)
     if (er & 1u)
         return vnpu_inconsistent(t, NPU_DPU_EW_CFG, NPU_DPU_RDMA_ERDMA_CFG,
                                  "EW operand from ERDMA but ERDMA disabled");
-    if (vnpu_bits(er, 31, 30) != 1)
+    if (NPU_DPU_RDMA_ERDMA_CFG_DATA_MODE_GET(er) != 1)
         return vnpu_unsupported(t, NPU_DPU_RDMA_ERDMA_CFG, "an ERDMA data mode other than "
                                                            "per-pixel (1)");
     if (vnpu_bits(er, 29, 28))
@@ -327,12 +327,12 @@ static int vnpu_out_cvt_prepare(vnpu_task *t, vnpu_dpu_plan *pl)
     uint32_t sh = R(t, NPU_DPU_OUT_CVT_SHIFT);
 
     pl->oc_off = (int32_t)R(t, NPU_DPU_OUT_CVT_OFFSET);
-    pl->oc_scale = vnpu_bits(sc, 15, 0);
-    pl->oc_shift = vnpu_bits(sh, 11, 0);
-    pl->oc_half_away = (uint8_t)vnpu_bits(sh, 30, 30);
-    if (vnpu_bits(sh, 19, 12))
+    pl->oc_scale = NPU_DPU_OUT_CVT_SCALE_OUT_CVT_SCALE_GET(sc);
+    pl->oc_shift = NPU_DPU_OUT_CVT_SHIFT_OUT_CVT_SHIFT_GET(sh);
+    pl->oc_half_away = (uint8_t)NPU_DPU_OUT_CVT_SHIFT_CVT_ROUND_GET(sh);
+    if (NPU_DPU_OUT_CVT_SHIFT_MINUS_EXP_GET(sh))
         return vnpu_unsupported(t, NPU_DPU_OUT_CVT_SHIFT, "MINUS_EXP");
-    if (vnpu_bits(sh, 31, 31))
+    if (NPU_DPU_OUT_CVT_SHIFT_CVT_TYPE_GET(sh))
         return vnpu_unsupported(t, NPU_DPU_OUT_CVT_SHIFT, "CVT_TYPE = 1 (offset first)");
     if (pl->fp) {
         if (pl->oc_scale != 1 || pl->oc_shift != 0 || pl->oc_off != 0)
@@ -353,7 +353,7 @@ static int vnpu_output_prepare(vnpu_task *t, vnpu_dpu_plan *pl, int flying)
     uint32_t nsurf;
     uint64_t bytes;
 
-    pl->out_prec = vnpu_bits(fmt, 31, 29);
+    pl->out_prec = NPU_DPU_DATA_FORMAT_OUT_PRECISION_GET(fmt);
     switch (pl->out_prec) {
     case VNPU_PREC_INT8:
     case VNPU_PREC_INT16:
@@ -367,14 +367,14 @@ static int vnpu_output_prepare(vnpu_task *t, vnpu_dpu_plan *pl, int flying)
     default:
         return vnpu_unsupported(t, NPU_DPU_DATA_FORMAT, "this output precision");
     }
-    if (vnpu_bits(fmt, 3, 3))
+    if (NPU_DPU_DATA_FORMAT_MC_SURF_OUT_GET(fmt))
         return vnpu_unsupported(t, NPU_DPU_DATA_FORMAT, "MC_SURF_OUT");
     pl->out_elem = vnpu_prec_bytes(pl->out_prec);
     pl->out_c2 = t->cfg->atom / pl->out_elem;
-    pl->nonalign = (uint8_t)vnpu_bits(fm, 25, 25);
+    pl->nonalign = (uint8_t)NPU_DPU_FEATURE_MODE_CFG_NONALIGN_GET(fm);
     pl->dst_surf = R(t, NPU_DPU_DST_SURF_STRIDE);
     if (pl->nonalign) {
-        uint64_t surf_len = (uint64_t)vnpu_bits(fm, 24, 9) * 8u;
+        uint64_t surf_len = (uint64_t)NPU_DPU_FEATURE_MODE_CFG_SURF_LEN_GET(fm) * 8u;
         if (!flying)
             return vnpu_unsupported(t, NPU_DPU_FEATURE_MODE_CFG,
                                     "NONALIGN output after a convolution");
@@ -400,26 +400,26 @@ static int vnpu_dpu_mode_checks(vnpu_task *t, vnpu_dpu_plan *pl, unsigned in_pre
 {
     uint32_t fm = R(t, NPU_DPU_FEATURE_MODE_CFG);
     uint32_t fmt = R(t, NPU_DPU_DATA_FORMAT);
-    uint32_t w = vnpu_bits(R(t, NPU_DPU_DATA_CUBE_WIDTH), 12, 0) + 1u;
-    uint32_t h = vnpu_bits(R(t, NPU_DPU_DATA_CUBE_HEIGHT), 12, 0) + 1u;
-    uint32_t c = vnpu_bits(R(t, NPU_DPU_DATA_CUBE_CHANNEL), 12, 0) + 1u;
+    uint32_t w = NPU_DPU_DATA_CUBE_WIDTH_WIDTH_GET(R(t, NPU_DPU_DATA_CUBE_WIDTH)) + 1u;
+    uint32_t h = NPU_DPU_DATA_CUBE_HEIGHT_HEIGHT_GET(R(t, NPU_DPU_DATA_CUBE_HEIGHT)) + 1u;
+    uint32_t c = NPU_DPU_DATA_CUBE_CHANNEL_CHANNEL_GET(R(t, NPU_DPU_DATA_CUBE_CHANNEL)) + 1u;
 
-    if ((uint32_t)vnpu_bits(fm, 0, 0) != (uint32_t)(flying != 0))
+    if ((uint32_t)NPU_DPU_FEATURE_MODE_CFG_FLYING_MODE_GET(fm) != (uint32_t)(flying != 0))
         return vnpu_unsupported(t, NPU_DPU_FEATURE_MODE_CFG,
                                 flying ? "a DPU-only task that is not in flying mode"
                                        : "flying mode while the CNA runs");
     if (!t->cfg->rk356x) {
         /* the RK356x streams use another field map here (vnpu-streams §9) */
-        if (vnpu_bits(fm, 2, 1) != 2)
+        if (NPU_DPU_FEATURE_MODE_CFG_OUTPUT_MODE_GET(fm) != 2)
             return vnpu_unsupported(t, NPU_DPU_FEATURE_MODE_CFG,
                                     "an OUTPUT_MODE other than memory (2)");
         if (vnpu_bits(fm, 31, 26))
             return vnpu_unsupported(t, NPU_DPU_FEATURE_MODE_CFG, "regroup/transpose/COMB_USE");
-        if (vnpu_bits(fm, 4, 3) != (depthwise ? 3u : 0u))
+        if (NPU_DPU_FEATURE_MODE_CFG_CONV_MODE_GET(fm) != (depthwise ? 3u : 0u))
             return vnpu_inconsistent(t, NPU_DPU_FEATURE_MODE_CFG, NPU_CNA_CONV_CON1,
                                      "DPU CONV_MODE does not match the convolution");
     }
-    if (vnpu_bits(fmt, 2, 0) != in_prec || vnpu_bits(fmt, 28, 26) != in_prec)
+    if (NPU_DPU_DATA_FORMAT_PROC_PRECISION_GET(fmt) != in_prec || NPU_DPU_DATA_FORMAT_IN_PRECISION_GET(fmt) != in_prec)
         return vnpu_unsupported(t, NPU_DPU_DATA_FORMAT,
                                 "PROC/IN precisions that differ from the input data");
     if (R(t, NPU_DPU_DATA_CUBE_NOTCH_ADDR) != 0)
@@ -451,7 +451,7 @@ static vnpu_dpu_plan *vnpu_plan_build(vnpu_task *t, uint32_t k, uint32_t npix, u
     if (vnpu_dpu_mode_checks(t, pl, in_prec, flying, depthwise) != 0)
         return NULL;
     if (!flying && !t->cfg->rk356x && (t->enable & NPU_UNIT_DPU_RDMA) &&
-        !vnpu_bits(rfm, 4, 4) && !vnpu_bits(rfm, 10, 8)) {
+        !NPU_DPU_RDMA_FEATURE_MODE_CFG_MRDMA_DISABLE_GET(rfm) && !NPU_DPU_RDMA_FEATURE_MODE_CFG_COMB_USE_GET(rfm)) {
         vnpu_unsupported(t, NPU_DPU_RDMA_FEATURE_MODE_CFG,
                          "MRDMA enabled but not fed in a convolution (hangs on RK3588, hw.md "
                          "§1.9)");
@@ -461,8 +461,8 @@ static vnpu_dpu_plan *vnpu_plan_build(vnpu_task *t, uint32_t k, uint32_t npix, u
                            NPU_DPU_BS_RELUX_CMP_VALUE, 4, pl->fp, 1) != 0)
         return NULL;
     /* OW (CPEND) stage: adds OW_k * Σx */
-    if (!vnpu_bits(owc, 1, 1)) {
-        pl->ow_stream = (uint8_t)vnpu_bits(owc, 0, 0);
+    if (!NPU_DPU_BS_OW_CFG_OD_BYPASS_GET(owc)) {
+        pl->ow_stream = (uint8_t)NPU_DPU_BS_OW_CFG_OW_SRC_GET(owc);
         pl->ow_reg = vnpu_sext(R(t, NPU_DPU_BS_OW_OP), 16);
         pl->ow = pl->ow_stream || pl->ow_reg != 0;
         if (pl->ow && (!pl->bs.on || pl->fp || flying)) {
@@ -679,10 +679,10 @@ static union {
 int vnpu_dpu_flying_task(vnpu_task *t)
 {
     uint32_t rfm = R(t, NPU_DPU_RDMA_FEATURE_MODE_CFG);
-    uint32_t w = vnpu_bits(R(t, NPU_DPU_RDMA_DATA_CUBE_WIDTH), 12, 0) + 1u;
-    uint32_t h = vnpu_bits(R(t, NPU_DPU_RDMA_DATA_CUBE_HEIGHT), 12, 0) + 1u;
-    uint32_t c = vnpu_bits(R(t, NPU_DPU_RDMA_DATA_CUBE_CHANNEL), 12, 0) + 1u;
-    unsigned in_prec = vnpu_bits(rfm, 17, 15);
+    uint32_t w = NPU_DPU_RDMA_DATA_CUBE_WIDTH_WIDTH_GET(R(t, NPU_DPU_RDMA_DATA_CUBE_WIDTH)) + 1u;
+    uint32_t h = NPU_DPU_RDMA_DATA_CUBE_HEIGHT_HEIGHT_GET(R(t, NPU_DPU_RDMA_DATA_CUBE_HEIGHT)) + 1u;
+    uint32_t c = NPU_DPU_RDMA_DATA_CUBE_CHANNEL_CHANNEL_GET(R(t, NPU_DPU_RDMA_DATA_CUBE_CHANNEL)) + 1u;
+    unsigned in_prec = NPU_DPU_RDMA_FEATURE_MODE_CFG_IN_PRECISION_GET(rfm);
     unsigned elem, c2;
     uint32_t npix = w * h, per;
     const uint8_t *src;
@@ -691,10 +691,10 @@ int vnpu_dpu_flying_task(vnpu_task *t)
     if (!(t->enable & NPU_UNIT_DPU_RDMA))
         return vnpu_unsupported(t, NPU_DPU_FEATURE_MODE_CFG,
                                 "a flying DPU task without DPU_RDMA in the op-enable mask");
-    if (!vnpu_bits(rfm, 0, 0) || vnpu_bits(rfm, 4, 4))
+    if (!NPU_DPU_RDMA_FEATURE_MODE_CFG_FLYING_MODE_GET(rfm) || NPU_DPU_RDMA_FEATURE_MODE_CFG_MRDMA_DISABLE_GET(rfm))
         return vnpu_unsupported(t, NPU_DPU_RDMA_FEATURE_MODE_CFG,
                                 "a flying DPU task whose MRDMA is not in flying mode/enabled");
-    if (!t->cfg->rk356x && vnpu_bits(rfm, 10, 8))
+    if (!t->cfg->rk356x && NPU_DPU_RDMA_FEATURE_MODE_CFG_COMB_USE_GET(rfm))
         return vnpu_unsupported(t, NPU_DPU_RDMA_FEATURE_MODE_CFG, "COMB_USE in flying mode");
     if (in_prec != VNPU_PREC_INT8 && in_prec != VNPU_PREC_FP16)
         return vnpu_unsupported(t, NPU_DPU_RDMA_FEATURE_MODE_CFG, "this MRDMA input precision");

@@ -41,22 +41,22 @@ static int vnpu_pool_decode(vnpu_task *t, vnpu_pool *p)
     uint32_t pc = R(t, NPU_PPU_POOLING_PADDING_CFG);
     uint32_t fmt = R(t, NPU_PPU_DATA_FORMAT);
     uint32_t misc = R(t, NPU_PPU_MISC_CTRL);
-    unsigned prec = vnpu_bits(fmt, 2, 0);
-    unsigned rd_size = vnpu_bits(R(t, NPU_PPU_RDMA_DATA_FORMAT), 1, 0);
+    unsigned prec = NPU_PPU_DATA_FORMAT_PROC_PRECISION_GET(fmt);
+    unsigned rd_size = NPU_PPU_RDMA_DATA_FORMAT_IN_PRECISION_GET(R(t, NPU_PPU_RDMA_DATA_FORMAT));
     uint32_t pv = R(t, NPU_PPU_PADDING_VALUE_1);
 
     memset(p, 0, sizeof *p);
-    p->method = vnpu_bits(mode, 1, 0);
+    p->method = NPU_PPU_OPERATION_MODE_CFG_POOLING_METHOD_GET(mode);
     if (p->method == 3)
         return vnpu_unsupported(t, NPU_PPU_OPERATION_MODE_CFG, "POOLING_METHOD 3");
-    if (!vnpu_bits(mode, 4, 4))
+    if (!NPU_PPU_OPERATION_MODE_CFG_FLYING_MODE_GET(mode))
         return vnpu_unsupported(t, NPU_PPU_OPERATION_MODE_CFG,
                                 "PPU input from the DPU (FLYING_MODE 0)");
-    if (vnpu_bits(mode, 30, 30))
+    if (NPU_PPU_OPERATION_MODE_CFG_INDEX_EN_GET(mode))
         return vnpu_unsupported(t, NPU_PPU_OPERATION_MODE_CFG, "index output (INDEX_EN)");
-    if (vnpu_bits(mode, 28, 16))
+    if (NPU_PPU_OPERATION_MODE_CFG_NOTCH_ADDR_GET(mode))
         return vnpu_unsupported(t, NPU_PPU_OPERATION_MODE_CFG, "a notch address");
-    if (vnpu_bits(fmt, 3, 3))
+    if (NPU_PPU_DATA_FORMAT_DPU_FLYIN_GET(fmt))
         return vnpu_unsupported(t, NPU_PPU_DATA_FORMAT, "DPU_FLYIN");
     if (vnpu_bits(misc, 8, 7))
         return vnpu_unsupported(t, NPU_PPU_MISC_CTRL, "NONALIGN / MC_SURF_OUT output");
@@ -67,27 +67,27 @@ static int vnpu_pool_decode(vnpu_task *t, vnpu_pool *p)
     if (rd_size != (p->fp ? 2u : 1u))
         return vnpu_inconsistent(t, NPU_PPU_RDMA_DATA_FORMAT, NPU_PPU_DATA_FORMAT,
                                  "PPU_RDMA storage width differs from the PPU precision");
-    p->win = vnpu_bits(R(t, NPU_PPU_DATA_CUBE_IN_WIDTH), 12, 0) + 1u;
-    p->hin = vnpu_bits(R(t, NPU_PPU_DATA_CUBE_IN_HEIGHT), 12, 0) + 1u;
-    p->c = vnpu_bits(R(t, NPU_PPU_DATA_CUBE_IN_CHANNEL), 12, 0) + 1u;
-    p->wout = vnpu_bits(R(t, NPU_PPU_DATA_CUBE_OUT_WIDTH), 12, 0) + 1u;
-    p->hout = vnpu_bits(R(t, NPU_PPU_DATA_CUBE_OUT_HEIGHT), 12, 0) + 1u;
-    if (vnpu_bits(R(t, NPU_PPU_DATA_CUBE_OUT_CHANNEL), 12, 0) + 1u != p->c)
+    p->win = NPU_PPU_DATA_CUBE_IN_WIDTH_IN_WIDTH_GET(R(t, NPU_PPU_DATA_CUBE_IN_WIDTH)) + 1u;
+    p->hin = NPU_PPU_DATA_CUBE_IN_HEIGHT_IN_HEIGHT_GET(R(t, NPU_PPU_DATA_CUBE_IN_HEIGHT)) + 1u;
+    p->c = NPU_PPU_DATA_CUBE_IN_CHANNEL_IN_CHANNEL_GET(R(t, NPU_PPU_DATA_CUBE_IN_CHANNEL)) + 1u;
+    p->wout = NPU_PPU_DATA_CUBE_OUT_WIDTH_OUT_WIDTH_GET(R(t, NPU_PPU_DATA_CUBE_OUT_WIDTH)) + 1u;
+    p->hout = NPU_PPU_DATA_CUBE_OUT_HEIGHT_OUT_HEIGHT_GET(R(t, NPU_PPU_DATA_CUBE_OUT_HEIGHT)) + 1u;
+    if (NPU_PPU_DATA_CUBE_OUT_CHANNEL_OUT_CHANNEL_GET(R(t, NPU_PPU_DATA_CUBE_OUT_CHANNEL)) + 1u != p->c)
         return vnpu_inconsistent(t, NPU_PPU_DATA_CUBE_OUT_CHANNEL, NPU_PPU_DATA_CUBE_IN_CHANNEL,
                                  "pooling changes the channel count");
-    if (vnpu_bits(R(t, NPU_PPU_RDMA_CUBE_IN_WIDTH), 12, 0) + 1u != p->win ||
-        vnpu_bits(R(t, NPU_PPU_RDMA_CUBE_IN_HEIGHT), 12, 0) + 1u != p->hin ||
-        vnpu_bits(R(t, NPU_PPU_RDMA_CUBE_IN_CHANNEL), 12, 0) + 1u != p->c)
+    if (NPU_PPU_RDMA_CUBE_IN_WIDTH_IN_WIDTH_GET(R(t, NPU_PPU_RDMA_CUBE_IN_WIDTH)) + 1u != p->win ||
+        NPU_PPU_RDMA_CUBE_IN_HEIGHT_IN_HEIGHT_GET(R(t, NPU_PPU_RDMA_CUBE_IN_HEIGHT)) + 1u != p->hin ||
+        NPU_PPU_RDMA_CUBE_IN_CHANNEL_IN_CHANNEL_GET(R(t, NPU_PPU_RDMA_CUBE_IN_CHANNEL)) + 1u != p->c)
         return vnpu_inconsistent(t, NPU_PPU_RDMA_CUBE_IN_WIDTH, NPU_PPU_DATA_CUBE_IN_WIDTH,
                                  "PPU_RDMA and PPU input cubes differ");
-    p->kw = vnpu_bits(kc, 3, 0) + 1u;
-    p->kh = vnpu_bits(kc, 11, 8) + 1u;
-    p->sw = vnpu_bits(kc, 19, 16) + 1u;
-    p->sh = vnpu_bits(kc, 23, 20) + 1u;
-    p->pl = vnpu_bits(pc, 3, 0);
-    p->pt = vnpu_bits(pc, 7, 4);
-    p->pr = vnpu_bits(pc, 11, 8);
-    p->pb = vnpu_bits(pc, 15, 12);
+    p->kw = NPU_PPU_POOLING_KERNEL_CFG_KERNEL_WIDTH_GET(kc) + 1u;
+    p->kh = NPU_PPU_POOLING_KERNEL_CFG_KERNEL_HEIGHT_GET(kc) + 1u;
+    p->sw = NPU_PPU_POOLING_KERNEL_CFG_KERNEL_STRIDE_WIDTH_GET(kc) + 1u;
+    p->sh = NPU_PPU_POOLING_KERNEL_CFG_KERNEL_STRIDE_HEIGHT_GET(kc) + 1u;
+    p->pl = NPU_PPU_POOLING_PADDING_CFG_PAD_LEFT_GET(pc);
+    p->pt = NPU_PPU_POOLING_PADDING_CFG_PAD_TOP_GET(pc);
+    p->pr = NPU_PPU_POOLING_PADDING_CFG_PAD_RIGHT_GET(pc);
+    p->pb = NPU_PPU_POOLING_PADDING_CFG_PAD_BOTTOM_GET(pc);
     if ((uint64_t)(p->wout - 1u) * p->sw + p->kw > (uint64_t)p->win + p->pl + p->pr ||
         (uint64_t)(p->hout - 1u) * p->sh + p->kh > (uint64_t)p->hin + p->pt + p->pb)
         return vnpu_inconsistent(t, NPU_PPU_DATA_CUBE_OUT_WIDTH, NPU_PPU_POOLING_KERNEL_CFG,
@@ -98,8 +98,8 @@ static int vnpu_pool_decode(vnpu_task *t, vnpu_pool *p)
     p->dsurf = R(t, NPU_PPU_DST_SURF_STRIDE);
     p->pad_i = (int8_t)(uint8_t)pv;
     p->pad_f = vnpu_f16_to_f32((uint16_t)pv);
-    p->rw = vnpu_bits(R(t, NPU_PPU_RECIP_KERNEL_WIDTH), 16, 0);
-    p->rh = vnpu_bits(R(t, NPU_PPU_RECIP_KERNEL_HEIGHT), 16, 0);
+    p->rw = NPU_PPU_RECIP_KERNEL_WIDTH_RECIP_KERNEL_WIDTH_GET(R(t, NPU_PPU_RECIP_KERNEL_WIDTH));
+    p->rh = NPU_PPU_RECIP_KERNEL_HEIGHT_RECIP_KERNEL_HEIGHT_GET(R(t, NPU_PPU_RECIP_KERNEL_HEIGHT));
     return 0;
 }
 
