@@ -104,20 +104,20 @@ static int vnpu_conv_decode(vnpu_task *t, vnpu_conv *g)
     g->elem = g->fp ? 2u : 1u;
     if (NPU_CNA_CONV_CON1_DECONV_GET(con1))
         return vnpu_unsupported(t, NPU_CNA_CONV_CON1, "deconvolution");
-    if (vnpu_bits(con2, 2, 1))
+    if (NPU_CNA_CONV_CON2_CSC_DO_EN_GET(con2) || NPU_CNA_CONV_CON2_CSC_WO_EN_GET(con2))
         return vnpu_unsupported(t, NPU_CNA_CONV_CON2, "CSC_DO_EN/CSC_WO_EN");
     g->sx = NPU_CNA_CONV_CON3_CONV_X_STRIDE_GET(con3);
     g->sy = NPU_CNA_CONV_CON3_CONV_Y_STRIDE_GET(con3);
     if (g->sx == 0 || g->sy == 0)
         return vnpu_unsupported(t, NPU_CNA_CONV_CON3, "a stride of 0");
-    if (vnpu_bits(con3, 13, 8))
+    if (NPU_CNA_CONV_CON3_DECONV_X_STRIDE_GET(con3) || NPU_CNA_CONV_CON3_DECONV_Y_STRIDE_GET(con3))
         return vnpu_unsupported(t, NPU_CNA_CONV_CON3, "deconvolution strides");
-    if (vnpu_bits(con3, 25, 16))
+    if (NPU_CNA_CONV_CON3_ATROUS_X_DILATION_GET(con3) || NPU_CNA_CONV_CON3_ATROUS_Y_DILATION_GET(con3))
         return vnpu_unsupported(t, NPU_CNA_CONV_CON3,
                                 "atrous dilation (field encoding unverified)");
     if (NPU_CNA_CONV_CON3_NN_MODE_GET(con3))
         return vnpu_unsupported(t, NPU_CNA_CONV_CON3, "multi-core NN_MODE");
-    if (R(t, NPU_CNA_FC_CON0) & 1u)
+    if (NPU_CNA_FC_CON0_FC_SKIP_EN_GET(R(t, NPU_CNA_FC_CON0)))
         return vnpu_unsupported(t, NPU_CNA_FC_CON0, "zero skipping");
     if (NPU_CNA_DCOMP_CTRL_DECOMP_CONTROL_GET(R(t, NPU_CNA_DCOMP_CTRL)))
         return vnpu_unsupported(t, NPU_CNA_DCOMP_CTRL, "weight decompression");
@@ -202,16 +202,27 @@ static int vnpu_conv_decode(vnpu_task *t, vnpu_conv *g)
 
 /* ---- input: converter, window fetch ---------------------------------------- */
 
+/* CVT_CON0's truncation of channel c (four fields of one kind). */
+static unsigned vnpu_cvt_trunc(uint32_t c0, unsigned c)
+{
+    switch (c) {
+    case 0: return NPU_CNA_CVT_CON0_CVT_TRUNCATE_0_GET(c0);
+    case 1: return NPU_CNA_CVT_CON0_CVT_TRUNCATE_1_GET(c0);
+    case 2: return NPU_CNA_CVT_CON0_CVT_TRUNCATE_2_GET(c0);
+    default: return NPU_CNA_CVT_CON0_CVT_TRUNCATE_3_GET(c0);
+    }
+}
+
 /* Signed data and every channel's ((x [+ off]) * scale) >> trunc [+ off]
  * equal to x: the converter changes nothing, whichever channel set applies. */
 static int vnpu_cvt_is_identity(const vnpu_task *t, uint32_t c0)
 {
-    if (!vnpu_bits(c0, 3, 3))
+    if (!NPU_CNA_CVT_CON0_DATA_SIGN_GET(c0))
         return 0;
-    for (unsigned c = 0; c < 4; c++) {
+    for (unsigned c = 0; c < 4; c++) { /* CVT_CON1..4 share CVT_CON1's layout */
         uint32_t con = R(t, NPU_CNA_CVT_CON1 + 4u * c);
-        unsigned trunc = vnpu_bits(c0, 9u + 6u * c, 4u + 6u * c);
-        if (vnpu_bits(con, 15, 0) != 0 || vnpu_bits(con, 31, 16) != (1u << trunc))
+        if (NPU_CNA_CVT_CON1_CVT_OFFSET0_GET(con) != 0 ||
+            NPU_CNA_CVT_CON1_CVT_SCALE0_GET(con) != (uint32_t)1 << vnpu_cvt_trunc(c0, c))
             return 0;
     }
     return 1;
@@ -220,7 +231,7 @@ static int vnpu_cvt_is_identity(const vnpu_task *t, uint32_t c0)
 static int vnpu_cvt_decode(vnpu_task *t, vnpu_conv *g)
 {
     uint32_t c0 = R(t, NPU_CNA_CVT_CON0);
-    int bit0 = (int)(c0 & 1u);
+    int bit0 = (int)NPU_CNA_CVT_CON0_CVT_BYPASS_GET(c0);
 
     g->cvt_on = t->cfg->cvt_bit0_enable ? bit0 : !bit0;
     if (g->cvt_on && vnpu_cvt_is_identity(t, c0))
@@ -237,9 +248,9 @@ static int vnpu_cvt_decode(vnpu_task *t, vnpu_conv *g)
     g->cvt_signed = (int)NPU_CNA_CVT_CON0_DATA_SIGN_GET(c0);
     for (unsigned c = 0; c < 4; c++) {
         uint32_t con = R(t, NPU_CNA_CVT_CON1 + 4u * c);
-        g->cvt_scale[c] = vnpu_bits(con, 31, 16);
-        g->cvt_off[c] = vnpu_sext(con, 16);
-        g->cvt_trunc[c] = vnpu_bits(c0, 9u + 6u * c, 4u + 6u * c);
+        g->cvt_scale[c] = NPU_CNA_CVT_CON1_CVT_SCALE0_GET(con);
+        g->cvt_off[c] = vnpu_sext(NPU_CNA_CVT_CON1_CVT_OFFSET0_GET(con), 16);
+        g->cvt_trunc[c] = vnpu_cvt_trunc(c0, c);
     }
     return 0;
 }

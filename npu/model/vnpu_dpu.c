@@ -81,57 +81,57 @@ static uint32_t R(const vnpu_task *t, uint32_t off)
     return vnpu_reg(t->core, off);
 }
 
-/* ALU algorithm "add"? RK3588 map: [19:16] = 2; RK356x streams put it at
- * [3:2] (BS) / [4:3] (EW) instead (vnpu-streams §9). */
-static unsigned vnpu_alu_algo(const vnpu_task *t, uint32_t cfg, unsigned lo356x)
+/* The ALU algorithm: the RK3588 field, or on RK356x, where streams leave it
+ * 0, the RK356X_ one (BS [3:2], EW [4:3]; vnpu-streams §9). */
+static unsigned vnpu_alu_algo(const vnpu_task *t, unsigned algo, unsigned algo_rk356x)
 {
-    unsigned algo = vnpu_bits(cfg, 19, 16);
-
-    if (t->cfg->rk356x && algo == 0)
-        algo = vnpu_bits(cfg, lo356x + 1u, lo356x);
-    return algo;
+    return t->cfg->rk356x && algo == 0 ? algo_rk356x : algo;
 }
 
 /* BS or BN stage programming. `cfg_off`/`alu_off`/`mul_off`/`relux_off` are
- * the stage's registers; `neg_lo` the DATA_FORMAT field of the negative shift. */
+ * the stage's registers; `bn` picks the BN negative shift of DATA_FORMAT. */
 static int vnpu_stage_prepare(vnpu_task *t, vnpu_stage *s, uint32_t cfg_off, uint32_t alu_off,
-                              uint32_t mul_off, uint32_t relux_off, unsigned neg_lo, int fp,
+                              uint32_t mul_off, uint32_t relux_off, int bn, int fp,
                               int stream_ok)
 {
     uint32_t cfg = R(t, cfg_off);
     uint32_t mul = R(t, mul_off);
 
     memset(s, 0, sizeof *s);
-    s->on = !(cfg & 1u);
+    /* BN_CFG and BN_MUL_CFG have BS_CFG's and BS_MUL_CFG's layouts (regs.def) */
+    s->on = !NPU_DPU_BS_CFG_BS_BYPASS_GET(cfg);
     if (!s->on)
         return 0;
-    s->alu = !vnpu_bits(cfg, 1, 1);
-    s->mul = !vnpu_bits(cfg, 4, 4);
-    s->relu = !vnpu_bits(cfg, 6, 6);
-    s->relux = (uint8_t)vnpu_bits(cfg, 7, 7);
-    if (vnpu_bits(cfg, 5, 5))
+    s->alu = !NPU_DPU_BS_CFG_BS_ALU_BYPASS_GET(cfg);
+    s->mul = !NPU_DPU_BS_CFG_BS_MUL_BYPASS_GET(cfg);
+    s->relu = !NPU_DPU_BS_CFG_BS_RELU_BYPASS_GET(cfg);
+    s->relux = (uint8_t)NPU_DPU_BS_CFG_BS_RELUX_EN_GET(cfg);
+    if (NPU_DPU_BS_CFG_BS_MUL_PRELU_GET(cfg))
         return vnpu_unsupported(t, cfg_off, "PReLU (MUL_PRELU)");
     if (s->relux && !s->relu)
         return vnpu_unsupported(t, cfg_off, "ReLU-X with the ReLU bypassed");
     if (s->alu) {
-        if (vnpu_alu_algo(t, cfg, 2) != 2)
+        if (vnpu_alu_algo(t, NPU_DPU_BS_CFG_BS_ALU_ALGO_GET(cfg),
+                          NPU_DPU_BS_CFG_RK356X_BS_ALU_ALGO_GET(cfg)) != 2)
             return vnpu_unsupported(t, cfg_off, "an ALU algorithm other than add (2)");
-        s->alu_stream = (uint8_t)vnpu_bits(cfg, 8, 8);
+        s->alu_stream = (uint8_t)NPU_DPU_BS_CFG_BS_ALU_SRC_GET(cfg);
         if (s->alu_stream && (!stream_ok || fp))
             return vnpu_unsupported(t, cfg_off, "this ALU operand stream");
         s->alu_reg = (int32_t)R(t, alu_off);
         s->f_alu = vnpu_f32_from_bits(R(t, alu_off));
     }
     if (s->mul) {
-        s->mul_stream = (uint8_t)(mul & 1u);
+        s->mul_stream = (uint8_t)NPU_DPU_BS_MUL_CFG_BS_MUL_SRC_GET(mul);
         if (s->mul_stream && (!stream_ok || fp))
             return vnpu_unsupported(t, mul_off, "this MUL operand stream");
-        if (vnpu_bits(mul, 1, 1))
+        uint32_t fmt = R(t, NPU_DPU_DATA_FORMAT);
+        if (NPU_DPU_BS_MUL_CFG_BS_TRUNCATE_SRC_GET(mul))
             return vnpu_unsupported(t, mul_off, "TRUNCATE_SRC");
-        s->mul_reg = vnpu_sext(vnpu_bits(mul, 31, 16), 16);
-        s->f_mul = vnpu_f16_to_f32((uint16_t)vnpu_bits(mul, 31, 16));
-        s->shift_pos = vnpu_bits(mul, 13, 8);
-        s->shift_neg = vnpu_bits(R(t, NPU_DPU_DATA_FORMAT), neg_lo + 5u, neg_lo);
+        s->mul_reg = vnpu_sext(NPU_DPU_BS_MUL_CFG_BS_MUL_OPERAND_GET(mul), 16);
+        s->f_mul = vnpu_f16_to_f32((uint16_t)NPU_DPU_BS_MUL_CFG_BS_MUL_OPERAND_GET(mul));
+        s->shift_pos = NPU_DPU_BS_MUL_CFG_BS_MUL_SHIFT_VALUE_GET(mul);
+        s->shift_neg = bn ? NPU_DPU_DATA_FORMAT_BN_MUL_SHIFT_VALUE_NEG_GET(fmt)
+                          : NPU_DPU_DATA_FORMAT_BS_MUL_SHIFT_VALUE_NEG_GET(fmt);
         if (fp && (s->shift_pos || s->shift_neg))
             return vnpu_unsupported(t, mul_off, "a MUL shift on the fp16 path");
     }
@@ -142,6 +142,9 @@ static int vnpu_stage_prepare(vnpu_task *t, vnpu_stage *s, uint32_t cfg_off, uin
     return 0;
 }
 
+/* BRDMA_DATA_USE: which operands the BS stream carries. */
+enum { BS_USE_ALU = 1, BS_USE_OW = 2, BS_USE_MUL = 4, BS_USE_TRT = 8 };
+
 /* The per-channel BS operand stream (vnpu-streams §7.1): groups of
  * bs_group channels, each group [g x int32 ALU][g x int16 OW][g x int16 MUL]
  * with only the operands selected by BRDMA_DATA_USE present. */
@@ -149,7 +152,7 @@ static int vnpu_bs_stream(vnpu_task *t, vnpu_dpu_plan *pl)
 {
     uint32_t brdma = R(t, NPU_DPU_RDMA_BRDMA_CFG);
     unsigned use = NPU_DPU_RDMA_BRDMA_CFG_BRDMA_DATA_USE_GET(brdma);
-    unsigned ua = use & 1u, uo = (use >> 1) & 1u, um = (use >> 2) & 1u;
+    unsigned ua = !!(use & BS_USE_ALU), uo = !!(use & BS_USE_OW), um = !!(use & BS_USE_MUL);
     unsigned g = t->cfg->bs_group;
     uint32_t k = pl->k;
     uint32_t group_bytes = g * (4u * ua + 2u * uo + 2u * um);
@@ -163,10 +166,10 @@ static int vnpu_bs_stream(vnpu_task *t, vnpu_dpu_plan *pl)
     if (!(t->enable & NPU_UNIT_DPU_RDMA))
         return vnpu_unsupported(t, NPU_DPU_BS_CFG,
                                 "a BS operand stream without DPU_RDMA in the op-enable mask");
-    if (brdma & 1u)
+    if (NPU_DPU_RDMA_BRDMA_CFG_BRDMA_DISABLE_GET(brdma))
         return vnpu_inconsistent(t, NPU_DPU_BS_CFG, NPU_DPU_RDMA_BRDMA_CFG,
                                  "BS operands from the stream but BRDMA disabled");
-    if (use & 8u)
+    if (use & BS_USE_TRT)
         return vnpu_unsupported(t, NPU_DPU_RDMA_BRDMA_CFG, "the TRT (truncate) operand");
     if ((pl->bs.alu_stream && !ua) || (pl->bs.mul_stream && !um) || (pl->ow_stream && !uo))
         return vnpu_inconsistent(t, NPU_DPU_BS_CFG, NPU_DPU_RDMA_BRDMA_CFG,
@@ -224,14 +227,14 @@ static int vnpu_ew_prepare(vnpu_task *t, vnpu_dpu_plan *pl)
     uint32_t base, nsurf;
     unsigned algo;
 
-    pl->ew_on = !(ew & 1u);
+    pl->ew_on = !NPU_DPU_EW_CFG_EW_BYPASS_GET(ew);
     if (!pl->ew_on)
         return 0;
     if (!NPU_DPU_EW_CFG_EW_LUT_BYPASS_GET(ew))
         return vnpu_unsupported(t, NPU_DPU_EW_CFG, "the EW LUT");
     if (NPU_DPU_EW_CFG_EW_MUL_PRELU_GET(ew))
         return vnpu_unsupported(t, NPU_DPU_EW_CFG, "EW PReLU");
-    if (vnpu_bits(ew, 21, 20))
+    if (NPU_DPU_EW_CFG_EW_BINARY_EN_GET(ew) || NPU_DPU_EW_CFG_EW_EQUAL_EN_GET(ew))
         return vnpu_unsupported(t, NPU_DPU_EW_CFG, "EW binary/equal modes");
     pl->ew_relu = !NPU_DPU_EW_CFG_EW_RELU_BYPASS_GET(ew);
     pl->ew_relux = (uint8_t)NPU_DPU_EW_CFG_EW_RELUX_EN_GET(ew);
@@ -249,7 +252,7 @@ static int vnpu_ew_prepare(vnpu_task *t, vnpu_dpu_plan *pl)
             return vnpu_unsupported(t, NPU_DPU_EW_CFG, "EW MUL on the integer path");
         pl->ew_op = VNPU_EW_MUL;
     } else {
-        algo = vnpu_alu_algo(t, ew, 3);
+        algo = vnpu_alu_algo(t, NPU_DPU_EW_CFG_EW_ALU_ALGO_GET(ew), NPU_DPU_EW_CFG_RK356X_EW_ALU_ALGO_GET(ew));
         switch (algo) {
         case 0: pl->ew_op = VNPU_EW_MAX; break;
         case 1: pl->ew_op = VNPU_EW_MIN; break;
@@ -265,7 +268,8 @@ static int vnpu_ew_prepare(vnpu_task *t, vnpu_dpu_plan *pl)
          * with offset 0 and scale unprogrammed (0) or 1: accepted as identity */
         uint32_t sc = R(t, NPU_DPU_EW_CVT_SCALE_VALUE);
         uint32_t scale = NPU_DPU_EW_CVT_SCALE_VALUE_EW_OP_CVT_SCALE_GET(sc);
-        if (R(t, NPU_DPU_EW_CVT_OFFSET_VALUE) != 0 || vnpu_bits(sc, 31, 16) != 0 ||
+        if (R(t, NPU_DPU_EW_CVT_OFFSET_VALUE) != 0 || NPU_DPU_EW_CVT_SCALE_VALUE_EW_OP_CVT_SHIFT_GET(sc) != 0 ||
+            NPU_DPU_EW_CVT_SCALE_VALUE_EW_TRUNCATE_GET(sc) != 0 ||
             (scale != 0 && scale != 1 && scale != 0x3C00))
             return vnpu_unsupported(t, NPU_DPU_EW_CVT_SCALE_VALUE,
                                     "a non-identity EW converter on the fp16 path");
@@ -294,7 +298,7 @@ static int vnpu_ew_prepare(vnpu_task *t, vnpu_dpu_plan *pl)
     if (NPU_DPU_RDMA_ERDMA_CFG_DATA_MODE_GET(er) != 1)
         return vnpu_unsupported(t, NPU_DPU_RDMA_ERDMA_CFG, "an ERDMA data mode other than "
                                                            "per-pixel (1)");
-    if (vnpu_bits(er, 29, 28))
+    if (NPU_DPU_RDMA_ERDMA_CFG_NONALIGN_GET(er) || NPU_DPU_RDMA_ERDMA_CFG_SURF_MODE_GET(er))
         return vnpu_unsupported(t, NPU_DPU_RDMA_ERDMA_CFG, "ERDMA NONALIGN/SURF_MODE");
     if (vnpu_ew_operand_prec(t, pl, &pl->ew_prec) != 0)
         return -1;
@@ -302,7 +306,7 @@ static int vnpu_ew_prepare(vnpu_task *t, vnpu_dpu_plan *pl)
     pl->ew_c2 = t->cfg->atom / pl->ew_elem;
     pl->ew_surf = R(t, NPU_DPU_RDMA_EW_SURF_STRIDE);
     base = R(t, NPU_DPU_RDMA_EW_BASE_ADDR);
-    if (!t->cfg->rk356x && vnpu_bits(fm, 10, 8)) {
+    if (!t->cfg->rk356x && NPU_DPU_RDMA_FEATURE_MODE_CFG_COMB_USE_GET(fm)) {
         /* COMB_USE: MRDMA supplies even surfaces from SRC_BASE, ERDMA odd ones
          * from EW_BASE = SRC_BASE + EW_SURF_STRIDE (vnpu-streams §7.3) */
         if (R(t, NPU_DPU_RDMA_EW_BASE_ADDR) != R(t, NPU_DPU_RDMA_SRC_BASE_ADDR) + pl->ew_surf)
@@ -413,7 +417,8 @@ static int vnpu_dpu_mode_checks(vnpu_task *t, vnpu_dpu_plan *pl, unsigned in_pre
         if (NPU_DPU_FEATURE_MODE_CFG_OUTPUT_MODE_GET(fm) != 2)
             return vnpu_unsupported(t, NPU_DPU_FEATURE_MODE_CFG,
                                     "an OUTPUT_MODE other than memory (2)");
-        if (vnpu_bits(fm, 31, 26))
+        if (NPU_DPU_FEATURE_MODE_CFG_RGP_TYPE_GET(fm) || NPU_DPU_FEATURE_MODE_CFG_TP_EN_GET(fm) ||
+            NPU_DPU_FEATURE_MODE_CFG_COMB_USE_GET(fm))
             return vnpu_unsupported(t, NPU_DPU_FEATURE_MODE_CFG, "regroup/transpose/COMB_USE");
         if (NPU_DPU_FEATURE_MODE_CFG_CONV_MODE_GET(fm) != (depthwise ? 3u : 0u))
             return vnpu_inconsistent(t, NPU_DPU_FEATURE_MODE_CFG, NPU_CNA_CONV_CON1,
@@ -458,7 +463,7 @@ static vnpu_dpu_plan *vnpu_plan_build(vnpu_task *t, uint32_t k, uint32_t npix, u
         return NULL;
     }
     if (vnpu_stage_prepare(t, &pl->bs, NPU_DPU_BS_CFG, NPU_DPU_BS_ALU_CFG, NPU_DPU_BS_MUL_CFG,
-                           NPU_DPU_BS_RELUX_CMP_VALUE, 4, pl->fp, 1) != 0)
+                           NPU_DPU_BS_RELUX_CMP_VALUE, 0, pl->fp, 1) != 0)
         return NULL;
     /* OW (CPEND) stage: adds OW_k * Σx */
     if (!NPU_DPU_BS_OW_CFG_OD_BYPASS_GET(owc)) {
@@ -476,7 +481,7 @@ static vnpu_dpu_plan *vnpu_plan_build(vnpu_task *t, uint32_t k, uint32_t npix, u
             pl->ow_stream = 0;
     }
     if (vnpu_stage_prepare(t, &pl->bn, NPU_DPU_BN_CFG, NPU_DPU_BN_ALU_CFG, NPU_DPU_BN_MUL_CFG,
-                           NPU_DPU_BN_RELUX_CMP_VALUE, 10, pl->fp, 0) != 0)
+                           NPU_DPU_BN_RELUX_CMP_VALUE, 1, pl->fp, 0) != 0)
         return NULL;
     if (vnpu_bs_stream(t, pl) != 0)
         return NULL;

@@ -166,11 +166,6 @@ uint16_t vnpu_f32_to_f16(float f); /* round to nearest even, overflow to inf */
 
 /* ---- small helpers ------------------------------------------------------- */
 
-static inline uint32_t vnpu_bits(uint32_t v, unsigned hi, unsigned lo)
-{
-    return (uint32_t)(((uint64_t)v >> lo) & ((((uint64_t)1) << (hi - lo + 1)) - 1u));
-}
-
 static inline int32_t vnpu_sext(uint32_t v, unsigned nbits)
 {
     uint32_t m = 1u << (nbits - 1);

@@ -58,7 +58,7 @@ static int vnpu_pool_decode(vnpu_task *t, vnpu_pool *p)
         return vnpu_unsupported(t, NPU_PPU_OPERATION_MODE_CFG, "a notch address");
     if (NPU_PPU_DATA_FORMAT_DPU_FLYIN_GET(fmt))
         return vnpu_unsupported(t, NPU_PPU_DATA_FORMAT, "DPU_FLYIN");
-    if (vnpu_bits(misc, 8, 7))
+    if (NPU_PPU_MISC_CTRL_NONALIGN_GET(misc) || NPU_PPU_MISC_CTRL_MC_SURF_OUT_GET(misc))
         return vnpu_unsupported(t, NPU_PPU_MISC_CTRL, "NONALIGN / MC_SURF_OUT output");
     if (prec != VNPU_PREC_INT8 && prec != VNPU_PREC_FP16)
         return vnpu_unsupported(t, NPU_PPU_DATA_FORMAT, "this pooling precision");
