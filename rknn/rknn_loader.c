@@ -184,10 +184,10 @@ static int check_tail(const rknn_model_view *m, uint32_t t, const rknn_model_tas
     if (!next)
         return check_chain_end(m, t, addr); /* TASK_NUMBER stops the PC here */
     if (npu_regcmd_value(addr) != next->regcmd_addr ||
-        (npu_regcmd_value(amount) & 0xFFFFu) !=
+        NPU_PC_DATA_AMOUNT_DATA_AMOUNT_GET(npu_regcmd_value(amount)) !=
             npu_pc_fetch_amount(next->regcfg_amount, soc->pc_data_amount_scale)) {
         HAL_LOG_ERR("rknn_init: task %lu: chain link points at stream byte %lu amount %lu, the next "
-                    "task starts at %llu with %lu words", (unsigned long)(t), (unsigned long)(npu_regcmd_value(addr)), (unsigned long)(npu_regcmd_value(amount) & 0xFFFFu),
+                    "task starts at %llu with %lu words", (unsigned long)(t), (unsigned long)(npu_regcmd_value(addr)), (unsigned long)NPU_PC_DATA_AMOUNT_DATA_AMOUNT_GET(npu_regcmd_value(amount)),
                     (unsigned long long)next->regcmd_addr, (unsigned long)(next->regcfg_amount));
         return RKNN_ERR_MODEL_INVALID;
     }

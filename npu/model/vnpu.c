@@ -252,7 +252,7 @@ static void vnpu_write_block_reg(vnpu_task *t, uint32_t off, uint32_t value, con
     if ((off >> 12) != 0 && (off & 0xFFFu) == 0u && (off >> 12) <= VNPU_UNIT_COUNT)
         return; /* S_STATUS is read-only */
     vnpu_reg_set(c, off, value);
-    if (vnpu_is_unit_op_enable(off) && (value & 1u))
+    if (vnpu_is_unit_op_enable(off) && NPU_CNA_OPERATION_ENABLE_OP_EN_GET(value)) /* one layout in every unit */
         vnpu_unsupported(t, off,
                          "a per-unit OP_EN (slave-mode start; streams use the 0x0081 op-enable)");
     else if (off == NPU_GLOBAL_OPERATION_ENABLE && value != 0)
@@ -379,7 +379,7 @@ static int vnpu_decode_word(vnpu_task *t, uint64_t w, int *pre_enable, vnpu_fetc
 /* Fetch and run one task; fills the next link. */
 static int vnpu_run_task(vnpu_task *t, uint32_t addr, uint32_t amount, vnpu_fetch_result *res)
 {
-    uint64_t words = npu_pc_fetch_words(amount & 0xFFFFu, t->cfg->pc_scale);
+    uint64_t words = npu_pc_fetch_words(NPU_PC_DATA_AMOUNT_DATA_AMOUNT_GET(amount), t->cfg->pc_scale);
     const uint8_t *p;
     int pre_enable = 0;
 
@@ -470,7 +470,7 @@ static void vnpu_run_job(vnpu_device *dev, vnpu_core *c)
     }
     if (pc_addr & NPU_PC_DATA_ADDR_PC_SEL_MASK)
         vnpu_unsupported(&t, NPU_PC_DATA_ADDR, "a kick in slave mode (PC_SEL = 1)");
-    else if (pc_addr & 0xEu)
+    else if (pc_addr & ~(NPU_PC_DATA_ADDR_PC_SEL_MASK | NPU_PC_DATA_ADDR_PC_SOURCE_ADDR_MASK))
         vnpu_unsupported(&t, NPU_PC_DATA_ADDR, "a regcmd address that is not 16-byte aligned");
     else if (ntasks == 0)
         vnpu_unsupported(&t, NPU_PC_TASK_CON, "TASK_NUMBER 0");
@@ -543,8 +543,8 @@ static void vnpu_write_pc(vnpu_device *dev, vnpu_core *c, vnpu_task *t, uint32_t
                (unsigned long)off, (unsigned long)value);
     switch (off) {
     case NPU_PC_OPERATION_ENABLE:
-        vnpu_reg_set(c, off, value & 1u);
-        if (value & 1u)
+        vnpu_reg_set(c, off, NPU_PC_OPERATION_ENABLE_OP_EN(NPU_PC_OPERATION_ENABLE_OP_EN_GET(value)));
+        if (NPU_PC_OPERATION_ENABLE_OP_EN_GET(value))
             vnpu_run_job(dev, c);
         return;
     case NPU_PC_INTERRUPT_MASK:
@@ -637,7 +637,7 @@ uint32_t vnpu_mmio_read(vnpu_device *dev, unsigned core, uint32_t offset)
         break;
     }
     if (vnpu_is_unit_s_pointer(off, &unit))
-        return vnpu_reg(c, off) | ((uint32_t)c->executer[unit] << 16);
+        return vnpu_reg(c, off) | NPU_CNA_S_POINTER_EXECUTER(c->executer[unit]); /* one layout in every unit */
     if ((off & 0xFFFu) == 0u && (off >> 12) >= 1u && (off >> 12) <= VNPU_UNIT_COUNT) {
         /* S_STATUS: operating (1) while hung, idle otherwise */
         return c->hung ? 1u : 0u;
