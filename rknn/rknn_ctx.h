@@ -33,15 +33,8 @@
 #include "rknn_api.h"
 #include "rknn_model.h"
 
-#ifndef RKNN_MAX_CONTEXTS
-#define RKNN_MAX_CONTEXTS 2 /* meson option max_contexts sets it */
-#endif
 
 #define RKNN_CTX_MAGIC 0x524b4e43u /* "RKNC" */
-#define RKNN_CTX_MAX_INPUTS 16     /* inputs / outputs of one model */
-#define RKNN_CTX_MAX_OUTPUTS 16
-#define RKNN_CTX_MAX_CUSTOM_NODES 8 /* custom-op nodes of one model */
-#define RKNN_CUSTOM_MAX_IO 8        /* inputs + outputs of one custom-op node */
 
 struct rknn_custom_node;
 

@@ -18,9 +18,6 @@
 #include "rknn_tensor.h"
 #include "rknpu_platform_internal.h"
 
-#ifndef RKNN_MAX_TENSOR_MEMS
-#define RKNN_MAX_TENSOR_MEMS 32
-#endif
 
 typedef struct {
     rknn_tensor_mem mem; /* first: the handle applications hold */

@@ -21,29 +21,14 @@
 #include <stdint.h>
 
 #include "npu_regcmd.h"
+#include "rknn_limits.h"
 #include "rknn_fbs.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* ---- limits: models above them are rejected with RKNN_ERR_MODEL_INVALID -- */
-
-#define RKNN_MODEL_MAX_GRAPHS 16             /* only graph 0 is used */
-#define RKNN_MODEL_MAX_TENSORS 4096
-#define RKNN_MODEL_MAX_NODES 4096
-#define RKNN_MODEL_MAX_BLOBS 8192
-#define RKNN_MODEL_MAX_IO 256                /* graph inputs, graph outputs */
-#define RKNN_MODEL_MAX_NODE_IO 1024          /* inputs or outputs of one node */
-#define RKNN_MODEL_MAX_DIMS 8                /* rank of a shape */
-#define RKNN_MODEL_MAX_QUANT 65536           /* per-channel scale / zero-point count */
-#define RKNN_MODEL_MAX_NORM_CHANNELS 16      /* mean/std entries per input */
-#define RKNN_MODEL_MAX_RELOCS 4096           /* relocated tensors */
-#define RKNN_MODEL_MAX_RELOC_ENTRIES 1048576 /* sum over all relocated tensors */
-#define RKNN_MODEL_MAX_TASKS 65536
-#define RKNN_MODEL_MAX_CORE_SLOTS 6          /* 1 + 2 + 3 core configurations */
-#define RKNN_MODEL_MAX_ATTRS 256             /* attributes of one node */
-#define RKNN_MODEL_MAX_ATTR_DEPTH 4          /* BSON nesting in an attribute blob */
+/* Limits: rknn_limits.h. */
 
 /* The only container version / schema generation this parser reads. */
 #define RKNN_MODEL_CONTAINER_VERSION 6
