@@ -75,11 +75,6 @@ typedef struct {
     unsigned cvt_trunc[4];
 } vnpu_conv;
 
-static uint32_t R(const vnpu_task *t, uint32_t off)
-{
-    return vnpu_reg(t->core, off);
-}
-
 /* ---- register decode -------------------------------------------------------- */
 
 static int vnpu_conv_decode(vnpu_task *t, vnpu_conv *g)

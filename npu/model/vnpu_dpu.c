@@ -76,11 +76,6 @@ static int32_t vnpu_bs_alu[VNPU_DPU_MAX_CHANNELS];
 static int16_t vnpu_bs_ow[VNPU_DPU_MAX_CHANNELS];
 static int16_t vnpu_bs_mul[VNPU_DPU_MAX_CHANNELS];
 
-static uint32_t R(const vnpu_task *t, uint32_t off)
-{
-    return vnpu_reg(t->core, off);
-}
-
 /* The ALU algorithm: the RK3588 field, or on RK356x, where streams leave it
  * 0, the RK356X_ one (BS [3:2], EW [4:3]; vnpu-streams §9). */
 static unsigned vnpu_alu_algo(const vnpu_task *t, unsigned algo, unsigned algo_rk356x)

@@ -102,6 +102,12 @@ const vnpu_soc_cfg *vnpu_cfg(void);
 
 /* Register value by table offset (RK3588 layout); 0 if never written. */
 uint32_t vnpu_reg(const vnpu_core *c, uint32_t table_offset);
+/* The one register accessor of the unit decoders: register `off` (a
+ * register-table offset, NPU_<BLOCK>_<NAME>) of the task's core. */
+static inline uint32_t R(const vnpu_task *t, uint32_t off)
+{
+    return vnpu_reg(t->core, off);
+}
 
 /* Record the first error of the job ("task N: ..."), raise `irq_bits` in
  * RAW and mark the task failed. Always returns -1. */

@@ -29,11 +29,6 @@ typedef struct {
     uint32_t rw, rh;
 } vnpu_pool;
 
-static uint32_t R(const vnpu_task *t, uint32_t off)
-{
-    return vnpu_reg(t->core, off);
-}
-
 static int vnpu_pool_decode(vnpu_task *t, vnpu_pool *p)
 {
     uint32_t mode = R(t, NPU_PPU_OPERATION_MODE_CFG);
