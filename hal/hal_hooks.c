@@ -61,3 +61,14 @@ HAL_WEAK void rknpu_hook_lock(void)
 HAL_WEAK void rknpu_hook_unlock(void)
 {
 }
+
+HAL_WEAK void rknpu_hook_inference_begin(unsigned core_mask)
+{
+    (void)core_mask;
+}
+
+HAL_WEAK void rknpu_hook_inference_end(unsigned core_mask, int result)
+{
+    (void)core_mask;
+    (void)result;
+}

@@ -11,22 +11,25 @@
 #include "rknn_api.h"
 
 
-static const npu_soc_profile *soc;
-static uintptr_t core_base[RKNPU_MAX_CORES];
-static uint32_t timeout_us = 1000000u;
+#define DEFAULT_TIMEOUT_US 1000000u
 
-/* Which pending job each core runs: a second job must not restart a core
- * whose job nobody has waited for yet. */
-static npu_pending *core_owner[RKNPU_MAX_CORES];
-
-void npu_driver_configure(const npu_soc_profile *profile, const uintptr_t *bases, uint32_t t_us)
+/* Sets of cores (the hooks' core_mask, version_checked) as bit masks. */
+static unsigned core_bit(unsigned core)
 {
-    soc = profile;
-    for (unsigned i = 0; i < RKNPU_MAX_CORES; i++) {
-        core_base[i] = bases[i];
-        core_owner[i] = NULL;
-    }
-    timeout_us = t_us ? t_us : 1000000u;
+    return 1u << core;
+}
+
+int npu_device_init(npu_device *dev, const npu_soc_profile *soc, const uintptr_t *bases,
+                    uint32_t timeout_us)
+{
+    if (!dev || !soc || !bases)
+        return RKNN_ERR_PARAM_INVALID;
+    memset(dev, 0, sizeof *dev);
+    dev->soc = soc;
+    for (unsigned i = 0; i < RKNPU_MAX_CORES; i++)
+        dev->core_base[i] = bases[i];
+    dev->timeout_us = timeout_us ? timeout_us : DEFAULT_TIMEOUT_US;
+    return RKNN_SUCC;
 }
 
 static uint32_t le32(const uint8_t *p)
@@ -60,201 +63,244 @@ uint32_t npu_fuzz_status(uint32_t status)
     return out;
 }
 
-static void reg_write(unsigned core, uint32_t offset, uint32_t value)
+static void reg_write(const npu_device *dev, unsigned core, uint32_t offset, uint32_t value)
 {
-    hal_mmio_write32(core_base[core] + offset, value);
+    hal_mmio_write32(dev->core_base[core] + offset, value);
 }
 
-static uint32_t reg_read(unsigned core, uint32_t offset)
+static uint32_t reg_read(const npu_device *dev, unsigned core, uint32_t offset)
 {
-    return hal_mmio_read32(core_base[core] + offset);
+    return hal_mmio_read32(dev->core_base[core] + offset);
 }
 
-void npu_core_reset(unsigned core)
+void npu_core_reset(npu_device *dev, unsigned core)
 {
+    dev->stats.resets++;
     if (rknpu_hook_npu_reset(core) != 0)
         HAL_LOG_WARN("npu: core %u has no reset hook: its state after the failure is unknown", core);
-    reg_write(core, NPU_PC_INTERRUPT_CLEAR, soc->int_clear_all);
+    reg_write(dev, core, NPU_PC_INTERRUPT_CLEAR, dev->soc->int_clear_all);
+}
+
+/* Before a core's first job: is this the NPU the profile describes? (The
+ * Ethos-U driver checks its product and version registers the same way.) */
+static int check_version(npu_device *dev, unsigned core)
+{
+    uint32_t v;
+
+    if (dev->version_checked & core_bit(core))
+        return RKNN_SUCC;
+    v = reg_read(dev, core, NPU_PC_VERSION);
+    if (v == 0) {
+        HAL_LOG_ERR("npu: core %u: PC_VERSION reads 0 at 0x%lx: the NPU is not powered or "
+                    "clocked, or the address is not an NPU", core,
+                    (unsigned long)dev->core_base[core]);
+        return RKNN_ERR_DEVICE_UNAVAILABLE;
+    }
+    if (dev->soc->pc_version && v != dev->soc->pc_version) {
+        HAL_LOG_ERR("npu: core %u: PC_VERSION 0x%08lx, %s has 0x%08lx: another SoC or a wrong "
+                    "platform profile", core, (unsigned long)v, dev->soc->name,
+                    (unsigned long)dev->soc->pc_version);
+        return RKNN_ERR_DEVICE_UNAVAILABLE;
+    }
+    dev->version_checked |= core_bit(core);
+    return RKNN_SUCC;
 }
 
 /* ---- submission ----------------------------------------------------------- */
 
 /* The BSP's submit_pc for tasks [first, first + count) (hw.md §3.2). */
-static void submit_slice(unsigned core, const npu_core_job *job, uint32_t first, uint32_t count,
-                         uint32_t *last_int_mask)
+static void submit_slice(npu_device *dev, unsigned core, const npu_core_job *job, uint32_t first,
+                         uint32_t count, uint32_t *last_int_mask)
 {
+    const npu_soc_profile *soc = dev->soc;
     npu_task t_first, t_last;
 
     npu_task_decode(job->records, first, &t_first);
     npu_task_decode(job->records, first + count - 1, &t_last);
-    reg_write(core, NPU_PC_DATA_ADDR, NPU_PC_DATA_ADDR_PC_SEL(1)); /* slave mode */
+    dev->stats.slices++;
+    reg_write(dev, core, NPU_PC_DATA_ADDR, NPU_PC_DATA_ADDR_PC_SEL(1)); /* slave mode */
     if (soc->multi_irq) {
         uint32_t arm = NPU_S_POINTER_PP_ARM | NPU_CNA_S_POINTER_CORE_INDEX(core);
-        reg_write(core, NPU_CNA_S_POINTER, arm);
-        reg_write(core, NPU_CORE_S_POINTER, arm);
+        reg_write(dev, core, NPU_CNA_S_POINTER, arm);
+        reg_write(dev, core, NPU_CORE_S_POINTER, arm);
     }
-    reg_write(core, NPU_PC_DATA_ADDR, job->stream_dma + (uint32_t)t_first.regcmd_addr);
-    reg_write(core, NPU_PC_DATA_AMOUNT,
+    reg_write(dev, core, NPU_PC_DATA_ADDR, job->stream_dma + (uint32_t)t_first.regcmd_addr);
+    reg_write(dev, core, NPU_PC_DATA_AMOUNT,
               npu_pc_fetch_amount(t_first.regcfg_amount, soc->pc_data_amount_scale));
-    reg_write(core, NPU_PC_INTERRUPT_MASK, t_last.int_mask);
-    reg_write(core, NPU_PC_INTERRUPT_CLEAR, t_first.int_mask);
-    reg_write(core, NPU_PC_TASK_CON, npu_soc_task_con(soc, count, false));
-    reg_write(core, NPU_PC_TASK_DMA_BASE_ADDR, 0);
+    reg_write(dev, core, NPU_PC_INTERRUPT_MASK, t_last.int_mask);
+    reg_write(dev, core, NPU_PC_INTERRUPT_CLEAR, t_first.int_mask);
+    reg_write(dev, core, NPU_PC_TASK_CON, npu_soc_task_con(soc, count, false));
+    reg_write(dev, core, NPU_PC_TASK_DMA_BASE_ADDR, 0);
     hal_wmb(); /* the stream and data must be visible before the kick */
-    reg_write(core, NPU_PC_OPERATION_ENABLE, 1);
-    reg_write(core, NPU_PC_OPERATION_ENABLE, 0);
+    reg_write(dev, core, NPU_PC_OPERATION_ENABLE, NPU_PC_OPERATION_ENABLE_OP_EN(1));
+    reg_write(dev, core, NPU_PC_OPERATION_ENABLE, 0);
     *last_int_mask = t_last.int_mask;
 }
 
-static void start_next_slice(npu_core_state *cs)
+static void start_next_slice(npu_device *dev, npu_core_state *cs)
 {
-    uint32_t n = cs->left < soc->max_submit_tasks ? cs->left : soc->max_submit_tasks;
+    uint32_t max = dev->soc->max_submit_tasks;
+    uint32_t n = cs->left < max ? cs->left : max;
 
-    submit_slice(cs->job.core, &cs->job, cs->next, n, &cs->int_mask);
+    submit_slice(dev, cs->job.core, &cs->job, cs->next, n, &cs->int_mask);
     cs->next += n;
     cs->left -= n;
     cs->busy = 1;
 }
 
-static int check_jobs(const npu_core_job *jobs, unsigned n)
+static int check_jobs(const npu_device *dev, const npu_core_job *jobs, unsigned n)
 {
     unsigned seen = 0;
 
-    if (!soc || !jobs || n == 0 || n > soc->core_count)
+    if (!dev || !dev->soc || !jobs || n == 0 || n > dev->soc->core_count)
         return RKNN_ERR_PARAM_INVALID;
     for (unsigned i = 0; i < n; i++) {
-        if (jobs[i].core >= soc->core_count || (seen & (1u << jobs[i].core)) || !jobs[i].records ||
-            jobs[i].count == 0)
+        if (jobs[i].core >= dev->soc->core_count || (seen & core_bit(jobs[i].core)) ||
+            !jobs[i].records || jobs[i].count == 0)
             return RKNN_ERR_PARAM_INVALID;
-        seen |= 1u << jobs[i].core;
+        seen |= core_bit(jobs[i].core);
     }
     return RKNN_SUCC;
 }
 
 /* Tasks the core has completed in the current submission (TASK_STATUS). */
-static uint32_t tasks_done(unsigned core)
+static uint32_t tasks_done(const npu_device *dev, unsigned core)
 {
-    return reg_read(core, soc->pc_task_status_offset) & soc->pc_task_number_mask;
+    return reg_read(dev, core, dev->soc->pc_task_status_offset) & dev->soc->pc_task_number_mask;
 }
 
 /* Poll one busy core once. Returns 1 when its slice finished, 0 while it
  * runs, or a negative RKNN error. */
-static int poll_core(npu_core_state *cs, uint32_t *status_out)
+static int poll_core(npu_device *dev, npu_core_state *cs, uint32_t *status_out)
 {
     unsigned core = cs->job.core;
-    uint32_t raw = reg_read(core, NPU_PC_INTERRUPT_RAW_STATUS);
-    uint32_t status = reg_read(core, NPU_PC_INTERRUPT_STATUS);
+    uint32_t raw = reg_read(dev, core, NPU_PC_INTERRUPT_RAW_STATUS);
+    uint32_t status = reg_read(dev, core, NPU_PC_INTERRUPT_STATUS);
 
     *status_out = status;
     if (raw & (NPU_PC_INTERRUPT_RAW_STATUS_DMA_READ_ERROR_MASK |
                NPU_PC_INTERRUPT_RAW_STATUS_DMA_WRITE_ERROR_MASK)) {
         HAL_LOG_ERR("npu: core %u raised a DMA %s error (raw status 0x%lx) after %lu task(s)", core,
                     (raw & NPU_PC_INTERRUPT_RAW_STATUS_DMA_READ_ERROR_MASK) ? "read" : "write",
-                    (unsigned long)raw, (unsigned long)tasks_done(core));
+                    (unsigned long)raw, (unsigned long)tasks_done(dev, core));
+        dev->stats.dma_errors++;
         return RKNN_ERR_FAIL;
     }
     if (status && npu_fuzz_status(status) == cs->int_mask) {
-        reg_write(core, NPU_PC_INTERRUPT_CLEAR, soc->int_clear_all);
+        reg_write(dev, core, NPU_PC_INTERRUPT_CLEAR, dev->soc->int_clear_all);
         cs->busy = 0;
         return 1;
     }
     return 0;
 }
 
-npu_pending *npu_core_owner(unsigned core)
+npu_pending *npu_core_owner(const npu_device *dev, unsigned core)
 {
-    return core < RKNPU_MAX_CORES ? core_owner[core] : NULL;
+    return dev && core < RKNPU_MAX_CORES ? dev->owner[core] : NULL;
 }
 
 /* The job is over (done or failed): its cores are free again. */
-static void finish(npu_pending *p)
+static void finish(npu_device *dev, npu_pending *p, int result)
 {
-    for (unsigned i = 0; i < p->n; i++)
-        core_owner[p->cs[i].job.core] = NULL;
+    unsigned mask = 0;
+
+    for (unsigned i = 0; i < p->n; i++) {
+        dev->owner[p->cs[i].job.core] = NULL;
+        mask |= core_bit(p->cs[i].job.core);
+    }
     p->active = 0;
+    rknpu_hook_inference_end(mask, result);
 }
 
-static void fail_all(npu_pending *p)
+static void fail_all(npu_device *dev, npu_pending *p, int result)
 {
     for (unsigned i = 0; i < p->n; i++) {
         unsigned core = p->cs[i].job.core;
-        p->result.tasks_done[i] = tasks_done(core);
-        npu_core_reset(core);
+        p->result.tasks_done[i] = tasks_done(dev, core);
+        npu_core_reset(dev, core);
     }
-    finish(p);
+    finish(dev, p, result);
 }
 
-int npu_start(const npu_core_job *jobs, unsigned n, npu_pending *p)
+int npu_start(npu_device *dev, const npu_core_job *jobs, unsigned n, npu_pending *p)
 {
-    int ret = check_jobs(jobs, n);
+    unsigned mask = 0;
+    int ret = check_jobs(dev, jobs, n);
 
     if (ret != RKNN_SUCC) {
         memset(p, 0, sizeof *p);
         HAL_LOG_ERR("npu: invalid job (%u core(s))", n);
         return ret;
     }
-    for (unsigned i = 0; i < n; i++)
-        if (core_owner[jobs[i].core]) {
+    for (unsigned i = 0; i < n; i++) {
+        if (dev->owner[jobs[i].core]) {
             HAL_LOG_ERR("npu: core %u still runs a job nobody has waited for", jobs[i].core);
             return RKNN_ERR_DEVICE_UNAVAILABLE;
         }
+        if ((ret = check_version(dev, jobs[i].core)) != RKNN_SUCC)
+            return ret;
+        mask |= core_bit(jobs[i].core);
+    }
     memset(p, 0, sizeof *p);
     p->n = n;
     p->busy = n;
+    dev->stats.jobs++;
+    rknpu_hook_inference_begin(mask);
     p->start = rknpu_hook_time_us();
     for (unsigned i = 0; i < n; i++) {
         p->cs[i].job = jobs[i];
         p->cs[i].next = jobs[i].first;
         p->cs[i].left = jobs[i].count;
-        core_owner[jobs[i].core] = p;
-        start_next_slice(&p->cs[i]);
+        dev->owner[jobs[i].core] = p;
+        start_next_slice(dev, &p->cs[i]);
     }
-    p->deadline = p->start + timeout_us;
+    p->deadline = p->start + dev->timeout_us;
     p->active = 1;
     return RKNN_SUCC;
 }
 
 /* One pass over the busy cores; RKNN_SUCC, or a failure (cores reset). */
-static int poll_pass(npu_pending *p)
+static int poll_pass(npu_device *dev, npu_pending *p)
 {
     for (unsigned i = 0; i < p->n; i++) {
         int ret;
         if (!p->cs[i].busy)
             continue;
-        ret = poll_core(&p->cs[i], &p->result.int_status[i]);
+        ret = poll_core(dev, &p->cs[i], &p->result.int_status[i]);
         if (ret < 0) {
-            fail_all(p);
+            fail_all(dev, p, ret);
             return ret;
         }
         if (ret == 1) {
             if (p->cs[i].left)
-                start_next_slice(&p->cs[i]); /* the next slice gets a fresh timeout */
+                start_next_slice(dev, &p->cs[i]); /* the next slice gets a fresh timeout */
             else
                 p->busy--;
-            p->deadline = rknpu_hook_time_us() + timeout_us;
+            p->deadline = rknpu_hook_time_us() + dev->timeout_us;
         }
     }
     return RKNN_SUCC;
 }
 
-int npu_wait(npu_pending *p, npu_job_result *res)
+int npu_wait(npu_device *dev, npu_pending *p, npu_job_result *res)
 {
     int ret = RKNN_SUCC;
 
-    if (!p->active)
+    if (!dev || !p->active)
         return RKNN_ERR_PARAM_INVALID;
     while (p->busy && ret == RKNN_SUCC) {
-        ret = poll_pass(p);
+        ret = poll_pass(dev, p);
         if (ret != RKNN_SUCC || !p->busy)
             break;
         if (rknpu_hook_time_us() > p->deadline) {
             for (unsigned i = 0; i < p->n; i++)
                 if (p->cs[i].busy)
                     HAL_LOG_ERR("npu: core %u: no completion within %lu us (status 0x%lx, want "
-                                "0x%lx)", p->cs[i].job.core, (unsigned long)timeout_us,
+                                "0x%lx)", p->cs[i].job.core, (unsigned long)dev->timeout_us,
                                 (unsigned long)p->result.int_status[i],
                                 (unsigned long)p->cs[i].int_mask);
-            fail_all(p);
+            dev->stats.timeouts++;
+            fail_all(dev, p, RKNN_ERR_TIMEOUT);
             ret = RKNN_ERR_TIMEOUT;
             break;
         }
@@ -263,21 +309,21 @@ int npu_wait(npu_pending *p, npu_job_result *res)
     if (ret == RKNN_SUCC) {
         hal_rmb(); /* outputs written by the NPU are visible from here on */
         p->result.hw_time_us = rknpu_hook_time_us() - p->start;
-        finish(p);
+        finish(dev, p, RKNN_SUCC);
     }
     if (res)
         *res = p->result;
     return ret;
 }
 
-int npu_run(const npu_core_job *jobs, unsigned n, npu_job_result *res)
+int npu_run(npu_device *dev, const npu_core_job *jobs, unsigned n, npu_job_result *res)
 {
     npu_pending p;
-    int ret = npu_start(jobs, n, &p);
+    int ret = npu_start(dev, jobs, n, &p);
 
     if (ret != RKNN_SUCC) {
         memset(res, 0, sizeof *res);
         return ret;
     }
-    return npu_wait(&p, res);
+    return npu_wait(dev, &p, res);
 }

@@ -67,32 +67,55 @@ typedef struct {
     uint8_t active;
 } npu_pending;
 
-/* The SoC profile and register windows the driver works on. */
-void npu_driver_configure(const npu_soc_profile *soc, const uintptr_t *core_base,
-                          uint32_t timeout_us);
+/* Counters of one device since npu_device_init. */
+typedef struct {
+    uint32_t jobs;          /* jobs started */
+    uint32_t slices;        /* PC kicks (a chain longer than max_submit_tasks is several) */
+    uint32_t timeouts;      /* jobs that timed out */
+    uint32_t dma_errors;    /* jobs that raised a DMA error */
+    uint32_t resets;        /* core resets after a failure */
+} npu_device_stats;
+
+/* One NPU (all its cores): the SoC profile, register windows, timeout, the
+ * job each core runs, statistics. Every driver call takes it first. */
+typedef struct npu_device {
+    const npu_soc_profile *soc;
+    uintptr_t core_base[RKNPU_MAX_CORES];
+    uint32_t timeout_us;
+    npu_pending *owner[RKNPU_MAX_CORES]; /* the started, not yet waited-for job of each core */
+    uint32_t version_checked;            /* bit n: core n's version registers matched */
+    npu_device_stats stats;
+} npu_device;
+
+/* Describe the device; RKNN_ERR_PARAM_INVALID without a profile. Nothing
+ * is read from the hardware yet: before its first job each core's
+ * PC_VERSION is checked against the profile (a core that reads 0 is not
+ * powered or clocked; another value than the profile's is another SoC). */
+int npu_device_init(npu_device *dev, const npu_soc_profile *soc, const uintptr_t *core_base,
+                    uint32_t timeout_us);
 
 /* Run a job on n cores (n <= soc->core_count; distinct cores). Returns
  * RKNN_SUCC, RKNN_ERR_TIMEOUT (no completion within the timeout; cores reset),
  * RKNN_ERR_FAIL (the NPU raised a DMA error; cores reset) or
  * RKNN_ERR_PARAM_INVALID. Every failure is logged with the core, the task
  * counter and the status bits. */
-int npu_run(const npu_core_job *jobs, unsigned n, npu_job_result *result);
+int npu_run(npu_device *dev, const npu_core_job *jobs, unsigned n, npu_job_result *result);
 
 /* The same in two halves: npu_start kicks every core and returns; npu_wait
  * polls until all finished (or fails and resets them). A pending job must
  * be waited for before the next one starts on the same cores: npu_start
  * refuses a busy core with RKNN_ERR_DEVICE_UNAVAILABLE. */
-int npu_start(const npu_core_job *jobs, unsigned n, npu_pending *pending);
-int npu_wait(npu_pending *pending, npu_job_result *result);
+int npu_start(npu_device *dev, const npu_core_job *jobs, unsigned n, npu_pending *pending);
+int npu_wait(npu_device *dev, npu_pending *pending, npu_job_result *result);
 
 /* The started, not yet waited-for job that occupies a core, or NULL. */
-npu_pending *npu_core_owner(unsigned core);
+npu_pending *npu_core_owner(const npu_device *dev, unsigned core);
 
 /* Fold each 2-bit ping-pong group so either group's bit matches (hw.md §3.3). */
 uint32_t npu_fuzz_status(uint32_t status);
 
 /* Reset one core (hook) and clear its interrupts. */
-void npu_core_reset(unsigned core);
+void npu_core_reset(npu_device *dev, unsigned core);
 
 
 #ifdef __cplusplus

@@ -26,6 +26,7 @@ static const npu_soc_profile npu_soc_rk3588 = {
     .max_submit_tasks = 4095,               /* hw.md §2.1, §2.3 */
     .multi_irq = true,                      /* hw.md §3.2 step 2 */
     .int_clear_all = 0x1FFFFu,              /* hw.md §1.2 */
+    .pc_version = 0x46495245u,              /* hw.md §1.2: "FIRE", read by gd */
     .feature_atom_bytes = 16,               /* hw.md §2.3, §4.1 */
     .c2_int8 = 16,                          /* hw.md §4.1, api §5.1 */
     .c2_fp16 = 8,                           /* hw.md §4.1, api §5.1 */

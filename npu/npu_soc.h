@@ -49,6 +49,7 @@ typedef struct npu_soc_profile {
     uint32_t max_submit_tasks;      /* tasks per PC kick */
     bool multi_irq;                 /* submit writes CNA/CORE S_POINTER = 0xE + core << 28 */
     uint32_t int_clear_all;         /* INTERRUPT_CLEAR value that clears everything */
+    uint32_t pc_version;            /* PC_VERSION this SoC reads; 0 = not known */
 
     /* Data layout and compute resources (hw.md §2.3, §4.1) */
     uint8_t feature_atom_bytes; /* bytes of one NC1HWC2 atom */

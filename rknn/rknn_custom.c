@@ -499,7 +499,7 @@ static int run_segment(rknn_ctx *ctx, const npu_core_job *groups, const uint32_t
     }
     if (m == 0)
         return RKNN_SUCC;
-    ret = npu_run(jobs, m, &res);
+    ret = npu_run(rknpu_platform_npu(), jobs, m, &res);
     *hw_us += res.hw_time_us;
     return ret;
 }

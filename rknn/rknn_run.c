@@ -123,7 +123,7 @@ int rknn_ctx_settle(rknn_ctx *ctx)
     }
     for (unsigned i = 0; i < n; i++)
         jobs[i] = ctx->pending.cs[i].job;
-    ret = npu_wait(&ctx->pending, &res);
+    ret = npu_wait(rknpu_platform_npu(), &ctx->pending, &res);
     return ret == RKNN_SUCC ? run_completed(ctx, jobs, n, res.hw_time_us) : ret;
 }
 
@@ -181,7 +181,7 @@ static int snapshot_outputs(rknn_ctx *ctx)
 void rknn_ctx_free_cores(const rknn_ctx *self, const npu_core_job *jobs, unsigned n)
 {
     for (unsigned i = 0; i < n; i++) {
-        npu_pending *p = npu_core_owner(jobs[i].core);
+        npu_pending *p = npu_core_owner(rknpu_platform_npu(), jobs[i].core);
         rknn_ctx *other;
         if (!p || (self && p == &self->pending))
             continue;
@@ -215,7 +215,7 @@ static int run_locked(rknn_ctx *ctx, const rknn_run_extend *extend)
         ret = rknn_custom_run_graph(ctx, jobs, n, &res.hw_time_us);
         return ret == RKNN_SUCC ? run_completed(ctx, jobs, n, res.hw_time_us) : ret;
     }
-    ret = npu_start(jobs, n, &ctx->pending);
+    ret = npu_start(rknpu_platform_npu(), jobs, n, &ctx->pending);
     if (ret != RKNN_SUCC || !blocking)
         return ret;
     return rknn_ctx_settle(ctx);

@@ -16,6 +16,7 @@
 static rknpu_platform_config platform;
 static const npu_soc_profile *profile;
 static mem_carveout carveout;
+static npu_device npu_dev;
 
 static int check_carveout(const rknpu_platform_config *cfg, uint64_t phys)
 {
@@ -70,7 +71,7 @@ int rknpu_platform_init(const rknpu_platform_config *cfg)
         return RKNN_ERR_PARAM_INVALID;
     }
     hal_dma_window_set(c.carveout, c.carveout_phys, c.carveout_size);
-    npu_driver_configure(p, c.npu_base, c.job_timeout_us);
+    npu_device_init(&npu_dev, p, c.npu_base, c.job_timeout_us);
     platform = c;
     profile = p;
     HAL_LOG_INFO("platform: %s, %lu core(s), carve-out %zu KiB at NPU address 0x%llx", p->name, (unsigned long)(p->core_count), c.carveout_size / 1024, (unsigned long long)c.carveout_phys);
@@ -120,7 +121,7 @@ int rknpu_platform_switch_soc(rknpu_soc_id soc)
         platform.npu_base[i] = i < p->core_count ? p->core_base[i] : 0;
     platform.soc = soc;
     profile = p;
-    npu_driver_configure(p, platform.npu_base, platform.job_timeout_us);
+    npu_device_init(&npu_dev, p, platform.npu_base, platform.job_timeout_us);
     return RKNN_SUCC;
 }
 
@@ -130,6 +131,11 @@ int rknpu_platform_in_carveout(const void *p, size_t size)
 
     return profile && (uintptr_t)p >= start && size <= platform.carveout_size &&
            (uintptr_t)p - start <= platform.carveout_size - size;
+}
+
+npu_device *rknpu_platform_npu(void)
+{
+    return profile ? &npu_dev : NULL;
 }
 
 const npu_soc_profile *rknpu_platform_profile(void)
@@ -165,6 +171,6 @@ int rknpu_set_job_timeout(uint32_t timeout_us)
         return RKNN_ERR_PARAM_INVALID;
     }
     platform.job_timeout_us = timeout_us;
-    npu_driver_configure(profile, platform.npu_base, timeout_us);
+    npu_dev.timeout_us = timeout_us;
     return RKNN_SUCC;
 }

@@ -12,6 +12,8 @@
 /* NULL before rknpu_platform_init() succeeded. */
 mem_carveout *rknpu_platform_carveout(void);
 const npu_soc_profile *rknpu_platform_profile(void);
+/* The platform's NPU (npu_driver.h), NULL before rknpu_platform_init(). */
+struct npu_device *rknpu_platform_npu(void);
 
 /* Bring the platform up if nobody did: the host board does it from static
  * memory; bare-metal builds return RKNN_ERR_DEVICE_UNAVAILABLE (firmware

@@ -617,7 +617,7 @@ uint32_t vnpu_mmio_read(vnpu_device *dev, unsigned core, uint32_t offset)
         return 0;
     switch (off) {
     case NPU_PC_VERSION:
-        return VNPU_PC_VERSION;
+        return dev->pc_version;
     case NPU_PC_VERSION_NUM:
         return 0;
     case NPU_PC_INTERRUPT_MASK:
@@ -690,12 +690,18 @@ int vnpu_init(vnpu_device *dev, const npu_soc_profile *soc, const vnpu_dma_windo
     memset(dev, 0, sizeof *dev);
     dev->soc = soc;
     dev->dma = *dma;
+    dev->pc_version = VNPU_PC_VERSION;
     for (unsigned i = 0; i < VNPU_MAX_CORES; i++) {
         memset(&vnpu_cores[i], 0, sizeof vnpu_cores[i]);
         vnpu_core_reset(&vnpu_cores[i], i);
         dev->cores[i] = i < soc->core_count ? &vnpu_cores[i] : NULL;
     }
     return 0;
+}
+
+void vnpu_set_pc_version(vnpu_device *dev, uint32_t version)
+{
+    dev->pc_version = version;
 }
 
 void vnpu_reset(vnpu_device *dev, unsigned core)

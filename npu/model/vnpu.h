@@ -53,6 +53,7 @@ typedef struct vnpu_device {
     vnpu_trace_sink trace;
     void *trace_ctx;
     vnpu_core *cores[VNPU_MAX_CORES]; /* static storage inside the model */
+    uint32_t pc_version;              /* what PC_VERSION reads (vnpu_init: RK3588's) */
 } vnpu_device;
 
 /* Set up the device for a SoC (core count from the profile) over one DMA
@@ -100,6 +101,10 @@ typedef enum {
     VNPU_CVT_BIT0_ENABLE,   /* bit 0 set = converter enabled */
 } vnpu_cvt_bit0;
 void vnpu_set_cvt_bit0(vnpu_device *dev, vnpu_cvt_bit0 meaning);
+
+/* What PC_VERSION reads: an unpowered NPU reads 0, another SoC another
+ * value (tests of the driver's version check). */
+void vnpu_set_pc_version(vnpu_device *dev, uint32_t version);
 
 #ifdef __cplusplus
 }

@@ -190,6 +190,12 @@ void *rknpu_hook_phys_to_virt(uint64_t phys);
  * RK3588 board and the QEMU/host boards (virtual NPU) provide one. */
 int rknpu_hook_npu_reset(unsigned core);
 
+/* An NPU job begins on the cores of core_mask (bit n: core n), and ends
+ * with result (RKNN_SUCC or the error rknn_run reports): for tracing,
+ * power and clock management around inferences. Default: nothing. */
+void rknpu_hook_inference_begin(unsigned core_mask);
+void rknpu_hook_inference_end(unsigned core_mask, int result);
+
 /* Serialise API calls that touch shared state (allocator, NPU cores).
  * Default: nothing (single-threaded firmware). */
 void rknpu_hook_lock(void);

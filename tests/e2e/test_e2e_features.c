@@ -22,6 +22,7 @@
 
 #include "board.h"
 #include "npu_driver.h"
+#include "rknpu_platform_internal.h"
 #include "npu_soc.h"
 #include "rknn_api.h"
 #include "rknn_model.h"
@@ -92,14 +93,13 @@ static void run_and_compare(rknn_context ctx, const char *what)
 static void test_chain_slicing(void)
 {
     static const rknn_core_mask masks[] = {RKNN_NPU_CORE_0, RKNN_NPU_CORE_0_1_2};
-    const rknpu_platform_config *p = rknpu_platform_get();
     npu_soc_profile sliced = *npu_soc_get(RKNPU_SOC_RK3588);
     rknn_context ctx = init_from(file);
     char what[96];
 
     for (uint32_t limit = 1; limit <= 2; limit++) {
         sliced.max_submit_tasks = limit; /* the groups have 2 and 3 tasks */
-        npu_driver_configure(&sliced, p->npu_base, p->job_timeout_us);
+        rknpu_platform_npu()->soc = &sliced;
         for (size_t m = 0; m < sizeof masks / sizeof masks[0]; m++) {
             CHECK(rknn_set_core_mask(ctx, masks[m]) == RKNN_SUCC);
             CHECK(test_mid_set_inputs(ctx, RKNN_TENSOR_UINT8, image1, image2, 0) == RKNN_SUCC);
@@ -108,7 +108,7 @@ static void test_chain_slicing(void)
             run_and_compare(ctx, what);
         }
     }
-    npu_driver_configure(npu_soc_get(RKNPU_SOC_RK3588), p->npu_base, p->job_timeout_us);
+    rknpu_platform_npu()->soc = npu_soc_get(RKNPU_SOC_RK3588);
     CHECK(rknn_destroy(ctx) == RKNN_SUCC);
 }
 

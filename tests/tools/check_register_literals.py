@@ -24,7 +24,7 @@ ALLOWED = [
     ("npu/npu_builder.c", r"\(uint8_t\)\((w|v) >> \(8u \* b\)\)", "little-endian bytes of a stream word / record"),
     ("npu/npu_driver.c", r"\(uint32_t\)p\[0\] \| \(uint32_t\)p\[1\] << 8", "little-endian bytes of a task record"),
     ("npu/npu_driver.c", r"le32\(r \+ NPU_TASK_REGCMD_ADDR \+ 4\) << 32", "64-bit task record field"),
-    ("npu/npu_driver.c", r"1u << jobs\[i\]\.core", "a set of core numbers"),
+    ("npu/npu_driver.c", r"return 1u << core;", "a set of core numbers (core_bit)"),
     ("npu/model/vnpu_cna.c", r"\(uint32_t\)1 << vnpu_cvt_trunc", "2^truncation, the converter's identity scale"),
     ("npu/model/vnpu_dpu.c", r"scale != 0x3C00", "fp16 1.0, a value"),
     ("npu/model/vnpu_dpu.c", r"VNPU_INT_BOUND \(\(int64_t\)1 << 46\)", "an arithmetic range bound"),
