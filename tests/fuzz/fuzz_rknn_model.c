@@ -1,8 +1,8 @@
 /*
  * fuzz_rknn_model.c - libFuzzer target for the .rknn parser and its accessors.
  *
- *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Irknn/include -Ihal/include -Irknn \
- *         tests/fuzz/fuzz_rknn_model.c rknn/format/*.c <hal logging> \
+ *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Irknn/include -Ihal/include -Irknn -Irknn/format \
+ *         tests/fuzz/fuzz_rknn_model.c rknn/format/rknn_fbs.c rknn/format/rknn_format.c <hal logging> \
  *         -o fuzz_rknn_model
  *   ./fuzz_rknn_model CORPUS_DIR ../shared/models
  *
