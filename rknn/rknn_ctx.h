@@ -108,7 +108,9 @@ typedef struct rknn_ctx {
     uint8_t has_cpu_nodes;  /* the graph has CPU operators between NPU segments */
     const void *mapped_file;/* host board: rknn_init() with a path, zero-copy mode */
     size_t mapped_size;
-    int64_t last_run_us;    /* RKNN_QUERY_PERF_RUN */
+    int64_t last_run_us;    /* RKNN_QUERY_PERF_RUN: the whole last run, CPU operators included */
+    int64_t last_npu_us;    /* of which the NPU's part */
+    uint8_t last_cores;     /* cores the last run used */
     uint32_t core_mask;     /* rknn_set_core_mask() value */
     uint32_t runs;          /* completed rknn_run() calls */
     uint32_t inputs_set;    /* bit i: input i has data (inputs_set or io mem) */
@@ -136,6 +138,9 @@ int rknn_ctx_settle(rknn_ctx *ctx);
  * (non_block / async) on the cores these jobs need, as a hardware queue
  * would; a failure is kept for that context's next call. */
 void rknn_ctx_free_cores(const rknn_ctx *self, const npu_core_job *jobs, unsigned n);
+/* The first line of the RKNN_QUERY_PERF_DETAIL text of the last run (its
+ * total, NPU part and cores) into buf; the length written (rknn_run.c). */
+int rknn_perf_head(const rknn_ctx *ctx, char *buf, size_t cap);
 /* Offset of output i inside the async snapshot (rknn_run.c). */
 uint32_t rknn_ctx_async_offset(const rknn_ctx *ctx, uint32_t output);
 

@@ -119,9 +119,11 @@ static int query_sdk_version(const rknn_ctx *ctx, void *info, uint32_t size)
     if (ret != RKNN_SUCC)
         return ret;
     memset(v, 0, sizeof *v);
-    snprintf(v->api_version, sizeof v->api_version, "rknpu-bm %s (rknn_api 2.x compatible)",
+    /* The vendor's shape ("1.5.2 (71720f3fc@2023-08-21T09:29:52)", "0.7.2"):
+     * the version number first, details after. */
+    snprintf(v->api_version, sizeof v->api_version, "%s (rknpu-bm, rknn_api 2.x compatible)",
              RKNPU_BM_VERSION_STRING);
-    snprintf(v->drv_version, sizeof v->drv_version, "rknpu-bm bare-metal driver %s, %s, %u core(s)",
+    snprintf(v->drv_version, sizeof v->drv_version, "%s (rknpu-bm bare-metal driver, %s, %u core(s))",
              RKNPU_BM_VERSION_STRING, ctx->soc->name, ctx->soc->core_count);
     return RKNN_SUCC;
 }
@@ -159,12 +161,14 @@ static int query_perf_detail(rknn_ctx *ctx, void *info, uint32_t size)
 
     if (ret != RKNN_SUCC)
         return ret;
-    if (!ctx->runs)
+    if (!ctx->runs) {
         snprintf(ctx->perf_text, sizeof ctx->perf_text, "no run yet\n");
-    else if (!(ctx->flags & RKNN_FLAG_COLLECT_PERF_MASK))
-        snprintf(ctx->perf_text, sizeof ctx->perf_text,
-                 "run %lu: %lld us on the NPU (RKNN_FLAG_COLLECT_PERF_MASK adds each core's "
-                 "task group)\n", (unsigned long)ctx->runs, (long long)ctx->last_run_us);
+    } else if (!(ctx->flags & RKNN_FLAG_COLLECT_PERF_MASK)) {
+        int len = rknn_perf_head(ctx, ctx->perf_text, sizeof ctx->perf_text);
+        if (len > 0 && (size_t)len < sizeof ctx->perf_text)
+            snprintf(ctx->perf_text + len, sizeof ctx->perf_text - (size_t)len,
+                     "(init with RKNN_FLAG_COLLECT_PERF_MASK for each core's task group)\n");
+    }
     p->perf_data = ctx->perf_text;
     p->data_len = strlen(ctx->perf_text);
     return RKNN_SUCC;

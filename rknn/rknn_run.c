@@ -67,14 +67,31 @@ int rknn_set_core_mask(rknn_context context, rknn_core_mask core_mask)
     return RKNN_SUCC;
 }
 
-static void record_perf(rknn_ctx *ctx, const npu_core_job *jobs, unsigned n, uint64_t us)
+int rknn_perf_head(const rknn_ctx *ctx, char *buf, size_t cap)
 {
-    int len = snprintf(ctx->perf_text, sizeof ctx->perf_text,
-                       "run %lu: %lu core(s), %llu us on the NPU\n", (unsigned long)ctx->runs,
-                       (unsigned long)n, (unsigned long long)us);
+    uint64_t total = (uint64_t)ctx->last_run_us, npu = (uint64_t)ctx->last_npu_us;
 
-    for (unsigned i = 0; i < n && len > 0 && (size_t)len < sizeof ctx->perf_text; i++)
-        len += snprintf(ctx->perf_text + len, sizeof ctx->perf_text - (size_t)len,
+    if (total > npu) /* CPU operators ran between NPU segments */
+        return snprintf(buf, cap, "run %lu: %llu us total: %llu us on the NPU (%u core(s)), %llu us "
+                        "in CPU operators\n", (unsigned long)ctx->runs, (unsigned long long)total,
+                        (unsigned long long)npu, (unsigned)ctx->last_cores,
+                        (unsigned long long)(total - npu));
+    return snprintf(buf, cap, "run %lu: %llu us on the NPU (%u core(s))\n", (unsigned long)ctx->runs,
+                    (unsigned long long)npu, (unsigned)ctx->last_cores);
+}
+
+/* With RKNN_FLAG_COLLECT_PERF_MASK the PERF_DETAIL text is written here,
+ * with each core's task group (the NPU reports no time per task: one
+ * interrupt per chain, so no per-layer times); without the flag rknn_query
+ * writes the first line only, when asked (nothing spent in the run path). */
+static void record_perf(rknn_ctx *ctx, const npu_core_job *jobs, unsigned n)
+{
+    char *t = ctx->perf_text;
+    size_t cap = sizeof ctx->perf_text;
+    int len = rknn_perf_head(ctx, t, cap);
+
+    for (unsigned i = 0; i < n && len > 0 && (size_t)len < cap; i++)
+        len += snprintf(t + len, cap - (size_t)len,
                         "  core %u: task group of %lu task(s) starting at task %lu\n", jobs[i].core,
                         (unsigned long)jobs[i].count, (unsigned long)jobs[i].first);
 }
@@ -99,13 +116,17 @@ static int build_jobs(rknn_ctx *ctx, npu_core_job *jobs, unsigned *n)
     return RKNN_SUCC;
 }
 
-/* Book-keeping once a run's NPU work is complete. */
-static int run_completed(rknn_ctx *ctx, const npu_core_job *jobs, unsigned n, uint64_t hw_us)
+/* Book-keeping once a run's work is complete: hw_us is the NPU's time,
+ * total_us the whole run's (more when CPU operators ran). */
+static int run_completed(rknn_ctx *ctx, const npu_core_job *jobs, unsigned n, uint64_t hw_us,
+                         uint64_t total_us)
 {
     ctx->runs++;
-    ctx->last_run_us = (int64_t)hw_us;
+    ctx->last_npu_us = (int64_t)hw_us;
+    ctx->last_run_us = (int64_t)(total_us > hw_us ? total_us : hw_us);
+    ctx->last_cores = (uint8_t)n;
     if (ctx->flags & RKNN_FLAG_COLLECT_PERF_MASK)
-        record_perf(ctx, jobs, n, hw_us);
+        record_perf(ctx, jobs, n);
     return rknn_mem_after_run(ctx);
 }
 
@@ -124,7 +145,7 @@ int rknn_ctx_settle(rknn_ctx *ctx)
     for (unsigned i = 0; i < n; i++)
         jobs[i] = ctx->pending.cs[i].job;
     ret = npu_wait(rknpu_platform_npu(), &ctx->pending, &res);
-    return ret == RKNN_SUCC ? run_completed(ctx, jobs, n, res.hw_time_us) : ret;
+    return ret == RKNN_SUCC ? run_completed(ctx, jobs, n, res.hw_time_us, res.hw_time_us) : ret;
 }
 
 /* Each output's slot in the async snapshot: its bytes, 64-byte aligned. */
@@ -211,9 +232,13 @@ static int run_locked(rknn_ctx *ctx, const rknn_run_extend *extend)
     rknn_ctx_free_cores(ctx, jobs, n);
     if (ctx->has_cpu_nodes) {
         /* CPU operators sit between NPU segments: this run completes here. */
+        uint64_t t0 = rknpu_hook_time_us();
         memset(&res, 0, sizeof res);
         ret = rknn_custom_run_graph(ctx, jobs, n, &res.hw_time_us);
-        return ret == RKNN_SUCC ? run_completed(ctx, jobs, n, res.hw_time_us) : ret;
+        /* PERF_RUN is the whole inference (seed-api 2.6), CPU operators too */
+        return ret == RKNN_SUCC
+                   ? run_completed(ctx, jobs, n, res.hw_time_us, rknpu_hook_time_us() - t0)
+                   : ret;
     }
     ret = npu_start(rknpu_platform_npu(), jobs, n, &ctx->pending);
     if (ret != RKNN_SUCC || !blocking)

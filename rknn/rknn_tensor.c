@@ -170,9 +170,11 @@ int rknn_tensor_nhwc_attr(const rknn_model_tensor_info *t, uint32_t index, rknn_
     if (ret != RKNN_SUCC || a->fmt == RKNN_TENSOR_NHWC)
         return ret;
     if (t->n_dims != 4) {
-        HAL_LOG_ERR("tensor '%s': %lu-D, an NHWC layout needs 4 dimensions", a->name,
-                    (unsigned long)t->n_dims);
-        return RKNN_ERR_PARAM_INVALID;
+        /* No NHWC form: the native attr itself (vendor code asks this for
+         * every output of a model and aborts on an error). */
+        HAL_LOG_INFO("tensor '%s': %lu-D, no NHWC layout; the native attribute is the answer",
+                     a->name, (unsigned long)t->n_dims);
+        return RKNN_SUCC;
     }
     /* The native type in NHWC order, converted by the CPU (rknn_set_io_mem
      * binds it as a converted buffer). */

@@ -18,7 +18,7 @@ int rknn_tensor_user_attr(const rknn_model_tensor_info *t, uint32_t index, int i
 int rknn_tensor_native_attr(const rknn_model_tensor_info *t, uint32_t index, rknn_tensor_attr *a);
 /* The native type in NHWC order (RKNN_QUERY_NATIVE_NHWC_*_ATTR): the native
  * attr itself where the NPU reads NHWC, else a layout the CPU converts to
- * and from; 4-D tensors only (RKNN_ERR_PARAM_INVALID, logged). */
+ * and from; for a tensor that is not 4-D, the native attr unchanged. */
 int rknn_tensor_nhwc_attr(const rknn_model_tensor_info *t, uint32_t index, rknn_tensor_attr *a);
 
 #endif
