@@ -179,12 +179,8 @@ static int bind_memory(rknn_ctx *ctx)
     ctx->arena_owned = 1;
     /* No dirty CPU lines may sit over memory the NPU writes. */
     rknpu_hook_cache_invalidate(ctx->arena, ctx->plan.arena_bytes);
-    /* Without weights yet (user memory to come) the stream waits; a model
-     * without constants has none to wait for. */
-    if (!ctx->store->dma && ctx->plan.weight_bytes)
-        return RKNN_SUCC;
-    ret = rknn_loader_relocate(ctx);
-    return ret == RKNN_SUCC ? rknn_mem_apply_bindings(ctx) : ret;
+    /* Without weights yet (user memory to come) the stream waits. */
+    return rknn_mem_relocate_when_complete(ctx);
 }
 
 /* A copy of the caller's model in the carve-out, the view moved onto it. */
@@ -202,7 +198,7 @@ static int copy_model(rknn_ctx *ctx, uint8_t **image)
 static int new_store(rknn_ctx *ctx)
 {
     rknn_model_store *st = mem_pool_take(&store_pool);
-    uint8_t *image = NULL;
+    uint8_t *image;
     int ret;
 
     if (!st) {

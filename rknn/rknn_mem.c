@@ -347,11 +347,12 @@ int rknn_set_io_mem(rknn_context context, rknn_tensor_mem *mem, rknn_tensor_attr
 
 /* ---- weights and internal memory (RKNN_FLAG_MEM_ALLOC_OUTSIDE) ------------- */
 
-static int relocate_when_complete(rknn_ctx *ctx)
+int rknn_mem_relocate_when_complete(rknn_ctx *ctx)
 {
     int ret;
 
-    if (!ctx->store->dma || !ctx->arena)
+    /* a model without constants waits for nothing but its arena */
+    if ((!ctx->store->dma && ctx->plan.weight_bytes) || !ctx->arena)
         return RKNN_SUCC;
     ret = rknn_loader_relocate(ctx);
     return ret == RKNN_SUCC ? rknn_mem_apply_bindings(ctx) : ret;
@@ -396,7 +397,7 @@ int rknn_set_weight_mem(rknn_context context, rknn_tensor_mem *mem)
     ret = rknn_loader_copy_weights(&ctx->model, ctx->store->dma);
     if (ret == RKNN_SUCC) {
         rknpu_hook_cache_clean(ctx->store->dma, ctx->plan.weight_bytes);
-        ret = relocate_when_complete(ctx);
+        ret = rknn_mem_relocate_when_complete(ctx);
     }
     rknpu_hook_unlock();
     return ret;
@@ -423,7 +424,7 @@ int rknn_set_internal_mem(rknn_context context, rknn_tensor_mem *mem)
     ctx->arena = (uint8_t *)mem->virt_addr + mem->offset;
     ctx->arena_owned = 0;
     rknpu_hook_cache_invalidate(ctx->arena, ctx->plan.arena_bytes);
-    ret = relocate_when_complete(ctx);
+    ret = rknn_mem_relocate_when_complete(ctx);
     rknpu_hook_unlock();
     return ret;
 }

@@ -6,6 +6,10 @@
 
 /* Re-point the stream at every bound native I/O buffer (after relocation). */
 int rknn_mem_apply_bindings(rknn_ctx *ctx);
+/* Once the constants and the arena are bound (at init, or by
+ * rknn_set_weight_mem / rknn_set_internal_mem), relocate the stream and
+ * point it at the bound I/O buffers; RKNN_SUCC while something is missing. */
+int rknn_mem_relocate_when_complete(rknn_ctx *ctx);
 /* Convert non-native input bindings into the arena / clean native ones. */
 int rknn_mem_before_run(rknn_ctx *ctx);
 /* Convert the arena into non-native output bindings / invalidate native ones. */
