@@ -18,8 +18,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "rknpu_bm.h"
-
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -73,7 +71,17 @@ size_t mem_carveout_alloc_size(const mem_carveout *c, const void *ptr);
 /* Whether [ptr, ptr+size) lies inside the carve-out. */
 int mem_carveout_contains(const mem_carveout *c, const void *ptr, size_t size);
 
-void mem_carveout_stats(const mem_carveout *c, rknpu_mem_stats *stats);
+/* Usage of a carve-out (rknpu_mem_get_stats() reports it to applications). */
+typedef struct {
+    size_t total_bytes;     /* usable size */
+    size_t used_bytes;      /* bytes in live allocations (alignment included) */
+    size_t largest_free;    /* biggest single allocation that would succeed */
+    size_t peak_used_bytes; /* high-water mark since init */
+    uint32_t allocations;   /* live allocations */
+    uint32_t failed;        /* requests refused since init */
+} mem_stats;
+
+void mem_carveout_stats(const mem_carveout *c, mem_stats *stats);
 
 /* Human-readable name of a status, for log lines. */
 const char *mem_status_name(mem_status s);

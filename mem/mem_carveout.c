@@ -216,7 +216,7 @@ int mem_carveout_contains(const mem_carveout *c, const void *ptr, size_t size)
     return p >= b && p - b <= c->size && size <= c->size - (p - b);
 }
 
-void mem_carveout_stats(const mem_carveout *c, rknpu_mem_stats *stats)
+void mem_carveout_stats(const mem_carveout *c, mem_stats *stats)
 {
     size_t largest = 0;
 
@@ -225,7 +225,6 @@ void mem_carveout_stats(const mem_carveout *c, rknpu_mem_stats *stats)
             largest = block_size(c, i);
     stats->total_bytes = c->size;
     stats->used_bytes = c->used_bytes;
-    stats->free_bytes = c->size - c->used_bytes;
     stats->largest_free = largest;
     stats->peak_used_bytes = c->peak_used_bytes;
     stats->allocations = c->live_allocations;

@@ -8,8 +8,6 @@
 #include "npu_driver.h"
 #include "npu_regcmd.h"
 #include "npu_regs.h"
-#include "rknn_api.h"
-
 
 #define DEFAULT_TIMEOUT_US 1000000u
 
@@ -23,13 +21,13 @@ int npu_device_init(npu_device *dev, const npu_soc_profile *soc, const uintptr_t
                     uint32_t timeout_us)
 {
     if (!dev || !soc || !bases)
-        return RKNN_ERR_PARAM_INVALID;
+        return NPU_ERR_PARAM;
     memset(dev, 0, sizeof *dev);
     dev->soc = soc;
     for (unsigned i = 0; i < RKNPU_MAX_CORES; i++)
         dev->core_base[i] = bases[i];
     dev->timeout_us = timeout_us ? timeout_us : DEFAULT_TIMEOUT_US;
-    return RKNN_SUCC;
+    return NPU_OK;
 }
 
 static uint32_t le32(const uint8_t *p)
@@ -88,22 +86,22 @@ static int check_version(npu_device *dev, unsigned core)
     uint32_t v;
 
     if (dev->version_checked & core_bit(core))
-        return RKNN_SUCC;
+        return NPU_OK;
     v = reg_read(dev, core, NPU_PC_VERSION);
     if (v == 0) {
         HAL_LOG_ERR("npu: core %u: PC_VERSION reads 0 at 0x%lx: the NPU is not powered or "
                     "clocked, or the address is not an NPU", core,
                     (unsigned long)dev->core_base[core]);
-        return RKNN_ERR_DEVICE_UNAVAILABLE;
+        return NPU_ERR_UNAVAILABLE;
     }
     if (dev->soc->pc_version && v != dev->soc->pc_version) {
         HAL_LOG_ERR("npu: core %u: PC_VERSION 0x%08lx, %s has 0x%08lx: another SoC or a wrong "
                     "platform profile", core, (unsigned long)v, dev->soc->name,
                     (unsigned long)dev->soc->pc_version);
-        return RKNN_ERR_DEVICE_UNAVAILABLE;
+        return NPU_ERR_UNAVAILABLE;
     }
     dev->version_checked |= core_bit(core);
-    return RKNN_SUCC;
+    return NPU_OK;
 }
 
 /* ---- submission ----------------------------------------------------------- */
@@ -153,14 +151,14 @@ static int check_jobs(const npu_device *dev, const npu_core_job *jobs, unsigned 
     unsigned seen = 0;
 
     if (!dev || !dev->soc || !jobs || n == 0 || n > dev->soc->core_count)
-        return RKNN_ERR_PARAM_INVALID;
+        return NPU_ERR_PARAM;
     for (unsigned i = 0; i < n; i++) {
         if (jobs[i].core >= dev->soc->core_count || (seen & core_bit(jobs[i].core)) ||
             !jobs[i].records || jobs[i].count == 0)
-            return RKNN_ERR_PARAM_INVALID;
+            return NPU_ERR_PARAM;
         seen |= core_bit(jobs[i].core);
     }
-    return RKNN_SUCC;
+    return NPU_OK;
 }
 
 /* Tasks the core has completed in the current submission (TASK_STATUS). */
@@ -170,7 +168,7 @@ static uint32_t tasks_done(const npu_device *dev, unsigned core)
 }
 
 /* Poll one busy core once. Returns 1 when its slice finished, 0 while it
- * runs, or a negative RKNN error. */
+ * runs, or a negative npu_status. */
 static int poll_core(npu_device *dev, npu_core_state *cs, uint32_t *status_out)
 {
     unsigned core = cs->job.core;
@@ -184,7 +182,7 @@ static int poll_core(npu_device *dev, npu_core_state *cs, uint32_t *status_out)
                     (raw & NPU_PC_INTERRUPT_RAW_STATUS_DMA_READ_ERROR_MASK) ? "read" : "write",
                     (unsigned long)raw, (unsigned long)tasks_done(dev, core));
         dev->stats.dma_errors++;
-        return RKNN_ERR_FAIL;
+        return NPU_ERR_FAIL;
     }
     if (status && npu_fuzz_status(status) == cs->int_mask) {
         reg_write(dev, core, NPU_PC_INTERRUPT_CLEAR, dev->soc->int_clear_all);
@@ -227,7 +225,7 @@ int npu_start(npu_device *dev, const npu_core_job *jobs, unsigned n, npu_pending
     unsigned mask = 0;
     int ret = check_jobs(dev, jobs, n);
 
-    if (ret != RKNN_SUCC) {
+    if (ret != NPU_OK) {
         memset(p, 0, sizeof *p);
         HAL_LOG_ERR("npu: invalid job (%u core(s))", n);
         return ret;
@@ -235,9 +233,9 @@ int npu_start(npu_device *dev, const npu_core_job *jobs, unsigned n, npu_pending
     for (unsigned i = 0; i < n; i++) {
         if (dev->owner[jobs[i].core]) {
             HAL_LOG_ERR("npu: core %u still runs a job nobody has waited for", jobs[i].core);
-            return RKNN_ERR_DEVICE_UNAVAILABLE;
+            return NPU_ERR_UNAVAILABLE;
         }
-        if ((ret = check_version(dev, jobs[i].core)) != RKNN_SUCC)
+        if ((ret = check_version(dev, jobs[i].core)) != NPU_OK)
             return ret;
         mask |= core_bit(jobs[i].core);
     }
@@ -256,10 +254,10 @@ int npu_start(npu_device *dev, const npu_core_job *jobs, unsigned n, npu_pending
     }
     p->deadline = p->start + dev->timeout_us;
     p->active = 1;
-    return RKNN_SUCC;
+    return NPU_OK;
 }
 
-/* One pass over the busy cores; RKNN_SUCC, or a failure (cores reset). */
+/* One pass over the busy cores; NPU_OK, or a failure (cores reset). */
 static int poll_pass(npu_device *dev, npu_pending *p)
 {
     for (unsigned i = 0; i < p->n; i++) {
@@ -279,18 +277,18 @@ static int poll_pass(npu_device *dev, npu_pending *p)
             p->deadline = rknpu_hook_time_us() + dev->timeout_us;
         }
     }
-    return RKNN_SUCC;
+    return NPU_OK;
 }
 
 int npu_wait(npu_device *dev, npu_pending *p, npu_job_result *res)
 {
-    int ret = RKNN_SUCC;
+    int ret = NPU_OK;
 
     if (!dev || !p->active)
-        return RKNN_ERR_PARAM_INVALID;
-    while (p->busy && ret == RKNN_SUCC) {
+        return NPU_ERR_PARAM;
+    while (p->busy && ret == NPU_OK) {
         ret = poll_pass(dev, p);
-        if (ret != RKNN_SUCC || !p->busy)
+        if (ret != NPU_OK || !p->busy)
             break;
         if (rknpu_hook_time_us() > p->deadline) {
             for (unsigned i = 0; i < p->n; i++)
@@ -300,16 +298,16 @@ int npu_wait(npu_device *dev, npu_pending *p, npu_job_result *res)
                                 (unsigned long)p->result.int_status[i],
                                 (unsigned long)p->cs[i].int_mask);
             dev->stats.timeouts++;
-            fail_all(dev, p, RKNN_ERR_TIMEOUT);
-            ret = RKNN_ERR_TIMEOUT;
+            fail_all(dev, p, NPU_ERR_TIMEOUT);
+            ret = NPU_ERR_TIMEOUT;
             break;
         }
         rknpu_hook_poll_yield();
     }
-    if (ret == RKNN_SUCC) {
+    if (ret == NPU_OK) {
         hal_rmb(); /* outputs written by the NPU are visible from here on */
         p->result.hw_time_us = rknpu_hook_time_us() - p->start;
-        finish(dev, p, RKNN_SUCC);
+        finish(dev, p, NPU_OK);
     }
     if (res)
         *res = p->result;
@@ -321,7 +319,7 @@ int npu_run(npu_device *dev, const npu_core_job *jobs, unsigned n, npu_job_resul
     npu_pending p;
     int ret = npu_start(dev, jobs, n, &p);
 
-    if (ret != RKNN_SUCC) {
+    if (ret != NPU_OK) {
         memset(res, 0, sizeof *res);
         return ret;
     }

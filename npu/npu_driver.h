@@ -24,6 +24,17 @@
 extern "C" {
 #endif
 
+/* What driver calls return. The values are the vendor API's error codes for
+ * the same failures (rknn_api.h), so rknn_* functions pass them on unchanged
+ * and rknpu_hook_inference_end sees what rknn_run reports; the runtime
+ * (rknn/rknpu_platform.c) checks the equality at compile time. */
+typedef enum {
+    NPU_OK = 0,
+    NPU_ERR_FAIL = -1,        /* the NPU raised a DMA error (cores reset) */
+    NPU_ERR_TIMEOUT = -2,     /* no completion within the timeout (cores reset) */
+    NPU_ERR_UNAVAILABLE = -3, /* core busy, not powered, or another SoC's NPU */
+    NPU_ERR_PARAM = -5,       /* bad argument */
+} npu_status;
 
 /* The fields of one task record the driver uses. */
 typedef struct {
@@ -87,7 +98,7 @@ typedef struct npu_device {
     npu_device_stats stats;
 } npu_device;
 
-/* Describe the device; RKNN_ERR_PARAM_INVALID without a profile. Nothing
+/* Describe the device; NPU_ERR_PARAM without a profile. Nothing
  * is read from the hardware yet: before its first job each core's
  * PC_VERSION is checked against the profile (a core that reads 0 is not
  * powered or clocked; another value than the profile's is another SoC). */
@@ -95,16 +106,16 @@ int npu_device_init(npu_device *dev, const npu_soc_profile *soc, const uintptr_t
                     uint32_t timeout_us);
 
 /* Run a job on n cores (n <= soc->core_count; distinct cores). Returns
- * RKNN_SUCC, RKNN_ERR_TIMEOUT (no completion within the timeout; cores reset),
- * RKNN_ERR_FAIL (the NPU raised a DMA error; cores reset) or
- * RKNN_ERR_PARAM_INVALID. Every failure is logged with the core, the task
+ * NPU_OK, NPU_ERR_TIMEOUT (no completion within the timeout; cores reset),
+ * NPU_ERR_FAIL (the NPU raised a DMA error; cores reset) or
+ * NPU_ERR_PARAM. Every failure is logged with the core, the task
  * counter and the status bits. */
 int npu_run(npu_device *dev, const npu_core_job *jobs, unsigned n, npu_job_result *result);
 
 /* The same in two halves: npu_start kicks every core and returns; npu_wait
  * polls until all finished (or fails and resets them). A pending job must
  * be waited for before the next one starts on the same cores: npu_start
- * refuses a busy core with RKNN_ERR_DEVICE_UNAVAILABLE. */
+ * refuses a busy core with NPU_ERR_UNAVAILABLE. */
 int npu_start(npu_device *dev, const npu_core_job *jobs, unsigned n, npu_pending *pending);
 int npu_wait(npu_device *dev, npu_pending *pending, npu_job_result *result);
 

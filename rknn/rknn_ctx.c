@@ -55,10 +55,10 @@ static int dma_alloc(uint32_t size, uint8_t **out, const char *what)
     }
     ret = rknpu_carve_alloc(size, RKNN_DMA_ALIGN, &p, what);
     if (ret != RKNN_SUCC) {
-        rknpu_mem_stats st;
+        mem_stats st;
         mem_carveout_stats(rknpu_platform_carveout(), &st);
         HAL_LOG_ERR("%s: %lu bytes needed, largest free block %lu of %lu free", what, (unsigned long)(size),
-                    (unsigned long)st.largest_free, (unsigned long)st.free_bytes);
+                    (unsigned long)st.largest_free, (unsigned long)(st.total_bytes - st.used_bytes));
         return ret;
     }
     *out = p;

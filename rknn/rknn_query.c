@@ -10,6 +10,7 @@
 #include "rknn_ctx.h"
 #include "rknn_io.h"
 #include "rknn_tensor.h"
+#include "rknpu_bm.h"
 
 static int need_size(uint32_t size, size_t want, const char *what)
 {

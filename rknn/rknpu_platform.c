@@ -13,6 +13,13 @@
 #define CARVEOUT_ALIGN 4096u
 #define NPU_ADDRESS_LIMIT (1ull << 32)
 
+/* Driver results pass through as rknn_* results (npu_driver.h). */
+_Static_assert(NPU_OK == RKNN_SUCC && NPU_ERR_FAIL == RKNN_ERR_FAIL &&
+                   NPU_ERR_TIMEOUT == RKNN_ERR_TIMEOUT &&
+                   NPU_ERR_UNAVAILABLE == RKNN_ERR_DEVICE_UNAVAILABLE &&
+                   NPU_ERR_PARAM == RKNN_ERR_PARAM_INVALID,
+               "npu_status values must equal the vendor error codes");
+
 static rknpu_platform_config platform;
 static const npu_soc_profile *profile;
 static mem_carveout carveout;
@@ -92,6 +99,8 @@ const char *rknpu_soc_name(rknpu_soc_id soc)
 
 int rknpu_mem_get_stats(rknpu_mem_stats *stats)
 {
+    mem_stats st;
+
     if (!stats) {
         HAL_LOG_ERR("rknpu_mem_get_stats: stats is NULL");
         return RKNN_ERR_PARAM_INVALID;
@@ -101,8 +110,15 @@ int rknpu_mem_get_stats(rknpu_mem_stats *stats)
         return RKNN_ERR_DEVICE_UNAVAILABLE;
     }
     rknpu_hook_lock();
-    mem_carveout_stats(&carveout, stats);
+    mem_carveout_stats(&carveout, &st);
     rknpu_hook_unlock();
+    stats->total_bytes = st.total_bytes;
+    stats->used_bytes = st.used_bytes;
+    stats->free_bytes = st.total_bytes - st.used_bytes;
+    stats->largest_free = st.largest_free;
+    stats->peak_used_bytes = st.peak_used_bytes;
+    stats->allocations = st.allocations;
+    stats->failed = st.failed;
     return RKNN_SUCC;
 }
 

@@ -21,7 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "rknpu_bm.h"
+#include "rknpu_hooks.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -7,7 +7,7 @@
  *   2. describe the platform with rknpu_platform_init(): which SoC, where its
  *      NPU register windows are, and which physically contiguous memory the
  *      runtime may hand to the NPU (the DMA carve-out),
- *   3. optionally override the platform hooks below.
+ *   3. optionally override the platform hooks (rknpu_hooks.h).
  *
  * Platform hooks. Every hook is a weak function with a working default for
  * bare metal (and for the host build); an RTOS overrides the ones it needs by
@@ -22,6 +22,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "rknpu_hooks.h" /* rknpu_log_level and the platform hooks (HAL layer) */
+#include "rknpu_soc.h"   /* rknpu_soc_id, RKNPU_MAX_CORES (NPU layer) */
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -30,24 +33,6 @@ extern "C" {
 #define RKNPU_BM_VERSION_MINOR 1
 #define RKNPU_BM_VERSION_PATCH 0
 #define RKNPU_BM_VERSION_STRING "0.1.0"
-
-/* Most NPU cores of any supported SoC (RK3588). */
-#define RKNPU_MAX_CORES 3
-
-typedef enum {
-    RKNPU_LOG_ERROR = 0, /* an API call failed; the message says why */
-    RKNPU_LOG_WARN = 1,  /* something odd that did not fail the call */
-    RKNPU_LOG_INFO = 2,  /* one line per significant step (init, run) */
-    RKNPU_LOG_DEBUG = 3, /* detail for bring-up (register traces) */
-} rknpu_log_level;
-
-typedef enum {
-    RKNPU_SOC_RK3588 = 0, /* 3 cores; also RK3588S */
-    RKNPU_SOC_RK3566 = 1, /* 1 core, "RKNPU lite" */
-    RKNPU_SOC_RK3568 = 2, /* same NPU as RK3566 */
-    RKNPU_SOC_RV1106 = 3, /* 1 core; also RV1103 */
-    RKNPU_SOC_COUNT
-} rknpu_soc_id;
 
 /* What the board tells the runtime. Zero fields take the SoC's defaults. */
 typedef struct {
@@ -152,54 +137,7 @@ typedef struct {
  * the carve-out lacks the ~12 KiB it needs) with result->reason set. */
 int rknpu_selftest(rknpu_selftest_result *result);
 
-/* ---- Platform hooks (weak; override by defining the same function) ---- */
-
-/* One log line, without a trailing newline. Default: prints to stdout with a
- * level prefix if level <= rknpu_log_threshold. */
-void rknpu_hook_log(rknpu_log_level level, const char *msg);
-
-/* Messages above this level are not formatted at all (cheap when quiet).
- * Default RKNPU_LOG_WARN. May be changed at any time. */
-extern volatile int rknpu_log_threshold;
-
-/* Monotonic time in microseconds. Default: the architectural generic timer
- * (CNTVCT/CNTFRQ) on bare metal, CLOCK_MONOTONIC on the host. */
-uint64_t rknpu_hook_time_us(void);
-
-/* Called in every iteration of a completion poll loop. Default: nothing
- * (busy poll). An RTOS may yield or sleep here. */
-void rknpu_hook_poll_yield(void);
-
-/* Make CPU writes in [addr, addr+size) visible to the NPU (clean to the point
- * of coherency). Default: data-cache clean by virtual address. */
-void rknpu_hook_cache_clean(const void *addr, size_t size);
-
-/* Discard CPU-cached copies of [addr, addr+size) so NPU writes are seen.
- * Default: clean+invalidate by virtual address (partial lines at the edges
- * are cleaned first, so neighbouring data is never lost). */
-void rknpu_hook_cache_invalidate(const void *addr, size_t size);
-
-/* CPU address -> NPU (DMA) address and back. Default: the carve-out's
- * translation from rknpu_platform_config, identity elsewhere. */
-uint64_t rknpu_hook_virt_to_phys(const void *virt);
-void *rknpu_hook_phys_to_virt(uint64_t phys);
-
-/* Soft-reset one NPU core (assert and release its AXI and AHB resets, per
- * the SoC's CRU), after a timeout or DMA error. Return 0 on success.
- * Default: returns -1 (no reset available; the driver logs a warning). The
- * RK3588 board and the QEMU/host boards (virtual NPU) provide one. */
-int rknpu_hook_npu_reset(unsigned core);
-
-/* An NPU job begins on the cores of core_mask (bit n: core n), and ends
- * with result (RKNN_SUCC or the error rknn_run reports): for tracing,
- * power and clock management around inferences. Default: nothing. */
-void rknpu_hook_inference_begin(unsigned core_mask);
-void rknpu_hook_inference_end(unsigned core_mask, int result);
-
-/* Serialise API calls that touch shared state (allocator, NPU cores).
- * Default: nothing (single-threaded firmware). */
-void rknpu_hook_lock(void);
-void rknpu_hook_unlock(void);
+/* The platform hooks are declared in rknpu_hooks.h. */
 
 #ifdef __cplusplus
 }

@@ -7,6 +7,7 @@
 #include "board.h"
 #include "hal.h"
 #include "rknn_api.h"
+#include "rknpu_bm.h"
 #include "test_util.h"
 
 #define PC_VERSION_OFFSET 0x0

@@ -87,7 +87,7 @@ static void test_random_sequence_matches_reference(void)
             live_size[slot] = bytes;
             used += (bytes + UNIT - 1) / UNIT * UNIT;
         }
-        rknpu_mem_stats st;
+        mem_stats st;
         mem_carveout_stats(&heap, &st);
         if (!CHECK_EQ_U(st.used_bytes, used))
             break;
@@ -95,7 +95,7 @@ static void test_random_sequence_matches_reference(void)
     for (int i = 0; i < MAX_LIVE; i++)
         if (live[i])
             CHECK(mem_carveout_free(&heap, live[i]) == MEM_OK);
-    rknpu_mem_stats st;
+    mem_stats st;
     mem_carveout_stats(&heap, &st);
     CHECK_EQ_U(st.used_bytes, 0);
     CHECK_EQ_U(st.largest_free, REGION_BYTES); /* everything coalesced again */
@@ -104,7 +104,7 @@ static void test_random_sequence_matches_reference(void)
 
 static void test_exhaustion_leaves_state_intact(void)
 {
-    rknpu_mem_stats before, after;
+    mem_stats before, after;
     void *a = NULL, *b = NULL, *p = (void *)1;
 
     CHECK(mem_carveout_init(&heap, region, sizeof region) == MEM_OK);
@@ -183,7 +183,7 @@ static void test_descriptor_exhaustion(void)
         CHECK(mem_carveout_free(&heap, ptrs[i]) == MEM_OK);
     if (p)
         CHECK(mem_carveout_free(&heap, p) == MEM_OK);
-    rknpu_mem_stats st;
+    mem_stats st;
     mem_carveout_stats(&heap, &st);
     CHECK_EQ_U(st.largest_free, REGION_BYTES);
 }

@@ -15,7 +15,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "rknpu_bm.h"
+#include "rknpu_soc.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,0 +1,79 @@
+/*
+ * rknpu_hooks.h - log levels and the weak platform hooks an RTOS may override.
+ *
+ * Part of rknpu-bm's public platform API (rknpu_bm.h includes it). It
+ * lives with the HAL layer, which implements it, so that layer never
+ * includes a header above it.
+ */
+#ifndef RKNPU_HOOKS_H
+#define RKNPU_HOOKS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+    RKNPU_LOG_ERROR = 0, /* an API call failed; the message says why */
+    RKNPU_LOG_WARN = 1,  /* something odd that did not fail the call */
+    RKNPU_LOG_INFO = 2,  /* one line per significant step (init, run) */
+    RKNPU_LOG_DEBUG = 3, /* detail for bring-up (register traces) */
+} rknpu_log_level;
+
+/* ---- Platform hooks (weak; override by defining the same function) ---- */
+
+/* One log line, without a trailing newline. Default: prints to stdout with a
+ * level prefix if level <= rknpu_log_threshold. */
+void rknpu_hook_log(rknpu_log_level level, const char *msg);
+
+/* Messages above this level are not formatted at all (cheap when quiet).
+ * Default RKNPU_LOG_WARN. May be changed at any time. */
+extern volatile int rknpu_log_threshold;
+
+/* Monotonic time in microseconds. Default: the architectural generic timer
+ * (CNTVCT/CNTFRQ) on bare metal, CLOCK_MONOTONIC on the host. */
+uint64_t rknpu_hook_time_us(void);
+
+/* Called in every iteration of a completion poll loop. Default: nothing
+ * (busy poll). An RTOS may yield or sleep here. */
+void rknpu_hook_poll_yield(void);
+
+/* Make CPU writes in [addr, addr+size) visible to the NPU (clean to the point
+ * of coherency). Default: data-cache clean by virtual address. */
+void rknpu_hook_cache_clean(const void *addr, size_t size);
+
+/* Discard CPU-cached copies of [addr, addr+size) so NPU writes are seen.
+ * Default: clean+invalidate by virtual address (partial lines at the edges
+ * are cleaned first, so neighbouring data is never lost). */
+void rknpu_hook_cache_invalidate(const void *addr, size_t size);
+
+/* CPU address -> NPU (DMA) address and back. Default: the carve-out's
+ * translation from rknpu_platform_config, identity elsewhere. */
+uint64_t rknpu_hook_virt_to_phys(const void *virt);
+void *rknpu_hook_phys_to_virt(uint64_t phys);
+
+/* Soft-reset one NPU core (assert and release its AXI and AHB resets, per
+ * the SoC's CRU), after a timeout or DMA error. Return 0 on success.
+ * Default: returns -1 (no reset available; the driver logs a warning). The
+ * RK3588 board and the QEMU/host boards (virtual NPU) provide one. */
+int rknpu_hook_npu_reset(unsigned core);
+
+/* An NPU job begins on the cores of core_mask (bit n: core n), and ends
+ * with result (RKNN_SUCC or the error rknn_run reports): for tracing,
+ * power and clock management around inferences. Default: nothing. */
+void rknpu_hook_inference_begin(unsigned core_mask);
+void rknpu_hook_inference_end(unsigned core_mask, int result);
+
+/* Serialise API calls that touch shared state (allocator, NPU cores).
+ * Default: nothing (single-threaded firmware). */
+void rknpu_hook_lock(void);
+void rknpu_hook_unlock(void);
+
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RKNPU_HOOKS_H */
