@@ -3,21 +3,9 @@
  * declared in rknpu_bm.h. An RTOS overrides any of them by defining a
  * function with the same name; the linker then ignores the weak one.
  */
-#include <stdio.h>
-
 #include "hal.h"
 
 #define HAL_WEAK __attribute__((weak))
-
-volatile int rknpu_log_threshold = RKNPU_LOG_WARN;
-
-HAL_WEAK void rknpu_hook_log(rknpu_log_level level, const char *msg)
-{
-    static const char *const prefix[] = {"E", "W", "I", "D"};
-    unsigned idx = (unsigned)level < 4 ? (unsigned)level : 3;
-
-    printf("rknpu %s: %s\n", prefix[idx], msg);
-}
 
 HAL_WEAK uint64_t rknpu_hook_time_us(void)
 {

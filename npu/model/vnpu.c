@@ -26,160 +26,17 @@
  *    read+write error bits (12|13) and a message for vnpu_last_error(); DMA
  *    outside the window raises bit 12 (read) or 13 (write).
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "vnpu_internal.h"
+#include "vnpu_base.h"
+#include "vnpu_units.h"
 
 /* RK3588's PC_VERSION (hw.md §1.2, read by gd). The other SoCs' values are
  * unknown; the model reports the same one. */
 #define VNPU_PC_VERSION 0x46495245u
 
 static vnpu_core vnpu_cores[VNPU_MAX_CORES];
-static vnpu_soc_cfg vnpu_soc;
-static const npu_reg_info *vnpu_reg_base; /* npu_reg_at(0) */
-static size_t vnpu_reg_total;
-
-const vnpu_soc_cfg *vnpu_cfg(void)
-{
-    return &vnpu_soc;
-}
-
-/* ---- register file -------------------------------------------------------- */
-
-/* Register-file slot of a table offset, or -1 if the table has no register
- * there. */
-static int vnpu_reg_slot(uint32_t table_offset)
-{
-    const npu_reg_info *r = npu_reg_lookup(table_offset);
-
-    if (r == NULL || vnpu_reg_base == NULL)
-        return -1;
-    return (int)(r - vnpu_reg_base);
-}
-
-uint32_t vnpu_reg(const vnpu_core *c, uint32_t table_offset)
-{
-    int slot = vnpu_reg_slot(table_offset);
-
-    return slot < 0 ? 0u : c->regs[slot];
-}
-
-static void vnpu_reg_set(vnpu_core *c, uint32_t table_offset, uint32_t value)
-{
-    int slot = vnpu_reg_slot(table_offset);
-
-    if (slot >= 0)
-        c->regs[slot] = value;
-}
-
-static const char *vnpu_reg_name(uint32_t table_offset)
-{
-    const npu_reg_info *r = npu_reg_lookup(table_offset);
-
-    return r ? r->name : "UNKNOWN";
-}
-
-/* ---- trace, errors --------------------------------------------------------- */
-
-void vnpu_trace(const vnpu_device *dev, const char *fmt, ...)
-{
-    char line[224];
-    va_list ap;
-
-    if (dev == NULL || dev->trace == NULL)
-        return;
-    va_start(ap, fmt);
-    vsnprintf(line, sizeof line, fmt, ap);
-    va_end(ap);
-    dev->trace(dev->trace_ctx, line);
-}
-
-/* Prefix of error messages: the task in the job, or the MMIO access. */
-static int vnpu_error_prefix(const vnpu_task *t, char *buf, size_t cap)
-{
-    if (t->task == ~0u)
-        return snprintf(buf, cap, "mmio: ");
-    return snprintf(buf, cap, "task %u: ", t->task);
-}
-
-int vnpu_fail(vnpu_task *t, uint32_t irq_bits, const char *fmt, ...)
-{
-    vnpu_core *c = t->core;
-    va_list ap;
-
-    c->int_raw |= irq_bits;
-    if (!t->failed) {
-        int n = vnpu_error_prefix(t, c->last_error, sizeof c->last_error);
-        if (n < 0)
-            n = 0;
-        if ((size_t)n < sizeof c->last_error) {
-            va_start(ap, fmt);
-            vsnprintf(c->last_error + n, sizeof c->last_error - (size_t)n, fmt, ap);
-            va_end(ap);
-        }
-        vnpu_trace(t->dev, "vnpu%u error: %s", c->index, c->last_error);
-    }
-    t->failed = 1;
-    return -1;
-}
-
-int vnpu_unsupported(vnpu_task *t, uint32_t table_offset, const char *what)
-{
-    return vnpu_fail(t, VNPU_INT_DMA_READ_ERROR | VNPU_INT_DMA_WRITE_ERROR,
-                     "%s = 0x%08lx: %s not modelled", vnpu_reg_name(table_offset),
-                     (unsigned long)vnpu_reg(t->core, table_offset), what);
-}
-
-int vnpu_inconsistent(vnpu_task *t, uint32_t off_a, uint32_t off_b, const char *what)
-{
-    return vnpu_fail(t, VNPU_INT_DMA_READ_ERROR | VNPU_INT_DMA_WRITE_ERROR,
-                     "%s = 0x%08lx and %s = 0x%08lx: %s", vnpu_reg_name(off_a),
-                     (unsigned long)vnpu_reg(t->core, off_a), vnpu_reg_name(off_b),
-                     (unsigned long)vnpu_reg(t->core, off_b), what);
-}
-
-/* ---- DMA ------------------------------------------------------------------- */
-
-static uint8_t *vnpu_dma_map(vnpu_task *t, uint32_t addr, uint64_t len, const char *what,
-                             int write)
-{
-    const vnpu_dma_window *w = &t->dev->dma;
-    uint64_t off = (uint64_t)addr - w->dma_base;
-
-    if (addr < w->dma_base || off > w->size || len > (uint64_t)w->size - off) {
-        vnpu_fail(t, write ? VNPU_INT_DMA_WRITE_ERROR : VNPU_INT_DMA_READ_ERROR,
-                  "%s DMA %s of 0x%08lx + %llu bytes is outside the DMA window "
-                  "[0x%08lx, 0x%08lx)",
-                  what, write ? "write" : "read", (unsigned long)addr, (unsigned long long)len,
-                  (unsigned long)w->dma_base, (unsigned long)((uint64_t)w->dma_base + w->size));
-        return NULL;
-    }
-    if (write)
-        t->core->stats.dma_bytes_written += len;
-    else
-        t->core->stats.dma_bytes_read += len;
-    return w->host + off;
-}
-
-const uint8_t *vnpu_dma_read(vnpu_task *t, uint32_t addr, uint64_t len, const char *what)
-{
-    return vnpu_dma_map(t, addr, len, what, 0);
-}
-
-uint8_t *vnpu_dma_write(vnpu_task *t, uint32_t addr, uint64_t len, const char *what, int dpu)
-{
-    uint8_t *p = vnpu_dma_map(t, addr, len, what, 1);
-
-    if (p != NULL && len != 0) {
-        t->last_write_addr = addr;
-        t->last_write_len = (uint32_t)len;
-        t->last_write_dpu = (uint8_t)(dpu != 0);
-    }
-    return p;
-}
-
 /* ---- ping-pong executers and completion bits ------------------------------ */
 
 static uint32_t vnpu_s_pointer_offset(unsigned unit)
@@ -260,6 +117,32 @@ static void vnpu_write_block_reg(vnpu_task *t, uint32_t off, uint32_t value, con
 }
 
 /* ---- task execution ------------------------------------------------------- */
+
+/* A convolution: CNA + CORE accumulate a chunk of pixels at a time and the
+ * DPU turns each chunk into output. */
+static int vnpu_conv_task(vnpu_task *t)
+{
+    vnpu_cna_shape s;
+    vnpu_dpu_plan *plan;
+    int want_sumx;
+
+    if (vnpu_cna_decode(t, &s) != 0)
+        return -1;
+    plan = vnpu_dpu_prepare(t, s.kout, s.npix, s.prec, s.depthwise);
+    if (plan == NULL || vnpu_cna_load(t) != 0)
+        return -1;
+    want_sumx = vnpu_dpu_wants_sumx(plan);
+    for (uint32_t p0 = 0; p0 < s.npix; p0 += s.chunk_pixels) {
+        uint32_t n = s.npix - p0 < s.chunk_pixels ? s.npix - p0 : s.chunk_pixels;
+        vnpu_acc_chunk chunk;
+
+        vnpu_cna_accumulate(p0, n, want_sumx, &chunk);
+        if (vnpu_dpu_process(t, plan, &chunk) != 0)
+            return -1;
+    }
+    vnpu_cna_count_macs(t);
+    return 0;
+}
 
 static int vnpu_execute(vnpu_task *t)
 {
@@ -441,7 +324,7 @@ static void vnpu_run_job(vnpu_device *dev, vnpu_core *c)
     vnpu_fetch_result res = {0, 0, 0};
     uint32_t pc_addr = vnpu_reg(c, NPU_PC_DATA_ADDR);
     uint32_t amount = vnpu_reg(c, NPU_PC_DATA_AMOUNT);
-    uint32_t ntasks = vnpu_reg(c, NPU_PC_TASK_CON) & vnpu_soc.task_number_mask;
+    uint32_t ntasks = vnpu_reg(c, NPU_PC_TASK_CON) & vnpu_cfg()->task_number_mask;
     uint32_t last_bits = 0, dpu_addr = 0, dpu_len = 0, any_addr = 0, any_len = 0;
     vnpu_fault fault;
     const uint32_t both = VNPU_INT_DMA_READ_ERROR | VNPU_INT_DMA_WRITE_ERROR;
@@ -457,7 +340,7 @@ static void vnpu_run_job(vnpu_device *dev, vnpu_core *c)
     memset(&t, 0, sizeof t);
     t.dev = dev;
     t.core = c;
-    t.cfg = &vnpu_soc;
+    t.cfg = vnpu_cfg();
     vnpu_trace(dev, "vnpu%u job: PC_DATA_ADDR 0x%08lx PC_DATA_AMOUNT 0x%lx TASK_CON 0x%lx",
                c->index, (unsigned long)pc_addr, (unsigned long)amount,
                (unsigned long)vnpu_reg(c, NPU_PC_TASK_CON));
@@ -489,7 +372,7 @@ static void vnpu_run_job(vnpu_device *dev, vnpu_core *c)
         t.last_write_len = 0;
         if (vnpu_run_task(&t, addr, amount, &res) != 0)
             break;
-        c->task_counter = (c->task_counter + 1u) & vnpu_soc.task_number_mask;
+        c->task_counter = (c->task_counter + 1u) & vnpu_cfg()->task_number_mask;
         c->stats.tasks++;
         last_bits = vnpu_task_done_bits(c, t.enable);
         if (t.last_write_len) {
@@ -537,7 +420,7 @@ static vnpu_core *vnpu_core_of(const vnpu_device *dev, unsigned core)
 static void vnpu_write_pc(vnpu_device *dev, vnpu_core *c, vnpu_task *t, uint32_t off,
                           uint32_t value)
 {
-    uint32_t clear_bit = 1u << (vnpu_soc.task_number_bits + 1u); /* TASK_COUNT_CLEAR */
+    uint32_t clear_bit = 1u << (vnpu_cfg()->task_number_bits + 1u); /* TASK_COUNT_CLEAR */
 
     vnpu_trace(dev, "vnpu%u mmio %-28s [0x%04lx] = 0x%08lx", c->index, vnpu_reg_name(off),
                (unsigned long)off, (unsigned long)value);
@@ -587,7 +470,7 @@ void vnpu_mmio_write(vnpu_device *dev, unsigned core, uint32_t offset, uint32_t 
     memset(&t, 0, sizeof t);
     t.dev = dev;
     t.core = c;
-    t.cfg = &vnpu_soc;
+    t.cfg = vnpu_cfg();
     t.task = ~0u;
     off = (offset & 3u) ? NPU_SOC_NO_OFFSET : npu_soc_to_table_offset(dev->soc, offset & 0xFFFFu);
     if (off == NPU_SOC_NO_OFFSET || npu_reg_lookup(off) == NULL || offset > 0xFFFFu) {
@@ -629,7 +512,7 @@ uint32_t vnpu_mmio_read(vnpu_device *dev, unsigned core, uint32_t offset)
     case NPU_PC_INTERRUPT_RAW_STATUS:
         return c->int_raw;
     case NPU_PC_TASK_STATUS:
-        return c->task_counter & vnpu_soc.task_number_mask;
+        return c->task_counter & vnpu_cfg()->task_number_mask;
     case NPU_DDMA_CFG_STATUS:
     case NPU_SDMA_CFG_STATUS:
         return NPU_DDMA_CFG_STATUS_IDLE_MASK; /* DMA idle */
@@ -657,36 +540,14 @@ static void vnpu_core_reset(vnpu_core *c, unsigned index)
     c->stats = keep;            /* counters are not hardware state */
 }
 
-static void vnpu_setup_cfg(const npu_soc_profile *soc)
-{
-    int rk356x = npu_soc_is_rk356x(soc);
-
-    memset(&vnpu_soc, 0, sizeof vnpu_soc);
-    vnpu_soc.atom = soc->feature_atom_bytes;
-    vnpu_soc.pc_scale = soc->pc_data_amount_scale ? soc->pc_data_amount_scale : 1;
-    vnpu_soc.rk356x = (uint8_t)rk356x;
-    /* weight kernel groups: RK3588 32 int8 / 16 fp16 (hw.md §4.3), RK356x
-     * 16 int8 (vnpu-streams §6) and 8 fp16 (by the same ratio, unverified) */
-    vnpu_soc.kgroup_int8 = rk356x ? 16 : 32;
-    vnpu_soc.kgroup_fp16 = rk356x ? 8 : 16;
-    vnpu_soc.bs_group = rk356x ? 4 : 8;        /* vnpu-streams §7.1 */
-    vnpu_soc.dw_slice_bytes = rk356x ? 32 : 64; /* hw.md §4.3 (iav / Mesa) */
-    vnpu_soc.cvt_bit0_enable = (uint8_t)rk356x; /* vnpu-streams §5.3 reading (A) */
-    vnpu_soc.task_number_bits = soc->pc_task_number_bits;
-    vnpu_soc.task_number_mask = soc->pc_task_number_mask;
-}
-
 int vnpu_init(vnpu_device *dev, const npu_soc_profile *soc, const vnpu_dma_window *dma)
 {
     if (dev == NULL || soc == NULL || dma == NULL || (dma->host == NULL && dma->size != 0) ||
         soc->core_count == 0 || soc->core_count > VNPU_MAX_CORES ||
         (soc->feature_atom_bytes != 8 && soc->feature_atom_bytes != 16))
         return -1;
-    vnpu_reg_total = npu_reg_count();
-    vnpu_reg_base = npu_reg_at(0);
-    if (vnpu_reg_total > VNPU_MAX_REGS || vnpu_reg_base == NULL)
+    if (vnpu_base_init(soc) != 0)
         return -1;
-    vnpu_setup_cfg(soc);
     memset(dev, 0, sizeof *dev);
     dev->soc = soc;
     dev->dma = *dma;
@@ -756,7 +617,7 @@ void vnpu_set_cvt_bit0(vnpu_device *dev, vnpu_cvt_bit0 meaning)
     if (dev == NULL || dev->soc == NULL)
         return;
     if (meaning == VNPU_CVT_BIT0_PROFILE)
-        vnpu_soc.cvt_bit0_enable = npu_soc_is_rk356x(dev->soc);
+        vnpu_cfg_set_cvt_bit0(npu_soc_is_rk356x(dev->soc));
     else
-        vnpu_soc.cvt_bit0_enable = meaning == VNPU_CVT_BIT0_ENABLE;
+        vnpu_cfg_set_cvt_bit0(meaning == VNPU_CVT_BIT0_ENABLE);
 }

@@ -35,7 +35,8 @@
  */
 #include <string.h>
 
-#include "vnpu_internal.h"
+#include "vnpu_base.h"
+#include "vnpu_units.h"
 
 /* Scratch: the padded input window, the repacked weights and one chunk of
  * accumulators. Inputs/weights larger than this are reported, not guessed:
@@ -570,38 +571,50 @@ static void vnpu_mac_depthwise(const vnpu_conv *g, uint32_t p0, uint32_t n, int 
     }
 }
 
-int vnpu_conv_task(vnpu_task *t)
-{
-    vnpu_conv g;
-    vnpu_dpu_plan *plan;
-    uint32_t npix, per;
-    int want_sumx;
+/* The convolution the task programs (one task at a time: the model is not
+ * reentrant, like the scratch buffers above). */
+static vnpu_conv vnpu_cna_task;
 
-    if (vnpu_conv_decode(t, &g) != 0)
+int vnpu_cna_decode(vnpu_task *t, vnpu_cna_shape *shape)
+{
+    vnpu_conv *g = &vnpu_cna_task;
+
+    if (vnpu_conv_decode(t, g) != 0)
         return -1;
-    npix = g.hout * g.wout;
-    if (g.kout > VNPU_ACC_ELEMS)
+    if (g->kout > VNPU_ACC_ELEMS)
         return vnpu_unsupported(t, NPU_CORE_DATAOUT_SIZE_1,
                                 "more output channels than the model's accumulator chunk");
-    plan = vnpu_dpu_prepare(t, g.kout, npix, g.prec, g.dw);
-    if (plan == NULL)
-        return -1;
-    if (vnpu_load_input(t, &g) != 0 || vnpu_load_weights(t, &g) != 0)
-        return -1;
-    want_sumx = vnpu_dpu_wants_sumx(plan);
-    per = VNPU_ACC_ELEMS / g.kout;
-    for (uint32_t p0 = 0; p0 < npix; p0 += per) {
-        uint32_t n = npix - p0 < per ? npix - p0 : per;
-        vnpu_dpu_chunk ck = {p0, n, g.kout, vnpu_acc.i32, vnpu_acc.f32, vnpu_sumx,
-                             (uint8_t)g.dw};
-        if (g.dw)
-            vnpu_mac_depthwise(&g, p0, n, want_sumx);
-        else
-            vnpu_mac_direct(&g, p0, n, want_sumx);
-        if (vnpu_dpu_process(t, plan, &ck) != 0)
-            return -1;
-    }
-    t->core->stats.macs +=
-        (uint64_t)npix * g.nker * g.kh * g.kw * (g.dw ? 1u : g.cin);
+    shape->kout = g->kout;
+    shape->npix = g->hout * g->wout;
+    shape->prec = g->prec;
+    shape->depthwise = (uint8_t)g->dw;
+    shape->chunk_pixels = VNPU_ACC_ELEMS / g->kout;
     return 0;
+}
+
+int vnpu_cna_load(vnpu_task *t)
+{
+    if (vnpu_load_input(t, &vnpu_cna_task) != 0 || vnpu_load_weights(t, &vnpu_cna_task) != 0)
+        return -1;
+    return 0;
+}
+
+void vnpu_cna_accumulate(uint32_t p0, uint32_t n, int want_sumx, vnpu_acc_chunk *chunk)
+{
+    const vnpu_conv *g = &vnpu_cna_task;
+
+    if (g->dw)
+        vnpu_mac_depthwise(g, p0, n, want_sumx);
+    else
+        vnpu_mac_direct(g, p0, n, want_sumx);
+    *chunk = (vnpu_acc_chunk){p0, n, g->kout, vnpu_acc.i32, vnpu_acc.f32, vnpu_sumx,
+                              (uint8_t)g->dw};
+}
+
+void vnpu_cna_count_macs(vnpu_task *t)
+{
+    const vnpu_conv *g = &vnpu_cna_task;
+
+    t->core->stats.macs +=
+        (uint64_t)g->hout * g->wout * g->nker * g->kh * g->kw * (g->dw ? 1u : g->cin);
 }

@@ -25,7 +25,8 @@
  */
 #include <string.h>
 
-#include "vnpu_internal.h"
+#include "vnpu_base.h"
+#include "vnpu_units.h"
 
 #define VNPU_DPU_MAX_CHANNELS 8192u /* 13-bit DATA_CUBE_CHANNEL */
 #define VNPU_FLY_CHUNK 4096u        /* elements per flying-mode chunk */
@@ -612,7 +613,7 @@ static uint8_t *vnpu_out_ptr(const vnpu_dpu_plan *pl, const vnpu_soc_cfg *cfg, u
            (size_t)(ch % pl->out_c2) * pl->out_elem;
 }
 
-int vnpu_dpu_process(vnpu_task *t, vnpu_dpu_plan *pl, const vnpu_dpu_chunk *ck)
+int vnpu_dpu_process(vnpu_task *t, vnpu_dpu_plan *pl, const vnpu_acc_chunk *ck)
 {
     const vnpu_soc_cfg *cfg = t->cfg;
 
@@ -715,7 +716,7 @@ int vnpu_dpu_flying_task(vnpu_task *t)
     per = VNPU_FLY_CHUNK / c;
     for (uint32_t p0 = 0; p0 < npix; p0 += per) {
         uint32_t n = npix - p0 < per ? npix - p0 : per;
-        vnpu_dpu_chunk ck = {p0, n, c, vnpu_fly.i32, vnpu_fly.f32, NULL, 0};
+        vnpu_acc_chunk ck = {p0, n, c, vnpu_fly.i32, vnpu_fly.f32, NULL, 0};
         for (uint32_t i = 0; i < n; i++) {
             const uint8_t *px = src + (size_t)(p0 + i) * t->cfg->atom;
             for (uint32_t ch = 0; ch < c; ch++) {

@@ -3,7 +3,7 @@
  * paths, written with integer bit operations so that they behave the same
  * on every target (no _Float16 / __fp16 dependency, no libm).
  */
-#include "vnpu_internal.h"
+#include "vnpu_base.h"
 
 float vnpu_f16_to_f32(uint16_t h)
 {

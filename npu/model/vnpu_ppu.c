@@ -17,7 +17,8 @@
  */
 #include <string.h>
 
-#include "vnpu_internal.h"
+#include "vnpu_base.h"
+#include "vnpu_units.h"
 
 typedef struct {
     unsigned method, elem, fp;

@@ -1,8 +1,12 @@
 /*
- * vnpu_internal.h - state and helpers shared by the virtual NPU's files
- * (vnpu.c: MMIO face, PC front-end, interrupts, faults, trace;
- *  vnpu_cna.c: CNA + CORE convolution; vnpu_dpu.c: DPU + DPU_RDMA;
- *  vnpu_ppu.c: PPU + PPU_RDMA; vnpu_fp.c: fp16 <-> fp32).
+ * vnpu_base.h - the base of the virtual NPU: state, register file, errors,
+ * DMA, fp16 and bit helpers, shared by every file of the model. Three
+ * levels, each calling only the ones below it:
+ *   dispatcher  vnpu.c: MMIO face, PC front-end, task chaining, interrupts,
+ *               faults; the only file that knows the units (vnpu_units.h)
+ *   units       vnpu_cna.c (CNA + CORE), vnpu_dpu.c (DPU + DPU_RDMA),
+ *               vnpu_ppu.c (PPU + PPU_RDMA); they do not call each other
+ *   base        vnpu_base.c, vnpu_fp.c (this header)
  *
  * Not part of the interface: only the model's own .c files include it.
  *
@@ -12,8 +16,8 @@
  * compute scratch buffers are therefore shared by the cores, and each core's
  * own state is small (a register file indexed like the register table).
  */
-#ifndef VNPU_INTERNAL_H
-#define VNPU_INTERNAL_H
+#ifndef VNPU_BASE_H
+#define VNPU_BASE_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -96,12 +100,21 @@ typedef struct {
     uint8_t last_write_dpu;   /* the region was written by the DPU */
 } vnpu_task;
 
-/* ---- vnpu.c -------------------------------------------------------------- */
+/* ---- vnpu_base.c ---------------------------------------------------------- */
 
+/* Latch the SoC's configuration and the register table; -1 if the table
+ * has more registers than VNPU_MAX_REGS. */
+int vnpu_base_init(const npu_soc_profile *soc);
 const vnpu_soc_cfg *vnpu_cfg(void);
+/* The RK356x input converter's bit-0 reading (vnpu_set_cvt_bit0). */
+void vnpu_cfg_set_cvt_bit0(int enable);
 
 /* Register value by table offset (RK3588 layout); 0 if never written. */
 uint32_t vnpu_reg(const vnpu_core *c, uint32_t table_offset);
+/* Store a register; offsets the table does not have are dropped. */
+void vnpu_reg_set(vnpu_core *c, uint32_t table_offset, uint32_t value);
+/* The register table's name of an offset, or "UNKNOWN". */
+const char *vnpu_reg_name(uint32_t table_offset);
 /* The one register accessor of the unit decoders: register `off` (a
  * register-table offset, NPU_<BLOCK>_<NAME>) of the task's core. */
 static inline uint32_t R(const vnpu_task *t, uint32_t off)
@@ -129,41 +142,19 @@ uint8_t *vnpu_dma_write(vnpu_task *t, uint32_t addr, uint64_t len, const char *w
 void vnpu_trace(const vnpu_device *dev, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
-/* ---- compute units ------------------------------------------------------- */
-
-/* CNA + CORE convolution feeding the DPU (enable mask with CNA|CORE|DPU). */
-int vnpu_conv_task(vnpu_task *t);
-
-/* DPU in flying mode: main input from MRDMA (enable mask DPU|DPU_RDMA). */
-int vnpu_dpu_flying_task(vnpu_task *t);
-
-/* PPU fed by PPU_RDMA (enable mask PPU|PPU_RDMA). */
-int vnpu_ppu_task(vnpu_task *t);
-
-/* ---- DPU interface used by the convolution ------------------------------- */
+/* ---- CORE -> DPU ----------------------------------------------------------- */
 
 /* Accumulators of `n` consecutive pixels starting at linear pixel `p0` of
  * the CORE cube, `k` channels each: acc[i * k + ch] (int32 or float), and the
- * OW operand's window sums (sumx[i], or sumx[i * k + ch] when per channel). */
+ * OW operand's window sums (sumx[i], or sumx[i * k + ch] when per channel):
+ * what CORE hands to the DPU. */
 typedef struct {
     uint32_t p0, n, k;
     const int32_t *acc_i;
     const float *acc_f;
     const int32_t *sumx;
     uint8_t sumx_per_channel;
-} vnpu_dpu_chunk;
-
-typedef struct vnpu_dpu_plan vnpu_dpu_plan;
-
-/* Validate and latch the DPU/DPU_RDMA programming for a cube of `k`
- * channels x `npix` pixels coming from CORE with precision `in_prec`
- * (depthwise: the convolution was depthwise). Returns NULL after recording
- * an error. */
-vnpu_dpu_plan *vnpu_dpu_prepare(vnpu_task *t, uint32_t k, uint32_t npix, unsigned in_prec,
-                                int depthwise);
-/* 1 if the plan consumes Σx (OW stage active). */
-int vnpu_dpu_wants_sumx(const vnpu_dpu_plan *plan);
-int vnpu_dpu_process(vnpu_task *t, vnpu_dpu_plan *plan, const vnpu_dpu_chunk *chunk);
+} vnpu_acc_chunk;
 
 /* ---- fp16 (vnpu_fp.c) ---------------------------------------------------- */
 
@@ -261,4 +252,4 @@ static inline int64_t vnpu_clamp64(int64_t v, int64_t lo, int64_t hi)
     return v < lo ? lo : (v > hi ? hi : v);
 }
 
-#endif /* VNPU_INTERNAL_H */
+#endif /* VNPU_BASE_H */
