@@ -1,22 +1,14 @@
 /*
- * rknn_ctx.c - rknn_init, rknn_dup_context, rknn_destroy and the handle
- * table. Contexts and shared model stores come from static pools; all NPU
- * memory, and the runtime's copy of the model, comes from the carve-out and
- * goes back to it on destroy (or on any failure inside rknn_init).
+ * rknn_ctx.c - the context layer: the pool of contexts, their handles, and
+ * where an output's copy sits in the async snapshot. io, custom, mem, run
+ * and the life cycle (rknn_init.c) stand on it; it calls none of them.
  */
-#include <string.h>
-
-#include "hal.h"
 #include "rknn_ctx.h"
-#include "rknn_io.h"
-#include "rknn_mem.h"
-#include "rknpu_platform_internal.h"
 
 MEM_POOL_DEFINE(ctx_pool, rknn_ctx, RKNN_MAX_CONTEXTS);
-MEM_POOL_DEFINE(store_pool, rknn_model_store, RKNN_MAX_CONTEXTS);
 static unsigned contexts_taken; /* contexts out of ctx_pool, the one being made included */
 
-static rknn_ctx *take_context(uint32_t flags)
+rknn_ctx *rknn_ctx_take(uint32_t flags)
 {
     rknn_ctx *ctx = mem_pool_take(&ctx_pool);
 
@@ -42,411 +34,33 @@ rknn_context rknn_ctx_to_handle(const rknn_ctx *ctx)
     return (rknn_context)(uintptr_t)ctx;
 }
 
-/* ---- carve-out helpers ---------------------------------------------------- */
-
-static int dma_alloc(uint32_t size, uint8_t **out, const char *what)
+void rknn_ctx_give_back(rknn_ctx *ctx)
 {
-    void *p = NULL;
-    int ret;
-
-    if (size == 0) {
-        *out = NULL;
-        return RKNN_SUCC;
-    }
-    ret = rknpu_carve_alloc(size, RKNN_DMA_ALIGN, &p, what);
-    if (ret != RKNN_SUCC) {
-        mem_stats st;
-        mem_carveout_stats(rknpu_platform_carveout(), &st);
-        HAL_LOG_ERR("%s: %lu bytes needed, largest free block %lu of %lu free", what, (unsigned long)(size),
-                    (unsigned long)st.largest_free, (unsigned long)(st.total_bytes - st.used_bytes));
-        return ret;
-    }
-    *out = p;
-    return RKNN_SUCC;
-}
-
-static void dma_free(uint8_t **p)
-{
-    if (*p) {
-        mem_carveout_free(rknpu_platform_carveout(), *p);
-        *p = NULL;
-    }
-}
-
-static void store_release(rknn_ctx *ctx)
-{
-    rknn_model_store *st = ctx->store;
-
-    dma_free(&ctx->own_image);
-    if (!st)
-        return;
-    ctx->store = NULL;
-    if (--st->refs)
-        return;
-    if (st->dma_owned)
-        mem_carveout_free(rknpu_platform_carveout(), st->dma);
-    if (st->image_owned)
-        mem_carveout_free(rknpu_platform_carveout(), (void *)(uintptr_t)st->image);
-    memset(st, 0, sizeof *st);
-    mem_pool_give(&store_pool, st);
-}
-
-/* Free everything a context holds and return it to the pool. */
-static void ctx_release(rknn_ctx *ctx)
-{
-    if (ctx->pending.active && rknn_ctx_settle(ctx) != RKNN_SUCC)
-        HAL_LOG_WARN("rknn_destroy: the run in flight failed; its cores were reset");
-    if (ctx->async_prev)
-        mem_carveout_free(rknpu_platform_carveout(), ctx->async_prev);
-    rknn_io_release_all(ctx);
-    rknn_custom_release_all(ctx);
-    store_release(ctx);
-    dma_free(&ctx->regcmd);
-    if (ctx->arena_owned)
-        dma_free(&ctx->arena);
-    if (ctx->mapped_file)
-        rknpu_board_unmap_file(ctx->mapped_file, ctx->mapped_size);
     ctx->magic = 0;
     contexts_taken--;
     mem_pool_give(&ctx_pool, ctx);
 }
 
-/* ---- rknn_init ------------------------------------------------------------ */
-
-static int check_flags(uint32_t flags, const rknn_init_extend *extend)
+unsigned rknn_ctx_count(void)
 {
-    uint32_t unsupported = flags & ~(uint32_t)RKNN_CTX_SUPPORTED_FLAGS;
-
-    if (unsupported) {
-        HAL_LOG_ERR("rknn_init: flags 0x%lx are not supported on bare metal (fences need the "
-                    "Linux driver stack)", (unsigned long)(unsupported));
-        return RKNN_ERR_PARAM_INVALID;
-    }
-    if (flags & RKNN_CTX_IGNORED_FLAGS)
-        HAL_LOG_INFO("rknn_init: flags 0x%lx (SRAM, GPU fallback) have nothing to act on here; "
-                     "ignored", (unsigned long)(flags & RKNN_CTX_IGNORED_FLAGS));
-    if ((flags & RKNN_FLAG_SHARE_WEIGHT_MEM) && (!extend || !rknn_ctx_from_handle(extend->ctx))) {
-        HAL_LOG_ERR("rknn_init: RKNN_FLAG_SHARE_WEIGHT_MEM needs extend->ctx = a live context");
-        return RKNN_ERR_PARAM_INVALID;
-    }
-    return RKNN_SUCC;
+    return contexts_taken;
 }
 
-/* Constants: in place in the store's image, a packed copy of ours, or
- * (RKNN_FLAG_MEM_ALLOC_OUTSIDE) rknn_set_weight_mem() memory to come. A
- * shared store already has them. */
-static int bind_weights(rknn_ctx *ctx)
+uint32_t rknn_ctx_async_slot_bytes(const rknn_model_tensor_info *t)
 {
-    rknn_model_store *st = ctx->store;
-    int ret;
-
-    if (st->dma || (ctx->flags & RKNN_FLAG_MEM_ALLOC_OUTSIDE))
-        return RKNN_SUCC;
-    if (ctx->plan.blobs_aligned && (uintptr_t)st->image % RKNN_DMA_ALIGN == 0 &&
-        rknpu_platform_in_carveout(st->image, st->image_size)) {
-        st->dma = (uint8_t *)(uintptr_t)st->image;
-        st->in_place = 1;
-        rknpu_hook_cache_clean(st->image, st->image_size);
-        return RKNN_SUCC;
-    }
-    ret = dma_alloc(ctx->plan.weight_bytes, &st->dma, "rknn_init: weights");
-    if (ret != RKNN_SUCC || !st->dma)
-        return ret;
-    st->dma_owned = 1;
-    ret = rknn_loader_copy_weights(&ctx->model, st->dma);
-    if (ret == RKNN_SUCC)
-        rknpu_hook_cache_clean(st->dma, ctx->plan.weight_bytes);
-    return ret;
+    return (t->size + 63u) & ~63u;
 }
 
-static int bind_memory(rknn_ctx *ctx)
+uint32_t rknn_ctx_async_offset(const rknn_ctx *ctx, uint32_t output)
 {
-    int ret = rknn_io_plan_inputs(ctx);
+    uint32_t off = 0;
 
-    if (ret == RKNN_SUCC)
-        ret = bind_weights(ctx);
-
-    if (ret != RKNN_SUCC)
-        return ret;
-    ret = dma_alloc(ctx->plan.regcmd_bytes, &ctx->regcmd, "rknn_init: command stream");
-    if (ret != RKNN_SUCC)
-        return ret;
-    if (ctx->flags & (RKNN_FLAG_MEM_ALLOC_OUTSIDE | RKNN_FLAG_INTERNAL_ALLOC_OUTSIDE))
-        return RKNN_SUCC; /* rknn_set_internal_mem() provides the arena */
-    ret = dma_alloc(ctx->plan.arena_bytes, &ctx->arena, "rknn_init: activation arena");
-    if (ret != RKNN_SUCC)
-        return ret;
-    ctx->arena_owned = 1;
-    /* No dirty CPU lines may sit over memory the NPU writes. */
-    rknpu_hook_cache_invalidate(ctx->arena, ctx->plan.arena_bytes);
-    /* Without weights yet (user memory to come) the stream waits. */
-    return rknn_mem_relocate_when_complete(ctx);
-}
-
-/* A copy of the caller's model in the carve-out, the view moved onto it. */
-static int copy_model(rknn_ctx *ctx, uint8_t **image)
-{
-    int ret = dma_alloc(ctx->plan.image_bytes, image, "rknn_init: model copy");
-
-    if (ret != RKNN_SUCC)
-        return ret;
-    memcpy(*image, ctx->model.file, ctx->model.file_size);
-    rknn_model_rebase(&ctx->model, *image);
-    return RKNN_SUCC;
-}
-
-static int new_store(rknn_ctx *ctx)
-{
-    rknn_model_store *st = mem_pool_take(&store_pool);
-    uint8_t *image;
-    int ret;
-
-    if (!st) {
-        HAL_LOG_ERR("rknn_init: no free model store (RKNN_MAX_CONTEXTS = %d)", RKNN_MAX_CONTEXTS);
-        return RKNN_ERR_MALLOC_FAIL;
+    for (uint32_t i = 0; i < output; i++) {
+        uint32_t ti;
+        rknn_model_tensor_info t;
+        if (rknn_model_output(&ctx->model, i, &ti) == RKNN_SUCC &&
+            rknn_model_tensor(&ctx->model, ti, &t) == RKNN_SUCC)
+            off += rknn_ctx_async_slot_bytes(&t);
     }
-    st->refs = 1;
-    ctx->store = st;
-    if (!(ctx->flags & RKNN_FLAG_MODEL_BUFFER_ZERO_COPY)) {
-        if ((ret = copy_model(ctx, &image)) != RKNN_SUCC)
-            return ret;
-        st->image_owned = 1;
-    }
-    st->image = ctx->model.file;
-    st->image_size = (uint32_t)ctx->model.file_size;
-    return RKNN_SUCC;
-}
-
-/* RKNN_FLAG_SHARE_WEIGHT_MEM: the master's store. The same file shares its
- * image too; another file with the same weight blobs keeps its own. */
-static int share_store(rknn_ctx *ctx, const rknn_ctx *master)
-{
-    rknn_model_store *st = master->store;
-
-    if (!st || rknn_loader_same_weight_blobs(&ctx->model, &master->model) != RKNN_SUCC) {
-        HAL_LOG_ERR("rknn_init: cannot share weights: the master context's model has other "
-                    "constants");
-        return RKNN_ERR_PARAM_INVALID;
-    }
-    st->refs++;
-    ctx->store = st;
-    if (ctx->model.file_size == st->image_size &&
-        memcmp(ctx->model.file, st->image, st->image_size) == 0) {
-        rknn_model_rebase(&ctx->model, st->image);
-        return RKNN_SUCC;
-    }
-    if (ctx->flags & RKNN_FLAG_MODEL_BUFFER_ZERO_COPY)
-        return RKNN_SUCC;
-    return copy_model(ctx, &ctx->own_image);
-}
-
-/* After rknn_init returns the context reads only the store's image (or its
- * own copy): the caller may free its buffer unless it asked for zero copy. */
-static int keep_model(rknn_ctx *ctx, const rknn_init_extend *extend)
-{
-    int ret;
-
-    if (ctx->flags & RKNN_FLAG_SHARE_WEIGHT_MEM)
-        ret = share_store(ctx, rknn_ctx_from_handle(extend->ctx));
-    else
-        ret = new_store(ctx);
-    if (ret == RKNN_SUCC && ctx->mapped_file && ctx->model.file != ctx->mapped_file) {
-        rknpu_board_unmap_file(ctx->mapped_file, ctx->mapped_size); /* copied */
-        ctx->mapped_file = NULL;
-    }
-    return ret;
-}
-
-/* The host serves the SoC the model names; firmware has its own. */
-static int select_soc(rknn_ctx *ctx)
-{
-    char platform[RKNN_PLATFORM_NAME_MAX];
-    int ret;
-
-    rknn_fbs_string_copy(ctx->model.target_platform, platform, sizeof platform);
-    ret = rknpu_board_select_soc(platform, contexts_taken > 1);
-    ctx->soc = rknpu_platform_profile();
-    return ret;
-}
-
-static int load_model(rknn_ctx *ctx, void *model, uint32_t size)
-{
-    const void *data = model;
-    size_t len = size;
-    int ret;
-
-    if (size == 0) {
-        /* The vendor demos pass a path with size 0; only the host can open one. */
-        ret = rknpu_board_map_file((const char *)model, &data, &len);
-        if (ret != RKNN_SUCC)
-            return ret;
-        ctx->mapped_file = data;
-        ctx->mapped_size = len;
-    }
-    ret = rknn_model_parse(data, len, &ctx->model);
-    if (ret == RKNN_SUCC && (ctx->model.n_inputs > RKNN_CTX_MAX_INPUTS ||
-                             ctx->model.n_outputs > RKNN_CTX_MAX_OUTPUTS)) {
-        HAL_LOG_ERR("rknn_init: model has %lu inputs / %lu outputs; rknpu-bm supports %d / %d",
-                    (unsigned long)ctx->model.n_inputs, (unsigned long)ctx->model.n_outputs,
-                    RKNN_CTX_MAX_INPUTS, RKNN_CTX_MAX_OUTPUTS);
-        ret = RKNN_ERR_MODEL_INVALID;
-    }
-    if (ret == RKNN_SUCC)
-        ret = select_soc(ctx);
-    if (ret == RKNN_SUCC)
-        ret = rknn_loader_check_compat(&ctx->model, ctx->soc);
-    if (ret == RKNN_SUCC)
-        ret = rknn_loader_validate(&ctx->model, ctx->soc, &ctx->plan);
-    if (ret == RKNN_SUCC) /* decided once: rknn_run must not walk the graph */
-        ctx->has_cpu_nodes = (uint8_t)rknn_custom_has_cpu_nodes(ctx);
-    return ret;
-}
-
-static int init_locked(rknn_context *context, void *model, uint32_t size, uint32_t flags,
-                       rknn_init_extend *extend)
-{
-    rknn_ctx *ctx;
-    int ret = check_flags(flags, extend);
-
-    if (ret != RKNN_SUCC)
-        return ret;
-    ctx = take_context(flags);
-    if (!ctx) {
-        HAL_LOG_ERR("rknn_init: all %d contexts are in use (build option max_contexts)",
-                    RKNN_MAX_CONTEXTS);
-        return RKNN_ERR_MALLOC_FAIL;
-    }
-    ret = load_model(ctx, model, size);
-    if (ret == RKNN_SUCC)
-        ret = keep_model(ctx, extend);
-    if (ret == RKNN_SUCC && !(flags & RKNN_FLAG_COLLECT_MODEL_INFO_ONLY))
-        ret = bind_memory(ctx);
-    if (ret != RKNN_SUCC) {
-        ctx_release(ctx);
-        return ret;
-    }
-    HAL_LOG_INFO("rknn_init: %lu tensors, %lu tasks, weights %lu B, stream %lu B, arena %lu B", (unsigned long)(ctx->model.n_tensors), (unsigned long)(ctx->model.n_tasks), (unsigned long)(ctx->plan.weight_bytes), (unsigned long)(ctx->plan.regcmd_bytes), (unsigned long)(ctx->plan.arena_bytes));
-    *context = rknn_ctx_to_handle(ctx);
-    return RKNN_SUCC;
-}
-
-int rknn_init(rknn_context *context, void *model, uint32_t size, uint32_t flag,
-              rknn_init_extend *extend)
-{
-    int ret;
-
-    if (!context || !model) {
-        HAL_LOG_ERR("rknn_init: %s is NULL", context ? "model" : "context");
-        return RKNN_ERR_PARAM_INVALID;
-    }
-    *context = 0;
-    ret = rknpu_board_autoinit();
-    if (ret != RKNN_SUCC)
-        return ret;
-    rknpu_hook_lock();
-    ret = init_locked(context, model, size, flag, extend);
-    rknpu_hook_unlock();
-    return ret;
-}
-
-/* ---- rknn_dup_context / rknn_destroy ---------------------------------------- */
-
-static int dup_locked(rknn_ctx *src, rknn_context *out)
-{
-    rknn_ctx *ctx = take_context(src->flags);
-    int ret;
-
-    if (!ctx) {
-        HAL_LOG_ERR("rknn_dup_context: all %d contexts are in use", RKNN_MAX_CONTEXTS);
-        return RKNN_ERR_MALLOC_FAIL;
-    }
-    ctx->soc = src->soc;
-    ctx->model = src->model; /* points into the shared store's image */
-    ctx->plan = src->plan;
-    ctx->has_cpu_nodes = src->has_cpu_nodes;
-    ctx->store = src->store;
-    ctx->store->refs++;
-    ret = bind_memory(ctx);
-    if (ret != RKNN_SUCC) {
-        ctx_release(ctx);
-        return ret;
-    }
-    *out = rknn_ctx_to_handle(ctx);
-    return RKNN_SUCC;
-}
-
-int rknn_dup_context(rknn_context *context_in, rknn_context *context_out)
-{
-    rknn_ctx *src;
-    int ret;
-
-    if (!context_in || !context_out) {
-        HAL_LOG_ERR("rknn_dup_context: NULL argument");
-        return RKNN_ERR_PARAM_INVALID;
-    }
-    src = rknn_ctx_from_handle(*context_in);
-    if (!src) {
-        HAL_LOG_ERR("rknn_dup_context: invalid context");
-        return RKNN_ERR_CTX_INVALID;
-    }
-    if (src->mapped_file || src->own_image || (src->flags & RKNN_FLAG_COLLECT_MODEL_INFO_ONLY)) {
-        HAL_LOG_ERR("rknn_dup_context: the context has no loaded weights to share (info-only, "
-                    "zero-copy path-loaded and SHARE_WEIGHT_MEM contexts of another model cannot "
-                    "be duplicated)");
-        return RKNN_ERR_PARAM_INVALID;
-    }
-    rknpu_hook_lock();
-    ret = dup_locked(src, context_out);
-    rknpu_hook_unlock();
-    return ret;
-}
-
-int rknn_destroy(rknn_context context)
-{
-    rknn_ctx *ctx;
-
-    rknpu_hook_lock();
-    ctx = rknn_ctx_from_handle(context);
-    if (!ctx) {
-        rknpu_hook_unlock();
-        HAL_LOG_ERR("rknn_destroy: invalid context");
-        return RKNN_ERR_CTX_INVALID;
-    }
-    ctx_release(ctx);
-    rknpu_hook_unlock();
-    return RKNN_SUCC;
-}
-
-/* ---- rknpu_model_mem_requirements ---------------------------------------- */
-
-int rknpu_model_mem_requirements(const void *model, size_t size, rknpu_model_mem *out)
-{
-    rknn_model_view view;
-    rknn_mem_plan plan;
-    uint64_t zero_copy;
-    int ret;
-
-    if (!model || !out || size == 0) {
-        HAL_LOG_ERR("rknpu_model_mem_requirements: NULL or empty argument");
-        return RKNN_ERR_PARAM_INVALID;
-    }
-    ret = rknn_loader_plan_file(model, size, &plan, &view);
-    if (ret != RKNN_SUCC)
-        return ret;
-    memset(out, 0, sizeof *out);
-    out->weight_bytes = plan.weight_bytes;
-    out->regcmd_bytes = plan.regcmd_bytes;
-    out->internal_bytes = plan.arena_bytes;
-    out->loader_scratch_bytes = plan.scratch_bytes;
-    /* Peak during rknn_init: every block, each rounded to the allocator's
-     * granule; the constants are read in place unless a blob is misaligned. */
-    zero_copy = (uint64_t)plan.regcmd_bytes + plan.arena_bytes + plan.io_plan_bytes +
-                plan.input_home_bytes + plan.scratch_bytes + 4u * MEM_MIN_ALIGN;
-    if (!plan.blobs_aligned)
-        zero_copy += plan.weight_bytes + MEM_MIN_ALIGN;
-    out->model_copy_bytes = plan.image_bytes;
-    out->carveout_bytes = zero_copy + plan.image_bytes + MEM_MIN_ALIGN;
-    out->carveout_zero_copy_bytes = zero_copy;
-    out->context_static_bytes = (uint32_t)(sizeof(rknn_ctx) + sizeof(rknn_model_store));
-    return RKNN_SUCC;
+    return off;
 }

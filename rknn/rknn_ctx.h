@@ -131,22 +131,15 @@ typedef struct rknn_ctx {
 rknn_ctx *rknn_ctx_from_handle(rknn_context handle);
 rknn_context rknn_ctx_to_handle(const rknn_ctx *ctx);
 
-/* Finish a run that is still in flight (non_block / async); every call that
- * touches the context's memory does this first. RKNN_SUCC if none. */
-int rknn_ctx_settle(rknn_ctx *ctx);
-/* Cores run one job at a time: finish the runs other contexts left in flight
- * (non_block / async) on the cores these jobs need, as a hardware queue
- * would; a failure is kept for that context's next call. */
-void rknn_ctx_free_cores(const rknn_ctx *self, const npu_core_job *jobs, unsigned n);
-/* The first line of the RKNN_QUERY_PERF_DETAIL text of the last run (its
- * total, NPU part and cores) into buf; the length written (rknn_run.c). */
-int rknn_perf_head(const rknn_ctx *ctx, char *buf, size_t cap);
-/* Offset of output i inside the async snapshot (rknn_run.c). */
+/* Take a context from the pool (magic and flags set), and give it back. */
+rknn_ctx *rknn_ctx_take(uint32_t flags);
+void rknn_ctx_give_back(rknn_ctx *ctx);
+/* Contexts out of the pool (the one being made included). */
+unsigned rknn_ctx_count(void);
+/* The async snapshot (RKNN_FLAG_ASYNC_MASK): output i's offset in it, and
+ * the bytes of an output's slot (its size, 64-byte aligned). */
 uint32_t rknn_ctx_async_offset(const rknn_ctx *ctx, uint32_t output);
-
-/* Custom CPU operators (rknn_custom.c). */
-int rknn_custom_has_cpu_nodes(const rknn_ctx *ctx);
-void rknn_custom_release_all(rknn_ctx *ctx);
+uint32_t rknn_ctx_async_slot_bytes(const rknn_model_tensor_info *t);
 
 /* ---- loader (rknn_loader.c) ---------------------------------------------- */
 

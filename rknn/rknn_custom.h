@@ -5,6 +5,11 @@
 #include "npu_driver.h"
 #include "rknn_ctx.h"
 
+/* Models with CPU operators between NPU segments, and releasing the
+ * registered operators' buffers (rknn_destroy). */
+int rknn_custom_has_cpu_nodes(const rknn_ctx *ctx);
+void rknn_custom_release_all(rknn_ctx *ctx);
+
 /* Run the graph in node order: NPU segments (one chain per core, from the
  * core's task group `groups[i]`) and the registered CPU ops between them.
  * hw_us gets the NPU time. */

@@ -227,38 +227,13 @@ int rknn_io_set_input(rknn_ctx *ctx, const rknn_input *in)
     return RKNN_SUCC;
 }
 
-int rknn_inputs_set(rknn_context context, uint32_t n_inputs, rknn_input inputs[])
-{
-    rknn_ctx *ctx = rknn_ctx_from_handle(context);
-    int ret = RKNN_SUCC;
-
-    if (!ctx) {
-        HAL_LOG_ERR("rknn_inputs_set: invalid context");
-        return RKNN_ERR_CTX_INVALID;
-    }
-    if (!inputs || n_inputs == 0 || n_inputs > ctx->model.n_inputs) {
-        HAL_LOG_ERR("rknn_inputs_set: %lu input(s) given, the model has %lu",
-                    (unsigned long)n_inputs, (unsigned long)ctx->model.n_inputs);
-        return RKNN_ERR_PARAM_INVALID;
-    }
-    if (!ctx->arena) {
-        HAL_LOG_ERR("rknn_inputs_set: the context has no internal memory bound yet");
-        return RKNN_ERR_CTX_INVALID;
-    }
-    rknpu_hook_lock();
-    ret = rknn_ctx_settle(ctx); /* the NPU may still be reading the inputs */
-    for (uint32_t i = 0; i < n_inputs && ret == RKNN_SUCC; i++)
-        ret = rknn_io_set_input(ctx, &inputs[i]);
-    rknpu_hook_unlock();
-    return ret;
-}
 
 /* ---- rknn_outputs_get / rknn_outputs_release --------------------------------- */
 
 /* Output index's tensor and native layout; an index out of range is the
  * caller's OUTPUT_INVALID. */
-static int output_tensor(const rknn_ctx *ctx, uint32_t index, rknn_model_tensor_info *t,
-                         rknn_layout *native)
+int rknn_io_output_tensor(const rknn_ctx *ctx, uint32_t index, rknn_model_tensor_info *t,
+                          rknn_layout *native)
 {
     if (rknn_io_tensor(ctx, 0, index, t) != RKNN_SUCC) {
         HAL_LOG_ERR("rknn_outputs_get: output index %lu out of range", (unsigned long)index);
@@ -279,7 +254,7 @@ int rknn_io_get_output(rknn_ctx *ctx, rknn_output *out, rknn_tensor_type user_ty
     const uint8_t *src;
     int ret;
 
-    if ((ret = output_tensor(ctx, out->index, &t, &native)) != RKNN_SUCC)
+    if ((ret = rknn_io_output_tensor(ctx, out->index, &t, &native)) != RKNN_SUCC)
         return ret;
     user = native;
     user.kind = user_fmt == RKNN_TENSOR_NHWC && t.n_dims == 4 ? RKNN_LAYOUT_NHWC : RKNN_LAYOUT_NCHW;
@@ -305,46 +280,7 @@ int rknn_io_get_output(rknn_ctx *ctx, rknn_output *out, rknn_tensor_type user_ty
     return RKNN_SUCC;
 }
 
-/* The user type of an output: float32 with want_float, else the native one. */
-static int output_bytes(rknn_ctx *ctx, const rknn_output *out, rknn_tensor_type *type,
-                        uint64_t *bytes)
-{
-    rknn_model_tensor_info t;
-    rknn_layout native;
-    int ret;
-
-    if ((ret = output_tensor(ctx, out->index, &t, &native)) != RKNN_SUCC)
-        return ret;
-    *type = out->want_float ? RKNN_TENSOR_FLOAT32 : native.type;
-    native.kind = RKNN_LAYOUT_NCHW;
-    native.type = *type;
-    *bytes = rknn_layout_bytes(&native);
-    return RKNN_SUCC;
-}
-
-static int get_one_output(rknn_ctx *ctx, rknn_output *out, uint32_t slot)
-{
-    rknn_tensor_type type;
-    uint64_t need;
-    int ret = output_bytes(ctx, out, &type, &need);
-
-    if (ret != RKNN_SUCC)
-        return ret;
-    if (!out->is_prealloc) {
-        void *p = NULL;
-        ret = rknpu_carve_alloc((size_t)need, 64, &p, "rknn_outputs_get: output buffer");
-        if (ret != RKNN_SUCC)
-            return ret;
-        out->buf = p;
-        out->size = (uint32_t)need;
-        ctx->out_alloc[slot] = p;
-    }
-    /* RKNN_FLAG_ASYNC_MASK: rknn_outputs_get returns the frame before */
-    return rknn_io_get_output(ctx, out, type, RKNN_TENSOR_NCHW,
-                              (ctx->flags & RKNN_FLAG_ASYNC_MASK) && ctx->async_have_prev);
-}
-
-static void release_slot(rknn_ctx *ctx, uint32_t slot)
+void rknn_io_release_output(rknn_ctx *ctx, uint32_t slot)
 {
     if (ctx->out_alloc[slot]) {
         mem_carveout_free(rknpu_platform_carveout(), ctx->out_alloc[slot]);
@@ -352,83 +288,74 @@ static void release_slot(rknn_ctx *ctx, uint32_t slot)
     }
 }
 
-int rknn_outputs_get(rknn_context context, uint32_t n_outputs, rknn_output outputs[],
-                     rknn_output_extend *extend)
-{
-    rknn_ctx *ctx = rknn_ctx_from_handle(context);
-    int ret = RKNN_SUCC;
-
-    (void)extend;
-    if (!ctx) {
-        HAL_LOG_ERR("rknn_outputs_get: invalid context");
-        return RKNN_ERR_CTX_INVALID;
-    }
-    if (!outputs || n_outputs == 0 || n_outputs > ctx->model.n_outputs ||
-        n_outputs > RKNN_CTX_MAX_OUTPUTS) {
-        HAL_LOG_ERR("rknn_outputs_get: %lu output(s) asked, the model has %lu",
-                    (unsigned long)n_outputs, (unsigned long)ctx->model.n_outputs);
-        return RKNN_ERR_PARAM_INVALID;
-    }
-    rknpu_hook_lock();
-    ret = rknn_ctx_settle(ctx);
-    if (ret == RKNN_SUCC && ctx->runs == 0) {
-        HAL_LOG_ERR("rknn_outputs_get: rknn_run has not completed yet");
-        ret = RKNN_ERR_OUTPUT_INVALID;
-    }
-    if (ret == RKNN_SUCC && (ctx->flags & RKNN_FLAG_ASYNC_MASK) && !ctx->async_have_prev) {
-        /* Async mode returns the previous frame; after the first run there
-         * is none yet: an empty result, as the vendor runtime gives. */
-        for (uint32_t i = 0; i < n_outputs; i++) {
-            if (!outputs[i].is_prealloc)
-                outputs[i].buf = NULL;
-            outputs[i].size = 0;
-        }
-        rknpu_hook_unlock();
-        return RKNN_SUCC;
-    }
-    for (uint32_t i = 0; i < n_outputs && ret == RKNN_SUCC; i++) {
-        release_slot(ctx, i); /* a previous get without release */
-        ret = get_one_output(ctx, &outputs[i], i);
-    }
-    if (ret != RKNN_SUCC)
-        for (uint32_t i = 0; i < n_outputs; i++)
-            if (ctx->out_alloc[i]) {
-                release_slot(ctx, i);
-                outputs[i].buf = NULL;
-            }
-    rknpu_hook_unlock();
-    return ret;
-}
-
-int rknn_outputs_release(rknn_context context, uint32_t n_outputs, rknn_output outputs[])
-{
-    rknn_ctx *ctx = rknn_ctx_from_handle(context);
-
-    if (!ctx) {
-        HAL_LOG_ERR("rknn_outputs_release: invalid context");
-        return RKNN_ERR_CTX_INVALID;
-    }
-    if (!outputs && n_outputs) {
-        HAL_LOG_ERR("rknn_outputs_release: outputs is NULL");
-        return RKNN_ERR_PARAM_INVALID;
-    }
-    rknpu_hook_lock();
-    for (uint32_t i = 0; i < n_outputs && i < RKNN_CTX_MAX_OUTPUTS; i++) {
-        if (!outputs[i].is_prealloc && outputs[i].buf == ctx->out_alloc[i]) {
-            release_slot(ctx, i);
-            outputs[i].buf = NULL;
-        }
-    }
-    rknpu_hook_unlock();
-    return RKNN_SUCC;
-}
-
 void rknn_io_release_all(rknn_ctx *ctx)
 {
     for (uint32_t i = 0; i < RKNN_CTX_MAX_OUTPUTS; i++)
-        release_slot(ctx, i);
+        rknn_io_release_output(ctx, i);
     if (ctx->in_plan) {
         mem_carveout_free(rknpu_platform_carveout(), ctx->in_plan);
         ctx->in_plan = NULL;
     }
+}
+
+/* ---- conversions around a run for non-native bindings ---------------------- */
+
+static int convert_bound_input(rknn_ctx *ctx, uint32_t i)
+{
+    const rknn_io_binding *b = &ctx->in_bind[i];
+    rknn_input in;
+
+    memset(&in, 0, sizeof in);
+    in.index = i;
+    in.buf = (uint8_t *)b->mem->virt_addr + b->mem->offset;
+    in.size = b->mem->size;
+    in.pass_through = b->pass_through;
+    in.type = b->type;
+    in.fmt = b->fmt;
+    return rknn_io_set_input(ctx, &in);
+}
+
+int rknn_io_before_run(rknn_ctx *ctx)
+{
+    for (uint32_t i = 0; i < ctx->model.n_inputs; i++) {
+        const rknn_io_binding *b = &ctx->in_bind[i];
+        int ret;
+        if (!b->mem)
+            continue;
+        if (b->native) {
+            if (!(ctx->flags & RKNN_FLAG_DISABLE_FLUSH_INPUT_MEM_CACHE))
+                rknpu_hook_cache_clean((uint8_t *)b->mem->virt_addr + b->mem->offset, b->mem->size);
+        } else if ((ret = convert_bound_input(ctx, i)) != RKNN_SUCC) {
+            return ret;
+        }
+    }
+    return RKNN_SUCC;
+}
+
+int rknn_io_after_run(rknn_ctx *ctx)
+{
+    for (uint32_t i = 0; i < ctx->model.n_outputs; i++) {
+        const rknn_io_binding *b = &ctx->out_bind[i];
+        rknn_output out;
+        int ret;
+        if (!b->mem)
+            continue;
+        if (b->native) {
+            if (!(ctx->flags & RKNN_FLAG_DISABLE_FLUSH_OUTPUT_MEM_CACHE))
+                rknpu_hook_cache_invalidate((uint8_t *)b->mem->virt_addr + b->mem->offset,
+                                            b->mem->size);
+            continue;
+        }
+        memset(&out, 0, sizeof out);
+        out.index = i;
+        out.is_prealloc = 1;
+        out.buf = (uint8_t *)b->mem->virt_addr + b->mem->offset;
+        out.size = b->mem->size;
+        ret = rknn_io_get_output(ctx, &out, b->type, b->fmt, 0); /* the run that just completed */
+        if (ret != RKNN_SUCC)
+            return ret;
+        if (!(ctx->flags & RKNN_FLAG_DISABLE_FLUSH_OUTPUT_MEM_CACHE))
+            rknpu_hook_cache_clean(out.buf, out.size); /* the application may hand it to a DMA */
+    }
+    return RKNN_SUCC;
 }

@@ -43,6 +43,18 @@ int rknn_io_get_output(rknn_ctx *ctx, rknn_output *out, rknn_tensor_type user_ty
                        rknn_tensor_format user_fmt, int previous_frame);
 /* Free output buffers rknn_outputs_get allocated and nobody released, and
  * the input plans. */
+/* Output `index`'s tensor and native layout; RKNN_ERR_OUTPUT_INVALID
+ * (logged) for an index out of range. */
+int rknn_io_output_tensor(const rknn_ctx *ctx, uint32_t index, rknn_model_tensor_info *t,
+                          rknn_layout *native);
+/* Free the buffer rknn_outputs_get allocated for an output slot, if any, and
+ * all of them with the input plans. */
+void rknn_io_release_output(rknn_ctx *ctx, uint32_t slot);
 void rknn_io_release_all(rknn_ctx *ctx);
+/* Around a run, for zero-copy bindings: convert non-native input bindings
+ * into the arena and clean native ones; afterwards convert the arena into
+ * non-native output bindings and invalidate native ones. */
+int rknn_io_before_run(rknn_ctx *ctx);
+int rknn_io_after_run(rknn_ctx *ctx);
 
 #endif

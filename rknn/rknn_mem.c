@@ -15,6 +15,7 @@
 #include "rknn_ctx.h"
 #include "rknn_io.h"
 #include "rknn_mem.h"
+#include "rknn_run.h"
 #include "rknn_tensor.h"
 #include "rknpu_platform_internal.h"
 
@@ -153,7 +154,7 @@ static int unbind_everywhere(rknn_ctx *ctx, rknn_tensor_mem *mem)
 {
     int ret = RKNN_SUCC;
 
-    if (rknn_ctx_settle(ctx) != RKNN_SUCC)
+    if (rknn_run_settle(ctx) != RKNN_SUCC)
         HAL_LOG_WARN("rknn_destroy_mem: the run in flight failed; its cores were reset");
     for (uint32_t i = 0; i < RKNN_CTX_MAX_INPUTS; i++)
         if (ctx->in_bind[i].mem == mem && unbind(ctx, 1, i) != RKNN_SUCC)
@@ -338,7 +339,7 @@ int rknn_set_io_mem(rknn_context context, rknn_tensor_mem *mem, rknn_tensor_attr
         return RKNN_ERR_PARAM_INVALID;
     }
     rknpu_hook_lock();
-    ret = rknn_ctx_settle(ctx);
+    ret = rknn_run_settle(ctx);
     if (ret == RKNN_SUCC)
         ret = bind_io(ctx, mem, attr);
     rknpu_hook_unlock();
@@ -387,7 +388,7 @@ int rknn_set_weight_mem(rknn_context context, rknn_tensor_mem *mem)
         return RKNN_ERR_PARAM_INVALID;
     }
     rknpu_hook_lock();
-    ret = rknn_ctx_settle(ctx); /* a run in flight still reads the old weights */
+    ret = rknn_run_settle(ctx); /* a run in flight still reads the old weights */
     if (ret != RKNN_SUCC) {
         rknpu_hook_unlock();
         return ret;
@@ -416,7 +417,7 @@ int rknn_set_internal_mem(rknn_context context, rknn_tensor_mem *mem)
         return RKNN_ERR_PARAM_INVALID;
     }
     rknpu_hook_lock();
-    ret = rknn_ctx_settle(ctx); /* a run in flight still uses the old internal memory */
+    ret = rknn_run_settle(ctx); /* a run in flight still uses the old internal memory */
     if (ret != RKNN_SUCC) {
         rknpu_hook_unlock();
         return ret;
@@ -427,66 +428,4 @@ int rknn_set_internal_mem(rknn_context context, rknn_tensor_mem *mem)
     ret = rknn_mem_relocate_when_complete(ctx);
     rknpu_hook_unlock();
     return ret;
-}
-
-/* ---- conversions around a run for non-native bindings ---------------------- */
-
-static int convert_bound_input(rknn_ctx *ctx, uint32_t i)
-{
-    const rknn_io_binding *b = &ctx->in_bind[i];
-    rknn_input in;
-
-    memset(&in, 0, sizeof in);
-    in.index = i;
-    in.buf = (uint8_t *)b->mem->virt_addr + b->mem->offset;
-    in.size = b->mem->size;
-    in.pass_through = b->pass_through;
-    in.type = b->type;
-    in.fmt = b->fmt;
-    return rknn_io_set_input(ctx, &in);
-}
-
-int rknn_mem_before_run(rknn_ctx *ctx)
-{
-    for (uint32_t i = 0; i < ctx->model.n_inputs; i++) {
-        const rknn_io_binding *b = &ctx->in_bind[i];
-        int ret;
-        if (!b->mem)
-            continue;
-        if (b->native) {
-            if (!(ctx->flags & RKNN_FLAG_DISABLE_FLUSH_INPUT_MEM_CACHE))
-                rknpu_hook_cache_clean((uint8_t *)b->mem->virt_addr + b->mem->offset, b->mem->size);
-        } else if ((ret = convert_bound_input(ctx, i)) != RKNN_SUCC) {
-            return ret;
-        }
-    }
-    return RKNN_SUCC;
-}
-
-int rknn_mem_after_run(rknn_ctx *ctx)
-{
-    for (uint32_t i = 0; i < ctx->model.n_outputs; i++) {
-        const rknn_io_binding *b = &ctx->out_bind[i];
-        rknn_output out;
-        int ret;
-        if (!b->mem)
-            continue;
-        if (b->native) {
-            if (!(ctx->flags & RKNN_FLAG_DISABLE_FLUSH_OUTPUT_MEM_CACHE))
-                rknpu_hook_cache_invalidate((uint8_t *)b->mem->virt_addr + b->mem->offset,
-                                            b->mem->size);
-            continue;
-        }
-        memset(&out, 0, sizeof out);
-        out.index = i;
-        out.is_prealloc = 1;
-        out.buf = (uint8_t *)b->mem->virt_addr + b->mem->offset;
-        out.size = b->mem->size;
-        ret = rknn_io_get_output(ctx, &out, b->type, b->fmt, 0); /* the run that just completed */
-        if (ret != RKNN_SUCC)
-            return ret;
-        if (!(ctx->flags & RKNN_FLAG_DISABLE_FLUSH_OUTPUT_MEM_CACHE))
-            rknpu_hook_cache_clean(out.buf, out.size); /* the application may hand it to a DMA */
-    }
-    return RKNN_SUCC;
 }

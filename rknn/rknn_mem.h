@@ -1,4 +1,4 @@
-/* rknn_mem.h - zero-copy bindings, used by the run path. */
+/* rknn_mem.h - zero-copy bindings, for the context life cycle (rknn_init.c). */
 #ifndef RKNN_MEM_H
 #define RKNN_MEM_H
 
@@ -10,9 +10,5 @@ int rknn_mem_apply_bindings(rknn_ctx *ctx);
  * rknn_set_weight_mem / rknn_set_internal_mem), relocate the stream and
  * point it at the bound I/O buffers; RKNN_SUCC while something is missing. */
 int rknn_mem_relocate_when_complete(rknn_ctx *ctx);
-/* Convert non-native input bindings into the arena / clean native ones. */
-int rknn_mem_before_run(rknn_ctx *ctx);
-/* Convert the arena into non-native output bindings / invalidate native ones. */
-int rknn_mem_after_run(rknn_ctx *ctx);
 
 #endif

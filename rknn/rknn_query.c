@@ -9,6 +9,7 @@
 #include "hal.h"
 #include "rknn_ctx.h"
 #include "rknn_io.h"
+#include "rknn_run.h"
 #include "rknn_tensor.h"
 #include "rknpu_bm.h"
 

@@ -16,7 +16,7 @@
 #include "rknn_io.h"
 #include "rknpu_platform_internal.h"
 #include "rknn_custom.h"
-#include "rknn_mem.h"
+#include "rknn_run.h"
 
 /* The physical cores a mask means for this context; 0 on success. */
 static int cores_for_mask(const rknn_ctx *ctx, uint32_t mask, unsigned *cores, unsigned *n)
@@ -127,10 +127,10 @@ static int run_completed(rknn_ctx *ctx, const npu_core_job *jobs, unsigned n, ui
     ctx->last_cores = (uint8_t)n;
     if (ctx->flags & RKNN_FLAG_COLLECT_PERF_MASK)
         record_perf(ctx, jobs, n);
-    return rknn_mem_after_run(ctx);
+    return rknn_io_after_run(ctx);
 }
 
-int rknn_ctx_settle(rknn_ctx *ctx)
+int rknn_run_settle(rknn_ctx *ctx)
 {
     npu_job_result res;
     npu_core_job jobs[RKNPU_MAX_CORES];
@@ -146,26 +146,6 @@ int rknn_ctx_settle(rknn_ctx *ctx)
         jobs[i] = ctx->pending.cs[i].job;
     ret = npu_wait(rknpu_platform_npu(), &ctx->pending, &res);
     return ret == RKNN_SUCC ? run_completed(ctx, jobs, n, res.hw_time_us, res.hw_time_us) : ret;
-}
-
-/* Each output's slot in the async snapshot: its bytes, 64-byte aligned. */
-static uint32_t async_slot_bytes(const rknn_model_tensor_info *t)
-{
-    return (t->size + 63u) & ~63u;
-}
-
-uint32_t rknn_ctx_async_offset(const rknn_ctx *ctx, uint32_t output)
-{
-    uint32_t off = 0;
-
-    for (uint32_t i = 0; i < output; i++) {
-        uint32_t ti;
-        rknn_model_tensor_info t;
-        if (rknn_model_output(&ctx->model, i, &ti) == RKNN_SUCC &&
-            rknn_model_tensor(&ctx->model, ti, &t) == RKNN_SUCC)
-            off += async_slot_bytes(&t);
-    }
-    return off;
 }
 
 /* RKNN_FLAG_ASYNC_MASK: keep the finished frame's outputs while the next
@@ -193,13 +173,13 @@ static int snapshot_outputs(rknn_ctx *ctx)
         src = rknn_io_buffer(ctx, 0, i, t.arena_offset);
         rknpu_hook_cache_invalidate(src, t.size);
         memcpy(ctx->async_prev + off, src, t.size);
-        off += async_slot_bytes(&t);
+        off += rknn_ctx_async_slot_bytes(&t);
     }
     ctx->async_have_prev = 1;
     return RKNN_SUCC;
 }
 
-void rknn_ctx_free_cores(const rknn_ctx *self, const npu_core_job *jobs, unsigned n)
+void rknn_run_free_cores(const rknn_ctx *self, const npu_core_job *jobs, unsigned n)
 {
     for (unsigned i = 0; i < n; i++) {
         npu_pending *p = npu_core_owner(rknpu_platform_npu(), jobs[i].core);
@@ -209,7 +189,7 @@ void rknn_ctx_free_cores(const rknn_ctx *self, const npu_core_job *jobs, unsigne
         other = rknn_ctx_from_handle(
             (rknn_context)(uintptr_t)((uint8_t *)p - offsetof(rknn_ctx, pending)));
         if (other)
-            other->pending_error = rknn_ctx_settle(other);
+            other->pending_error = rknn_run_settle(other);
     }
 }
 
@@ -219,17 +199,17 @@ static int run_locked(rknn_ctx *ctx, const rknn_run_extend *extend)
     npu_job_result res;
     unsigned n;
     int blocking = !(extend && extend->non_block) && !(ctx->flags & RKNN_FLAG_ASYNC_MASK);
-    int ret = rknn_ctx_settle(ctx);
+    int ret = rknn_run_settle(ctx);
 
     if (ret == RKNN_SUCC && (ctx->flags & RKNN_FLAG_ASYNC_MASK))
         ret = snapshot_outputs(ctx);
     if (ret == RKNN_SUCC)
-        ret = rknn_mem_before_run(ctx);
+        ret = rknn_io_before_run(ctx);
     if (ret == RKNN_SUCC)
         ret = build_jobs(ctx, jobs, &n);
     if (ret != RKNN_SUCC)
         return ret;
-    rknn_ctx_free_cores(ctx, jobs, n);
+    rknn_run_free_cores(ctx, jobs, n);
     if (ctx->has_cpu_nodes) {
         /* CPU operators sit between NPU segments: this run completes here. */
         uint64_t t0 = rknpu_hook_time_us();
@@ -243,7 +223,7 @@ static int run_locked(rknn_ctx *ctx, const rknn_run_extend *extend)
     ret = npu_start(rknpu_platform_npu(), jobs, n, &ctx->pending);
     if (ret != RKNN_SUCC || !blocking)
         return ret;
-    return rknn_ctx_settle(ctx);
+    return rknn_run_settle(ctx);
 }
 
 int rknn_run(rknn_context context, rknn_run_extend *extend)
@@ -284,7 +264,7 @@ int rknn_wait(rknn_context context, rknn_run_extend *extend)
         return RKNN_ERR_CTX_INVALID;
     }
     rknpu_hook_lock();
-    ret = rknn_ctx_settle(ctx);
+    ret = rknn_run_settle(ctx);
     rknpu_hook_unlock();
     return ret;
 }

@@ -17,7 +17,7 @@
 #include "npu_builder.h"
 #include "npu_regs.h"
 #include "npu_driver.h"
-#include "rknn_ctx.h"
+#include "rknn_run.h"
 #include "rknn_api.h"
 #include "rknpu_platform_internal.h"
 
@@ -245,7 +245,7 @@ static int run_core(unsigned core, const st_buffers *b, const st_data *st, const
     memset(b->mid, 0x5A, ST_FEATURE_BYTES(ST_MID)); /* poison: nothing may survive */
     memset(b->out, 0x5A, ST_FEATURE_BYTES(ST_OUT));
     rknpu_hook_cache_clean(b->in, ST_BLOCK_BYTES - ST_DATA_BYTES);
-    rknn_ctx_free_cores(NULL, &job, 1);
+    rknn_run_free_cores(NULL, &job, 1);
     ret = npu_run(rknpu_platform_npu(), &job, 1, &res);
     if (ret != RKNN_SUCC)
         return ret;
