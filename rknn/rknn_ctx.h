@@ -46,8 +46,6 @@ typedef struct {
     uint8_t pass_through;
     uint8_t native;         /* NPU reads/writes it directly (relocated) */
 } rknn_io_binding;
-#define RKNN_DMA_ALIGN 64u         /* PC fetch and DMA base alignment */
-#define RKNN_PLATFORM_NAME_MAX 32u /* a model's target platform / NPU family string */
 
 /* Init flags rknpu-bm acts on or may safely ignore; everything else (the
  * fence flags: there are no fences without Linux) is refused with
@@ -66,17 +64,6 @@ typedef struct {
 #define RKNN_CTX_IGNORED_FLAGS                                                               \
     (RKNN_FLAG_ENABLE_SRAM | RKNN_FLAG_SHARE_SRAM | RKNN_FLAG_EXECUTE_FALLBACK_PRIOR_DEVICE_GPU)
 
-/* Sizes one context needs (rknpu_model_mem is the public view of it). */
-typedef struct {
-    uint32_t weight_bytes;  /* constant blobs, each 64-byte aligned */
-    uint32_t regcmd_bytes;  /* register command stream */
-    uint32_t arena_bytes;   /* activations incl. inputs and outputs */
-    uint32_t scratch_bytes; /* loader work area, freed before rknn_init returns */
-    uint32_t io_plan_bytes; /* per-input conversion plans (rknn_io.c) */
-    uint32_t input_home_bytes; /* own buffers of inputs whose arena bytes other tensors reuse */
-    uint32_t image_bytes;   /* the runtime's copy of the model file (default mode) */
-    uint8_t blobs_aligned;  /* every weight blob is 64-byte aligned in the file */
-} rknn_mem_plan;
 
 /* The model after rknn_init: its image and where the NPU reads its
  * constants. Shared (reference counted) by rknn_dup_context() and by
@@ -143,23 +130,9 @@ uint32_t rknn_ctx_async_slot_bytes(const rknn_model_tensor_info *t);
 
 /* ---- loader (rknn_loader.c) ---------------------------------------------- */
 
-/* The model must be able to run on this SoC: target platform, NPU family,
- * core configurations, compiler version. RKNN_ERR_TARGET_PLATFORM_UNMATCH
- * with a log line saying what the model wants. */
-int rknn_loader_check_compat(const rknn_model_view *m, const npu_soc_profile *soc);
-
-/* Every task, chain link and register word is well formed, every relocation
- * targets a known address register and stays inside its tensor, and every
- * address register in the stream is relocated. Computes the memory plan. */
+/* rknn_model_plan() and the runtime's own part of the plan (io_plan_bytes). */
 int rknn_loader_validate(const rknn_model_view *m, const npu_soc_profile *soc,
                          rknn_mem_plan *plan);
-
-/* Copy the constant blobs into weights (plan.weight_bytes long). */
-int rknn_loader_copy_weights(const rknn_model_view *m, uint8_t *weights);
-
-/* RKNN_SUCC if the weight blobs of a and b have the same count and sizes
- * (one may use the other's constants), else RKNN_ERR_PARAM_INVALID. */
-int rknn_loader_same_weight_blobs(const rknn_model_view *a, const rknn_model_view *b);
 
 /* Copy the stream into ctx->regcmd and patch every address for the
  * context's bound weights, arena and chain. Needs a scratch block of
@@ -169,13 +142,6 @@ int rknn_loader_relocate(rknn_ctx *ctx);
 /* Point every relocation of one tensor at a new DMA address (zero-copy
  * I/O buffers). The stream is cleaned to the point of coherency. */
 int rknn_loader_rebind(rknn_ctx *ctx, uint32_t tensor_index, uint32_t dma);
-
-/* Bytes of input `input`'s own buffer: its native size (64-byte granule)
- * when other activation tensors reuse some of its arena bytes (the model's
- * planner frees an input after its last reader, so it would not survive a
- * run), else 0: the arena holds it. Vendor runtimes keep inputs in their own
- * buffers; an input set once must serve every run. */
-int rknn_loader_input_home_size(const rknn_model_view *m, uint32_t input, uint32_t *size);
 
 /* Size of a model's memory before rknn_init (rknpu_model_mem_requirements). */
 int rknn_loader_plan_file(const void *model, size_t size, rknn_mem_plan *plan,

@@ -126,7 +126,7 @@ static int bind_weights(rknn_ctx *ctx)
     if (ret != RKNN_SUCC || !st->dma)
         return ret;
     st->dma_owned = 1;
-    ret = rknn_loader_copy_weights(&ctx->model, st->dma);
+    ret = rknn_model_copy_weights(&ctx->model, st->dma);
     if (ret == RKNN_SUCC)
         rknpu_hook_cache_clean(st->dma, ctx->plan.weight_bytes);
     return ret;
@@ -196,7 +196,7 @@ static int share_store(rknn_ctx *ctx, const rknn_ctx *master)
 {
     rknn_model_store *st = master->store;
 
-    if (!st || rknn_loader_same_weight_blobs(&ctx->model, &master->model) != RKNN_SUCC) {
+    if (!st || rknn_model_same_weight_blobs(&ctx->model, &master->model) != RKNN_SUCC) {
         HAL_LOG_ERR("rknn_init: cannot share weights: the master context's model has other "
                     "constants");
         return RKNN_ERR_PARAM_INVALID;
@@ -267,7 +267,7 @@ static int load_model(rknn_ctx *ctx, void *model, uint32_t size)
     if (ret == RKNN_SUCC)
         ret = select_soc(ctx);
     if (ret == RKNN_SUCC)
-        ret = rknn_loader_check_compat(&ctx->model, ctx->soc);
+        ret = rknn_model_check_compat(&ctx->model, ctx->soc);
     if (ret == RKNN_SUCC)
         ret = rknn_loader_validate(&ctx->model, ctx->soc, &ctx->plan);
     if (ret == RKNN_SUCC) /* decided once: rknn_run must not walk the graph */

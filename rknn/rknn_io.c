@@ -168,7 +168,7 @@ int rknn_io_plan_inputs(rknn_ctx *ctx)
 
     if (ctx->model.n_inputs == 0)
         return RKNN_SUCC;
-    /* the sizes the memory plan counted (rknn_loader_validate) */
+    /* the sizes the memory plan counted (rknn_model_plan) */
     ret = rknpu_carve_alloc(ctx->plan.io_plan_bytes + ctx->plan.input_home_bytes, RKNN_DMA_ALIGN,
                             &block, "rknn_init: input plans");
     if (ret != RKNN_SUCC)
@@ -181,7 +181,7 @@ int rknn_io_plan_inputs(rknn_ctx *ctx)
         uint32_t home_size;
         if ((ret = rknn_io_tensor(ctx, 1, i, &t)) != RKNN_SUCC ||
             (ret = rknn_io_native_layout(ctx, &t, &plan[i].native)) != RKNN_SUCC ||
-            (ret = rknn_loader_input_home_size(&ctx->model, i, &home_size)) != RKNN_SUCC)
+            (ret = rknn_model_input_home_size(&ctx->model, i, &home_size)) != RKNN_SUCC)
             return ret;
         plan[i].home = home_size ? home : NULL;
         home += home_size;

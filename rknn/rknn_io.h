@@ -26,7 +26,7 @@ typedef struct rknn_io_plan_s {
     uint32_t arena_offset;
     uint32_t size;          /* native bytes */
     uint8_t four_d;         /* the model's shape is 4-D */
-    uint8_t *home;          /* own buffer (rknn_loader_input_home_size), or NULL: the arena */
+    uint8_t *home;          /* own buffer (rknn_model_input_home_size), or NULL: the arena */
 } rknn_io_plan;
 
 /* Plan every input's conversion into a carve-out block (ctx->in_plan), so

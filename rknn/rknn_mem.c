@@ -395,7 +395,7 @@ int rknn_set_weight_mem(rknn_context context, rknn_tensor_mem *mem)
     }
     ctx->store->dma = (uint8_t *)mem->virt_addr + mem->offset;
     ctx->store->in_place = 0;
-    ret = rknn_loader_copy_weights(&ctx->model, ctx->store->dma);
+    ret = rknn_model_copy_weights(&ctx->model, ctx->store->dma);
     if (ret == RKNN_SUCC) {
         rknpu_hook_cache_clean(ctx->store->dma, ctx->plan.weight_bytes);
         ret = rknn_mem_relocate_when_complete(ctx);

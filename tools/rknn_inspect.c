@@ -505,7 +505,7 @@ static void print_compat(const rknn_model_view *m)
             continue;
         capture_errors = 1;
         last_error[0] = 0;
-        ret = rknn_loader_check_compat(m, soc);
+        ret = rknn_model_check_compat(m, soc);
         if (ret == RKNN_SUCC)
             ret = rknn_loader_validate(m, soc, &plan);
         capture_errors = 0;

@@ -114,4 +114,20 @@ FMT_API int fmt_validate_tasks(const rknn_model_view *v); /* model_exec.c */
 FMT_API void fmt_check_task_order(rknn_model_view *v);  /* model_exec.c */
 FMT_API int fmt_validate_relocs(rknn_model_view *v);    /* model_exec.c */
 
+/* Shared by the checks, the plan and relocation (model_check.c, model_plan.c). */
+FMT_API uint64_t fmt_stream_word(const rknn_model_view *m, uint32_t index);
+FMT_API int fmt_is_activation(int kind);
+FMT_API int fmt_is_constant(int kind);
+FMT_API int fmt_blob_is_weight(const rknn_model_view *m, uint32_t b);
+FMT_API int fmt_is_address_word(uint64_t w);
+FMT_API int fmt_check_tasks(const rknn_model_view *m, const npu_soc_profile *soc);
+/* Checks one relocation table; marks its words in `patched` (may be NULL)
+ * and hands back the table and its tensor (out_ri/out_t may be NULL). */
+FMT_API int fmt_check_reloc(const rknn_model_view *m, uint32_t r, uint32_t *patched,
+                            rknn_model_reloc_info *out_ri, rknn_model_tensor_info *out_t);
+FMT_API int fmt_check_unrelocated(const rknn_model_view *m, const uint32_t *patched);
+FMT_API uint32_t fmt_align_up32(uint32_t v, uint32_t a);
+FMT_API int fmt_weight_layout(const rknn_model_view *m, uint32_t *offsets, uint8_t *weights,
+                              uint32_t *total);
+
 #endif

@@ -11,3 +11,6 @@
 #include "model_attrs.c"
 #include "model_nodes.c"
 #include "model_exec.c"
+#include "model_check.c"
+#include "model_plan.c"
+#include "model_reloc.c"

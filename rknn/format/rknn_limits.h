@@ -43,6 +43,12 @@
 #define RKNN_MODEL_MAX_ATTRS 256
 #define RKNN_MODEL_MAX_ATTR_DEPTH 4
 
+/* DMA alignment of every buffer the NPU reads or writes (the PC fetches the
+ * stream in 64-byte lines; DMA bases of feature data are 64-byte aligned). */
+#define RKNN_DMA_ALIGN 64u
+/* A model's target-platform / NPU-family string ("rk3588", "RKNPU v2"). */
+#define RKNN_PLATFORM_NAME_MAX 32u
+
 /* ---- resource budgets (static memory, no heap) ----------------------------- */
 
 /* Contexts alive at once: the meson option max_contexts (each slot is static

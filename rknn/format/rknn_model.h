@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "npu_regcmd.h"
+#include "npu_soc.h"
 #include "rknn_limits.h"
 #include "rknn_fbs.h"
 
@@ -289,6 +290,70 @@ int rknn_model_task(const rknn_model_view *view, uint32_t i, rknn_model_task_inf
  * (1 <= n_cores <= view->max_cores, core < n_cores). */
 int rknn_model_task_group(const rknn_model_view *view, uint32_t n_cores, uint32_t core,
                           rknn_model_task_range *out);
+
+/* ---- checks, memory plan, relocation (model_check.c, model_plan.c,
+ *      model_reloc.c) ------------------------------------------------------- */
+
+/* Sizes one context needs (rknpu_model_mem is the public view of it). */
+typedef struct {
+    uint32_t weight_bytes;  /* constant blobs, each 64-byte aligned */
+    uint32_t regcmd_bytes;  /* register command stream */
+    uint32_t arena_bytes;   /* activations incl. inputs and outputs */
+    uint32_t scratch_bytes; /* loader work area, freed before rknn_init returns */
+    uint32_t io_plan_bytes; /* per-input conversion plans (the runtime's: rknn_io.c) */
+    uint32_t input_home_bytes; /* own buffers of inputs whose arena bytes other tensors reuse */
+    uint32_t image_bytes;   /* the runtime's copy of the model file (default mode) */
+    uint8_t blobs_aligned;  /* every weight blob is 64-byte aligned in the file */
+} rknn_mem_plan;
+
+/* The model must be able to run on this SoC: target platform, NPU family,
+ * core configurations, compiler version. RKNN_ERR_TARGET_PLATFORM_UNMATCH
+ * with a log line saying what the model wants. */
+int rknn_model_check_compat(const rknn_model_view *m, const npu_soc_profile *soc);
+
+/* Every task, chain link and register word is well formed, every relocation
+ * targets a known address register and stays inside its tensor, and every
+ * address register in the stream is relocated. Computes the memory plan (model_plan.c; io_plan_bytes is the runtime's). */
+int rknn_model_plan(const rknn_model_view *m, const npu_soc_profile *soc, rknn_mem_plan *plan);
+
+/* Copy the constant blobs into weights (plan.weight_bytes long). */
+int rknn_model_copy_weights(const rknn_model_view *m, uint8_t *weights);
+
+/* RKNN_SUCC if the weight blobs of a and b have the same count and sizes
+ * (one may use the other's constants), else RKNN_ERR_PARAM_INVALID. */
+int rknn_model_same_weight_blobs(const rknn_model_view *a, const rknn_model_view *b);
+
+/* Where each blob starts in the packed constants (rknn_model_copy_weights). */
+int rknn_model_blob_offsets(const rknn_model_view *m, uint32_t *offsets);
+
+/* Bytes of input `input`'s own buffer: its native size (64-byte granule)
+ * when other activation tensors reuse some of its arena bytes (the model's
+ * planner frees an input after its last reader, so it would not survive a
+ * run), else 0: the arena holds it. Vendor runtimes keep inputs in their own
+ * buffers; an input set once must serve every run. */
+int rknn_model_input_home_size(const rknn_model_view *m, uint32_t input, uint32_t *size);
+
+/* The memory one relocated copy of the stream points at. */
+typedef struct {
+    uint8_t *stream;             /* the copy: stream_bytes long, overwritten */
+    uint32_t stream_dma;         /* its DMA address (chain links are rebased to it) */
+    uint32_t stream_bytes;       /* plan.regcmd_bytes */
+    uint32_t constants_dma;      /* DMA address blob_offsets are relative to */
+    const uint32_t *blob_offsets;/* per blob: its offset in the constants */
+    uint32_t arena_dma;          /* the activation arena */
+    uint32_t *bitmap;            /* scratch: one bit per stream word */
+} rknn_model_reloc_target;
+
+/* Copy the model's stream into to->stream and point every relocated word at
+ * the target's constants and arena, every chain link at the copy; words no
+ * task covers become NOPs. RKNN_ERR_MODEL_INVALID (logged) for a relocation
+ * that is not an in-range address register or an address left unrelocated. */
+int rknn_model_relocate(const rknn_model_view *m, const rknn_model_reloc_target *to);
+
+/* Point every relocation of one tensor at a new DMA address in a relocated
+ * stream (zero-copy I/O buffers). */
+int rknn_model_repoint(const rknn_model_view *m, uint8_t *stream, uint32_t tensor_index,
+                       uint32_t dma);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,168 @@
+/*
+ * model_plan.c - the memory a model needs (rknn_mem_plan): the packed
+ * constants, the command stream, the activation arena, the inputs' own
+ * buffers, the loader's scratch; and the packed constants themselves.
+ */
+#include "model_internal.h"
+
+#include <string.h>
+
+#include "hal.h"
+#include "rknn_api.h"
+
+FMT_API uint32_t fmt_align_up32(uint32_t v, uint32_t a)
+{
+    return (v + a - 1) & ~(a - 1);
+}
+
+/* Walk the weight blobs in blob order: record each one's offset in the
+ * weights region (offsets, optional), copy it there (weights, optional,
+ * zero-padding to the next blob because the NPU may prefetch it), and give
+ * the region's total size. */
+FMT_API int fmt_weight_layout(const rknn_model_view *m, uint32_t *offsets, uint8_t *weights,
+                             uint32_t *total)
+{
+    uint32_t off = 0;
+
+    for (uint32_t b = 0; b < m->n_blobs; b++) {
+        int ret;
+        const uint8_t *data;
+        uint32_t size;
+        if ((ret = rknn_model_blob(m, b, &data, &size)) != RKNN_SUCC)
+            return ret;
+        if (offsets)
+            offsets[b] = off;
+        if (!fmt_blob_is_weight(m, b) || size == 0)
+            continue;
+        if ((uint64_t)off + size + RKNN_DMA_ALIGN > UINT32_MAX) {
+            HAL_LOG_ERR("rknn_init: constants exceed 4 GiB");
+            return RKNN_ERR_MODEL_INVALID;
+        }
+        if (weights) {
+            memcpy(weights + off, data, size);
+            memset(weights + off + size, 0, fmt_align_up32(size, RKNN_DMA_ALIGN) - size);
+        }
+        off = fmt_align_up32(off + size, RKNN_DMA_ALIGN);
+    }
+    *total = off;
+    return RKNN_SUCC;
+}
+
+/* The NPU can read the constants in place in a 64-byte aligned copy of the
+ * file only if every weight blob starts 64-byte aligned in it (it does in
+ * every toolkit-2 file seen; the check keeps other files working, copied). */
+static int blobs_aligned(const rknn_model_view *m)
+{
+    for (uint32_t b = 0; b < m->n_blobs; b++) {
+        const uint8_t *data;
+        uint32_t size;
+        if (rknn_model_blob(m, b, &data, &size) != RKNN_SUCC)
+            return 0;
+        if (fmt_blob_is_weight(m, b) && size && (size_t)(data - m->file) % RKNN_DMA_ALIGN)
+            return 0;
+    }
+    return 1;
+}
+
+int rknn_model_same_weight_blobs(const rknn_model_view *a, const rknn_model_view *b)
+{
+    if (a->n_blobs != b->n_blobs)
+        return RKNN_ERR_PARAM_INVALID;
+    for (uint32_t i = 0; i < a->n_blobs; i++) {
+        const uint8_t *da, *db;
+        uint32_t sa, sb;
+        if (rknn_model_blob(a, i, &da, &sa) != RKNN_SUCC ||
+            rknn_model_blob(b, i, &db, &sb) != RKNN_SUCC || sa != sb ||
+            fmt_blob_is_weight(a, i) != fmt_blob_is_weight(b, i))
+            return RKNN_ERR_PARAM_INVALID;
+    }
+    return RKNN_SUCC;
+}
+
+/* 1 if another activation tensor uses some of tensor t's arena bytes. */
+static int arena_shared(const rknn_model_view *m, uint32_t t, const rknn_model_tensor_info *ti)
+{
+    for (uint32_t i = 0; i < m->n_tensors; i++) {
+        rknn_model_tensor_info o;
+        if (i == t || rknn_model_tensor(m, i, &o) != RKNN_SUCC || !fmt_is_activation(o.kind))
+            continue;
+        if ((uint64_t)o.arena_offset < (uint64_t)ti->arena_offset + ti->size &&
+            (uint64_t)ti->arena_offset < (uint64_t)o.arena_offset + o.size)
+            return 1;
+    }
+    return 0;
+}
+
+int rknn_model_input_home_size(const rknn_model_view *m, uint32_t input, uint32_t *size)
+{
+    rknn_model_tensor_info ti;
+    uint32_t t;
+    int ret = rknn_model_input(m, input, &t);
+
+    if (ret == RKNN_SUCC)
+        ret = rknn_model_tensor(m, t, &ti);
+    if (ret != RKNN_SUCC)
+        return ret;
+    *size = arena_shared(m, t, &ti) ? fmt_align_up32(ti.size, RKNN_DMA_ALIGN) : 0;
+    return RKNN_SUCC;
+}
+
+static int input_home_bytes(const rknn_model_view *m, uint32_t *total)
+{
+    *total = 0;
+    for (uint32_t i = 0; i < m->n_inputs; i++) {
+        uint32_t size;
+        int ret = rknn_model_input_home_size(m, i, &size);
+        if (ret != RKNN_SUCC)
+            return ret;
+        *total += size;
+    }
+    return RKNN_SUCC;
+}
+
+static uint32_t scratch_size(const rknn_model_view *m)
+{
+    /* blob offset table + one bit per stream word */
+    return fmt_align_up32(m->n_blobs * 4u, 8) + fmt_align_up32((m->n_regcmd_words + 31) / 32 * 4u, 8);
+}
+
+int rknn_model_plan(const rknn_model_view *m, const npu_soc_profile *soc, rknn_mem_plan *plan)
+{
+    int ret = fmt_check_tasks(m, soc);
+
+    if (ret != RKNN_SUCC)
+        return ret;
+    if (m->arena_size > UINT32_MAX - RKNN_DMA_ALIGN) {
+        HAL_LOG_ERR("rknn_init: activation arena of %llu bytes exceeds the NPU's 4 GiB",
+                    (unsigned long long)m->arena_size);
+        return RKNN_ERR_MODEL_INVALID;
+    }
+    for (uint32_t r = 0; r < m->n_relocs; r++)
+        if ((ret = fmt_check_reloc(m, r, NULL, NULL, NULL)) != RKNN_SUCC)
+            return ret;
+    memset(plan, 0, sizeof *plan);
+    if ((ret = fmt_weight_layout(m, NULL, NULL, &plan->weight_bytes)) != RKNN_SUCC)
+        return ret;
+    plan->regcmd_bytes = fmt_align_up32(m->regcmd_size, RKNN_DMA_ALIGN);
+    plan->arena_bytes = fmt_align_up32((uint32_t)m->arena_size, RKNN_DMA_ALIGN);
+    plan->scratch_bytes = scratch_size(m);
+    if ((ret = input_home_bytes(m, &plan->input_home_bytes)) != RKNN_SUCC)
+        return ret;
+    plan->image_bytes = fmt_align_up32((uint32_t)m->file_size, RKNN_DMA_ALIGN);
+    plan->blobs_aligned = (uint8_t)blobs_aligned(m);
+    return RKNN_SUCC;
+}
+
+int rknn_model_copy_weights(const rknn_model_view *m, uint8_t *weights)
+{
+    uint32_t total;
+
+    return fmt_weight_layout(m, NULL, weights, &total);
+}
+
+int rknn_model_blob_offsets(const rknn_model_view *m, uint32_t *offsets)
+{
+    uint32_t total;
+
+    return fmt_weight_layout(m, offsets, NULL, &total);
+}

@@ -1,0 +1,143 @@
+/*
+ * model_reloc.c - relocation: a copy of the model's command stream made to
+ * point at one context's memory (rknn_model_reloc_target). Every patched
+ * word was checked to be an address register inside its tensor
+ * (model_check.c), every chain link to be a task start; words no task
+ * covers become NOPs.
+ */
+#include "model_internal.h"
+
+#include <string.h>
+
+#include "hal.h"
+#include "rknn_api.h"
+
+static void put_word(uint8_t *stream, uint32_t index, uint64_t w)
+{
+    for (unsigned i = 0; i < 8; i++)
+        stream[(size_t)index * 8 + i] = (uint8_t)(w >> (8 * i));
+}
+
+/* The DMA address of a tensor's first byte in the target. */
+static uint32_t tensor_dma(const rknn_model_reloc_target *to, const rknn_model_tensor_info *t)
+{
+    if (fmt_is_constant(t->kind))
+        return to->constants_dma + to->blob_offsets[t->blob_index];
+    return to->arena_dma + t->arena_offset;
+}
+
+/* Points every word of one relocation at base + its addend. The entries are
+ * decoded again (the decoder bounds each word), since the model may sit in
+ * writable memory. */
+static int patch_entries(const rknn_model_view *m, uint8_t *stream, const rknn_model_reloc_info *ri,
+                         uint32_t base)
+{
+    for (uint32_t e = 0; e < ri->n_entries; e++) {
+        uint32_t addend, word;
+        uint64_t w;
+        int ret = rknn_model_reloc_entry(ri, e, &addend, &word);
+        if (ret != RKNN_SUCC)
+            return ret;
+        w = fmt_stream_word(m, word);
+        put_word(stream, word,
+                 npu_regcmd_make(npu_regcmd_target(w), npu_regcmd_reg(w), base + addend));
+    }
+    return RKNN_SUCC;
+}
+
+static int patch_relocs(const rknn_model_view *m, const rknn_model_reloc_target *to,
+                        uint32_t *patched)
+{
+    for (uint32_t r = 0; r < m->n_relocs; r++) {
+        rknn_model_reloc_info ri;
+        rknn_model_tensor_info t;
+        /* checked again: the file is re-read, and may be in writable memory */
+        int ret = fmt_check_reloc(m, r, patched, &ri, &t);
+        if (ret != RKNN_SUCC)
+            return ret;
+        ret = patch_entries(m, to->stream, &ri, tensor_dma(to, &t));
+        if (ret != RKNN_SUCC)
+            return ret;
+    }
+    return RKNN_SUCC;
+}
+
+/* Chain words hold stream-relative offsets: make them DMA addresses. Each
+ * one was checked to be a task start (check_tail) or is rejected here. */
+static int rebase_chain(const rknn_model_view *m, const rknn_model_reloc_target *to)
+{
+    uint32_t base = to->stream_dma;
+
+    for (uint32_t t = 0; t < m->n_tasks; t++) {
+        rknn_model_task_info ti;
+        uint32_t at;
+        uint64_t w;
+        rknn_model_task(m, t, &ti);
+        at = (uint32_t)(ti.regcmd_addr / RKNN_MODEL_REGCMD_WORD_SIZE) + ti.regcfg_amount;
+        w = fmt_stream_word(m, at);
+        if (npu_regcmd_is_nop(w) || npu_regcmd_value(w) == 0)
+            continue;
+        if (npu_regcmd_value(w) % 16u || npu_regcmd_value(w) >= m->regcmd_size) {
+            HAL_LOG_ERR("rknn_init: task %lu links to stream byte %lu, outside the stream", (unsigned long)(t), (unsigned long)(npu_regcmd_value(w)));
+            return RKNN_ERR_MODEL_INVALID;
+        }
+        put_word(to->stream, at, npu_regcmd_next_address(base + npu_regcmd_value(w)));
+    }
+    return RKNN_SUCC;
+}
+
+/* Words no task covers (gaps between tasks, the DMA block's padding) become
+ * NOPs: nothing the file put there was validated, and the PC's fetch
+ * granularity (2 words on RK3588) can reach one word past a task's tail.
+ * `covered` is a bitmap of n_regcmd_words bits. */
+static void clear_unfetched(const rknn_model_view *m, const rknn_model_reloc_target *to,
+                            uint32_t *covered)
+{
+    memset(covered, 0, (m->n_regcmd_words + 31) / 32 * 4u);
+    for (uint32_t t = 0; t < m->n_tasks; t++) {
+        rknn_model_task_info ti;
+        uint32_t first;
+        if (rknn_model_task(m, t, &ti) != RKNN_SUCC)
+            continue;
+        first = (uint32_t)(ti.regcmd_addr / RKNN_MODEL_REGCMD_WORD_SIZE);
+        for (uint32_t i = first; i < first + ti.regcfg_amount + NPU_PC_TAIL_WORDS; i++)
+            covered[i / 32] |= 1u << (i % 32);
+    }
+    for (uint32_t i = 0; i < m->n_regcmd_words; i++)
+        if (!(covered[i / 32] & (1u << (i % 32))))
+            put_word(to->stream, i, npu_regcmd_nop());
+    memset(to->stream + m->regcmd_size, 0, to->stream_bytes - m->regcmd_size);
+}
+
+int rknn_model_relocate(const rknn_model_view *m, const rknn_model_reloc_target *to)
+{
+    int ret;
+
+    memset(to->bitmap, 0, (m->n_regcmd_words + 31) / 32 * 4u);
+    memcpy(to->stream, m->regcmd, m->regcmd_size);
+    ret = patch_relocs(m, to, to->bitmap);
+    if (ret == RKNN_SUCC)
+        ret = fmt_check_unrelocated(m, to->bitmap);
+    if (ret == RKNN_SUCC)
+        ret = rebase_chain(m, to);
+    if (ret == RKNN_SUCC)
+        clear_unfetched(m, to, to->bitmap); /* the bitmap is free again */
+    return ret;
+}
+
+int rknn_model_repoint(const rknn_model_view *m, uint8_t *stream, uint32_t tensor_index,
+                       uint32_t dma)
+{
+    for (uint32_t r = 0; r < m->n_relocs; r++) {
+        rknn_model_reloc_info ri;
+        int ret = rknn_model_reloc(m, r, &ri);
+        if (ret != RKNN_SUCC)
+            return ret;
+        if (ri.tensor_index != tensor_index)
+            continue;
+        ret = patch_entries(m, stream, &ri, dma);
+        if (ret != RKNN_SUCC)
+            return ret;
+    }
+    return RKNN_SUCC;
+}
