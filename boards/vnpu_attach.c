@@ -37,8 +37,8 @@ int board_vnpu_attach(const rknpu_platform_config *p, const npu_soc_profile *soc
         return RKNN_ERR_DEVICE_UNAVAILABLE;
     }
     for (unsigned i = 0; i < soc->core_count && i < VNPU_MAX_CORES; i++) {
-        windows[i] = (hal_mmio_region){p->npu_base[i], NPU_CORE_WINDOW_BYTES,
-                                       (void *)(uintptr_t)i, window_read, window_write};
+        windows[i] = (hal_mmio_region){p->npu_base[i], NPU_CORE_WINDOW_BYTES, (void *)(uintptr_t)i,
+                                       window_read, window_write};
         if (hal_mmio_register(&windows[i]) != 0) {
             HAL_LOG_ERR("board: NPU core %u window at 0x%lx overlaps another device", i,
                         (unsigned long)p->npu_base[i]);

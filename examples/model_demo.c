@@ -43,9 +43,9 @@ static int npy_header(const uint8_t *p, size_t n, size_t *offset, rknn_tensor_ty
         return -1;
     memcpy(hdr, p + 10, hlen);
     hdr[hlen] = 0;
-    *type = strstr(hdr, "'|u1'") ? RKNN_TENSOR_UINT8
-          : strstr(hdr, "'<f4'") ? RKNN_TENSOR_FLOAT32
-                                 : RKNN_TENSOR_TYPE_MAX;
+    *type = strstr(hdr, "'|u1'")   ? RKNN_TENSOR_UINT8
+            : strstr(hdr, "'<f4'") ? RKNN_TENSOR_FLOAT32
+                                   : RKNN_TENSOR_TYPE_MAX;
     shape = strstr(hdr, "'shape': (");
     if (*type == RKNN_TENSOR_TYPE_MAX || !shape)
         return -1;
@@ -106,8 +106,8 @@ static void summarise(const rknn_tensor_attr *a, const float *f)
         }
         sum += f[k];
     }
-    printf("  output %u '%s': %u values, min %.4f max %.4f (at %u) mean %.4f\n",
-           (unsigned)a->index, a->name, (unsigned)a->n_elems, (double)mn, (double)mx, (unsigned)top,
+    printf("  output %u '%s': %u values, min %.4f max %.4f (at %u) mean %.4f\n", (unsigned)a->index,
+           a->name, (unsigned)a->n_elems, (double)mn, (double)mx, (unsigned)top,
            (double)(sum / (float)a->n_elems));
 }
 
@@ -125,8 +125,8 @@ int main(void)
         return 1;
     }
     t0 = now_us();
-    ret = rknn_init(&ctx, (void *)(uintptr_t)demo_model, (uint32_t)(demo_model_end - demo_model),
-                    0, NULL);
+    ret = rknn_init(&ctx, (void *)(uintptr_t)demo_model, (uint32_t)(demo_model_end - demo_model), 0,
+                    NULL);
     t_init = now_us() - t0;
     if (ret != RKNN_SUCC || rknn_query(ctx, RKNN_QUERY_IN_OUT_NUM, &io, sizeof io) != RKNN_SUCC ||
         io.n_input > MAX_IO || io.n_output > MAX_IO) {

@@ -25,7 +25,7 @@ extern "C" {
 #ifndef MEM_CARVEOUT_MAX_BLOCKS
 #define MEM_CARVEOUT_MAX_BLOCKS 160 /* used + free blocks tracked at once (4 bytes each) */
 #endif
-#define MEM_MIN_ALIGN 64u           /* cache line: allocations never share one */
+#define MEM_MIN_ALIGN 64u /* cache line: allocations never share one */
 
 typedef enum {
     MEM_OK = 0,
@@ -97,11 +97,10 @@ typedef struct mem_pool {
 } mem_pool;
 
 /* Defines `static mem_pool NAME` with room for COUNT objects of TYPE. */
-#define MEM_POOL_DEFINE(NAME, TYPE, COUNT)                                        \
-    static TYPE NAME##_storage[COUNT];                                            \
-    static uint32_t NAME##_bits[((COUNT) + 31) / 32];                             \
-    static mem_pool NAME = {(uint8_t *)NAME##_storage, sizeof(TYPE), (COUNT),     \
-                            NAME##_bits, 0}
+#define MEM_POOL_DEFINE(NAME, TYPE, COUNT)                                                         \
+    static TYPE NAME##_storage[COUNT];                                                             \
+    static uint32_t NAME##_bits[((COUNT) + 31) / 32];                                              \
+    static mem_pool NAME = {(uint8_t *)NAME##_storage, sizeof(TYPE), (COUNT), NAME##_bits, 0}
 
 /* A zero-filled object, or NULL when the pool is exhausted. */
 void *mem_pool_take(mem_pool *p);

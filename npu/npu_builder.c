@@ -31,7 +31,8 @@ void npu_task_reg(npu_task_words *t, uint32_t table_off, uint32_t value)
     uint32_t soc_off = npu_soc_from_table_offset(t->soc, table_off);
     int block = npu_block_of_offset(table_off);
 
-    npu_task_raw(t, npu_regcmd_make(npu_block_target((enum npu_block)block), (uint16_t)soc_off, value));
+    npu_task_raw(
+        t, npu_regcmd_make(npu_block_target((enum npu_block)block), (uint16_t)soc_off, value));
 }
 
 /* Defaults: every DPU stage bypassed, OUT_CVT identity. */
@@ -45,7 +46,8 @@ static void emit_dpu_output(npu_task_words *t, const npu_conv_desc *c, uint32_t 
     npu_task_reg(t, NPU_DPU_DATA_CUBE_HEIGHT, h - 1u);
     npu_task_reg(t, NPU_DPU_DATA_CUBE_NOTCH_ADDR, 0);
     npu_task_reg(t, NPU_DPU_DATA_CUBE_CHANNEL,
-                 NPU_DPU_DATA_CUBE_CHANNEL_ORIG_CHANNEL(ch - 1u) | NPU_DPU_DATA_CUBE_CHANNEL_CHANNEL(ch - 1u));
+                 NPU_DPU_DATA_CUBE_CHANNEL_ORIG_CHANNEL(ch - 1u) |
+                     NPU_DPU_DATA_CUBE_CHANNEL_CHANNEL(ch - 1u));
     npu_task_reg(t, NPU_DPU_BS_CFG, c->bs_cfg);
     npu_task_reg(t, NPU_DPU_BS_ALU_CFG, c->bs_alu);
     npu_task_reg(t, NPU_DPU_BS_MUL_CFG, c->bs_mul_cfg);
@@ -71,7 +73,8 @@ static void emit_dpu_output(npu_task_words *t, const npu_conv_desc *c, uint32_t 
 
 static uint32_t dpu_data_format(const npu_conv_desc *c, uint32_t in_prec)
 {
-    return NPU_DPU_DATA_FORMAT_OUT_PRECISION(c->out_prec) | NPU_DPU_DATA_FORMAT_IN_PRECISION(in_prec) |
+    return NPU_DPU_DATA_FORMAT_OUT_PRECISION(c->out_prec) |
+           NPU_DPU_DATA_FORMAT_IN_PRECISION(in_prec) |
            NPU_DPU_DATA_FORMAT_BS_MUL_SHIFT_VALUE_NEG(c->bs_neg_shift) |
            NPU_DPU_DATA_FORMAT_PROC_PRECISION(in_prec);
 }
@@ -81,7 +84,8 @@ static uint32_t erdma_cfg(const npu_conv_desc *c)
 {
     if (NPU_DPU_EW_CFG_EW_BYPASS_GET(c->ew_cfg))
         return NPU_DPU_RDMA_ERDMA_CFG_ERDMA_DISABLE(1);
-    return NPU_DPU_RDMA_ERDMA_CFG_DATA_MODE(1) | NPU_DPU_RDMA_ERDMA_CFG_ERDMA_DATA_SIZE(c->erdma_size);
+    return NPU_DPU_RDMA_ERDMA_CFG_DATA_MODE(1) |
+           NPU_DPU_RDMA_ERDMA_CFG_ERDMA_DATA_SIZE(c->erdma_size);
 }
 
 void npu_conv_defaults(npu_conv_desc *c)
@@ -108,16 +112,17 @@ void npu_build_conv(npu_task_words *t, const npu_soc_profile *soc, const npu_con
     uint32_t prec = c->fp16 ? 2u : 0u, elem = c->fp16 ? 2u : 1u;
     uint32_t atom = soc->feature_atom_bytes;
     int rdma = c->brdma_use != 0 || !NPU_DPU_EW_CFG_EW_BYPASS_GET(c->ew_cfg);
-    uint32_t enable = NPU_UNIT_CNA | NPU_UNIT_CORE | NPU_UNIT_DPU |
-                      (rk356x ? NPU_UNIT_CMAC : 0) | (rdma || !rk356x ? NPU_UNIT_DPU_RDMA : 0);
+    uint32_t enable = NPU_UNIT_CNA | NPU_UNIT_CORE | NPU_UNIT_DPU | (rk356x ? NPU_UNIT_CMAC : 0) |
+                      (rdma || !rk356x ? NPU_UNIT_DPU_RDMA : 0);
     uint32_t con1 = NPU_CNA_CONV_CON1_CONV_MODE(c->depthwise ? 3u : 0u) |
                     NPU_CNA_CONV_CON1_IN_PRECISION(prec) | NPU_CNA_CONV_CON1_PROC_PRECISION(prec);
     uint32_t wbytes = c->kh * c->kw * c->cin * elem;
 
     npu_task_begin(t, soc, enable, DPU_DONE);
     if (c->argb)
-        con1 |= NPU_CNA_CONV_CON1_ARGB_IN(7u + c->cin_real) |
-                (rk356x ? 0u : NPU_CNA_CONV_CON1_GROUP_LINE_OFF(1) | NPU_CNA_CONV_CON1_NONALIGN_DMA(1));
+        con1 |=
+            NPU_CNA_CONV_CON1_ARGB_IN(7u + c->cin_real) |
+            (rk356x ? 0u : NPU_CNA_CONV_CON1_GROUP_LINE_OFF(1) | NPU_CNA_CONV_CON1_NONALIGN_DMA(1));
     npu_task_reg(t, NPU_DPU_S_POINTER, NPU_S_POINTER_PP_ARM);
     npu_task_reg(t, NPU_DPU_RDMA_S_POINTER, NPU_S_POINTER_PP_ARM);
     npu_task_reg(t, NPU_CNA_CONV_CON1, con1);
@@ -125,43 +130,50 @@ void npu_build_conv(npu_task_words *t, const npu_soc_profile *soc, const npu_con
     npu_task_reg(t, NPU_CNA_CONV_CON3,
                  NPU_CNA_CONV_CON3_CONV_X_STRIDE(c->sx) | NPU_CNA_CONV_CON3_CONV_Y_STRIDE(c->sy));
     npu_task_reg(t, NPU_CNA_DATA_SIZE0,
-                 NPU_CNA_DATA_SIZE0_DATAIN_WIDTH(c->win) | NPU_CNA_DATA_SIZE0_DATAIN_HEIGHT(c->hin));
-    npu_task_reg(t, NPU_CNA_DATA_SIZE1, NPU_CNA_DATA_SIZE1_DATAIN_CHANNEL_REAL(c->cin_real - 1u) |
-                                            NPU_CNA_DATA_SIZE1_DATAIN_CHANNEL(c->cin));
+                 NPU_CNA_DATA_SIZE0_DATAIN_WIDTH(c->win) |
+                     NPU_CNA_DATA_SIZE0_DATAIN_HEIGHT(c->hin));
+    npu_task_reg(t, NPU_CNA_DATA_SIZE1,
+                 NPU_CNA_DATA_SIZE1_DATAIN_CHANNEL_REAL(c->cin_real - 1u) |
+                     NPU_CNA_DATA_SIZE1_DATAIN_CHANNEL(c->cin));
     npu_task_reg(t, NPU_CNA_DATA_SIZE2, c->wout);
     npu_task_reg(t, NPU_CNA_DATA_SIZE3, c->wout * c->hout);
     npu_task_reg(t, NPU_CNA_WEIGHT_SIZE0, c->depthwise ? wbytes : wbytes * c->nker);
     npu_task_reg(t, NPU_CNA_WEIGHT_SIZE1, wbytes);
     npu_task_reg(t, NPU_CNA_WEIGHT_SIZE2,
-                 NPU_CNA_WEIGHT_SIZE2_WEIGHT_WIDTH(c->kw) | NPU_CNA_WEIGHT_SIZE2_WEIGHT_HEIGHT(c->kh) |
+                 NPU_CNA_WEIGHT_SIZE2_WEIGHT_WIDTH(c->kw) |
+                     NPU_CNA_WEIGHT_SIZE2_WEIGHT_HEIGHT(c->kh) |
                      NPU_CNA_WEIGHT_SIZE2_WEIGHT_KERNELS(c->depthwise ? 1u : c->nker));
-    npu_task_reg(t, NPU_CNA_CBUF_CON0, NPU_CNA_CBUF_CON0_DATA_BANK(8) | NPU_CNA_CBUF_CON0_WEIGHT_BANK(4));
+    npu_task_reg(t, NPU_CNA_CBUF_CON0,
+                 NPU_CNA_CBUF_CON0_DATA_BANK(8) | NPU_CNA_CBUF_CON0_WEIGHT_BANK(4));
     if (c->argb)
         npu_task_reg(t, NPU_CNA_CBUF_CON1,
                      rk356x ? NPU_CNA_CBUF_CON1_RK356X_DATAIN_WIDTH(c->argb_pitch_px) |
                                   NPU_CNA_CBUF_CON1_DATA_ENTRIES(32u)
                             : NPU_CNA_CBUF_CON1_DATA_ENTRIES(c->hin * c->argb_pitch_px));
     else
-        npu_task_reg(t, NPU_CNA_CBUF_CON1, NPU_CNA_CBUF_CON1_DATA_ENTRIES((c->win * atom + 63u) / 64u));
+        npu_task_reg(t, NPU_CNA_CBUF_CON1,
+                     NPU_CNA_CBUF_CON1_DATA_ENTRIES((c->win * atom + 63u) / 64u));
     /* identity converter: scale 1, offset 0; bit 0 means bypass on RK3588 and
      * enable on RK356x (the virtual NPU's reading of the vendor streams) */
     npu_task_reg(t, NPU_CNA_CVT_CON0,
                  c->cvt_con0 ? c->cvt_con0
-                             : NPU_CNA_CVT_CON0_CVT_BYPASS(rk356x ? 0u : 1u) | NPU_CNA_CVT_CON0_CVT_TYPE(1) |
-                                   NPU_CNA_CVT_CON0_DATA_SIGN(1));
+                             : NPU_CNA_CVT_CON0_CVT_BYPASS(rk356x ? 0u : 1u) |
+                                   NPU_CNA_CVT_CON0_CVT_TYPE(1) | NPU_CNA_CVT_CON0_DATA_SIGN(1));
     for (unsigned i = 0; i < 4; i++) /* CVT_CON1..4 share one layout */
         npu_task_reg(t, NPU_CNA_CVT_CON1 + 4u * i,
                      c->cvt_con0 ? c->cvt_con[i] : NPU_CNA_CVT_CON1_CVT_SCALE0(1));
     npu_task_reg(t, NPU_CNA_FC_CON0, 0);
     npu_task_reg(t, NPU_CNA_FC_CON1, 0);
-    npu_task_reg(t, NPU_CNA_PAD_CON0, NPU_CNA_PAD_CON0_PAD_LEFT(c->pl) | NPU_CNA_PAD_CON0_PAD_TOP(c->pt) |
-                                          (rk356x ? NPU_CNA_PAD_CON0_RK356X_PAD_VALUE(c->pad_value) : 0));
+    npu_task_reg(t, NPU_CNA_PAD_CON0,
+                 NPU_CNA_PAD_CON0_PAD_LEFT(c->pl) | NPU_CNA_PAD_CON0_PAD_TOP(c->pt) |
+                     (rk356x ? NPU_CNA_PAD_CON0_RK356X_PAD_VALUE(c->pad_value) : 0));
     npu_task_reg(t, NPU_CNA_FEATURE_DATA_ADDR, c->in_addr);
     npu_task_reg(t, NPU_CNA_FC_CON2, 0);
     npu_task_reg(t, NPU_CNA_DMA_CON0,
-                 rk356x ? NPU_CNA_DMA_CON0_DATA_BURST_LEN(7) | NPU_CNA_DMA_CON0_RK356X_UNDOC_12_10(7) |
-                              NPU_CNA_DMA_CON0_WEIGHT_BURST_LEN(7) | NPU_CNA_DMA_CON0_UNDOC_20(1)
-                        : NPU_CNA_DMA_CON0_DATA_BURST_LEN(15) | NPU_CNA_DMA_CON0_WEIGHT_BURST_LEN(15));
+                 rk356x
+                     ? NPU_CNA_DMA_CON0_DATA_BURST_LEN(7) | NPU_CNA_DMA_CON0_RK356X_UNDOC_12_10(7) |
+                           NPU_CNA_DMA_CON0_WEIGHT_BURST_LEN(7) | NPU_CNA_DMA_CON0_UNDOC_20(1)
+                     : NPU_CNA_DMA_CON0_DATA_BURST_LEN(15) | NPU_CNA_DMA_CON0_WEIGHT_BURST_LEN(15));
     if (c->argb) {
         npu_task_reg(t, NPU_CNA_DMA_CON1, c->win);
         npu_task_reg(t, NPU_CNA_DMA_CON2, c->win * (c->hin - 1u));
@@ -171,10 +183,12 @@ void npu_build_conv(npu_task_words *t, const npu_soc_profile *soc, const npu_con
     } else {
         /* group-line form (hw.md §4.2): line = 4W atoms, surface = line + surf */
         npu_task_reg(t, NPU_CNA_DMA_CON1, 4u * c->win);
-        npu_task_reg(t, NPU_CNA_DMA_CON2, NPU_CNA_DMA_CON2_SURF_STRIDE(c->win * c->hin - 4u * c->win));
+        npu_task_reg(t, NPU_CNA_DMA_CON2,
+                     NPU_CNA_DMA_CON2_SURF_STRIDE(c->win * c->hin - 4u * c->win));
     }
     npu_task_reg(t, NPU_CNA_FC_DATA_SIZE0,
-                 NPU_CNA_FC_DATA_SIZE0_DMA_WIDTH(c->win) | NPU_CNA_FC_DATA_SIZE0_DMA_HEIGHT(c->hin));
+                 NPU_CNA_FC_DATA_SIZE0_DMA_WIDTH(c->win) |
+                     NPU_CNA_FC_DATA_SIZE0_DMA_HEIGHT(c->hin));
     npu_task_reg(t, NPU_CNA_FC_DATA_SIZE1, c->cin);
     npu_task_reg(t, NPU_CNA_DCOMP_CTRL, 0);
     npu_task_reg(t, NPU_CNA_DCOMP_REGNUM, 0);
@@ -184,24 +198,27 @@ void npu_build_conv(npu_task_words *t, const npu_soc_profile *soc, const npu_con
     /* CORE (and CMAC on RK356x) */
     if (rk356x) {
         npu_task_reg(t, NPU_CMAC_S_POINTER, NPU_S_POINTER_PP_ARM);
-        npu_task_reg(t, NPU_CMAC_MISC_CFG, NPU_CMAC_MISC_CFG_QD_EN(1) |
-                                               NPU_CMAC_MISC_CFG_DW_EN((uint32_t)c->depthwise) |
-                                               NPU_CMAC_MISC_CFG_FP16((uint32_t)c->fp16));
+        npu_task_reg(t, NPU_CMAC_MISC_CFG,
+                     NPU_CMAC_MISC_CFG_QD_EN(1) | NPU_CMAC_MISC_CFG_DW_EN((uint32_t)c->depthwise) |
+                         NPU_CMAC_MISC_CFG_FP16((uint32_t)c->fp16));
         npu_task_reg(t, NPU_CORE_MISC_CFG, NPU_CORE_MISC_CFG_RK356X_FP16((uint32_t)c->fp16));
     } else {
-        npu_task_reg(t, NPU_CORE_MISC_CFG, NPU_CORE_MISC_CFG_QD_EN(c->fp16 ? 0u : 1u) |
-                                               NPU_CORE_MISC_CFG_DW_EN((uint32_t)c->depthwise) |
-                                               NPU_CORE_MISC_CFG_PROC_PRECISION(prec));
+        npu_task_reg(t, NPU_CORE_MISC_CFG,
+                     NPU_CORE_MISC_CFG_QD_EN(c->fp16 ? 0u : 1u) |
+                         NPU_CORE_MISC_CFG_DW_EN((uint32_t)c->depthwise) |
+                         NPU_CORE_MISC_CFG_PROC_PRECISION(prec));
     }
-    npu_task_reg(t, NPU_CORE_DATAOUT_SIZE_0, NPU_CORE_DATAOUT_SIZE_0_DATAOUT_HEIGHT(c->hout - 1u) |
-                                                 NPU_CORE_DATAOUT_SIZE_0_DATAOUT_WIDTH(c->wout - 1u));
+    npu_task_reg(t, NPU_CORE_DATAOUT_SIZE_0,
+                 NPU_CORE_DATAOUT_SIZE_0_DATAOUT_HEIGHT(c->hout - 1u) |
+                     NPU_CORE_DATAOUT_SIZE_0_DATAOUT_WIDTH(c->wout - 1u));
     npu_task_reg(t, NPU_CORE_DATAOUT_SIZE_1, c->kout - 1u);
     npu_task_reg(t, NPU_CORE_CLIP_TRUNCATE, 0);
     /* DPU */
-    npu_task_reg(t, NPU_DPU_FEATURE_MODE_CFG,
-                 rk356x ? NPU_DPU_FEATURE_MODE_CFG_CONV_MODE(1) | NPU_DPU_FEATURE_MODE_CFG_BURST_LEN(8)
-                        : NPU_DPU_FEATURE_MODE_CFG_OUTPUT_MODE(2) | NPU_DPU_FEATURE_MODE_CFG_BURST_LEN(15) |
-                              NPU_DPU_FEATURE_MODE_CFG_CONV_MODE(c->depthwise ? 3u : 0u));
+    npu_task_reg(
+        t, NPU_DPU_FEATURE_MODE_CFG,
+        rk356x ? NPU_DPU_FEATURE_MODE_CFG_CONV_MODE(1) | NPU_DPU_FEATURE_MODE_CFG_BURST_LEN(8)
+               : NPU_DPU_FEATURE_MODE_CFG_OUTPUT_MODE(2) | NPU_DPU_FEATURE_MODE_CFG_BURST_LEN(15) |
+                     NPU_DPU_FEATURE_MODE_CFG_CONV_MODE(c->depthwise ? 3u : 0u));
     npu_task_reg(t, NPU_DPU_DATA_FORMAT, dpu_data_format(c, prec));
     npu_task_reg(t, NPU_DPU_OFFSET_PEND, 0);
     emit_dpu_output(t, c, c->wout, c->hout, c->kout);
@@ -216,31 +233,33 @@ void npu_build_conv(npu_task_words *t, const npu_soc_profile *soc, const npu_con
         npu_task_reg(t, NPU_DPU_RDMA_DATA_CUBE_HEIGHT, c->hout - 1u);
         npu_task_reg(t, NPU_DPU_RDMA_DATA_CUBE_CHANNEL, c->kout - 1u);
         npu_task_reg(t, NPU_DPU_RDMA_SRC_BASE_ADDR, c->src_addr);
-        npu_task_reg(t, NPU_DPU_RDMA_BRDMA_CFG, c->brdma_use ? NPU_DPU_RDMA_BRDMA_CFG_BRDMA_DATA_USE(c->brdma_use)
-                                                        : NPU_DPU_RDMA_BRDMA_CFG_BRDMA_DISABLE(1));
+        npu_task_reg(t, NPU_DPU_RDMA_BRDMA_CFG,
+                     c->brdma_use ? NPU_DPU_RDMA_BRDMA_CFG_BRDMA_DATA_USE(c->brdma_use)
+                                  : NPU_DPU_RDMA_BRDMA_CFG_BRDMA_DISABLE(1));
         npu_task_reg(t, NPU_DPU_RDMA_BS_BASE_ADDR, c->bs_addr);
         npu_task_reg(t, NPU_DPU_RDMA_NRDMA_CFG, NPU_DPU_RDMA_NRDMA_CFG_NRDMA_DISABLE(1));
         npu_task_reg(t, NPU_DPU_RDMA_ERDMA_CFG, erdma_cfg(c));
         npu_task_reg(t, NPU_DPU_RDMA_EW_BASE_ADDR, c->ew_addr);
         npu_task_reg(t, NPU_DPU_RDMA_EW_SURF_STRIDE, c->ew_surf);
         npu_task_reg(t, NPU_DPU_RDMA_FEATURE_MODE_CFG, fm);
-        npu_task_reg(t, NPU_DPU_RDMA_WEIGHT, NPU_DPU_RDMA_WEIGHT_WEIGHT_M(1) | NPU_DPU_RDMA_WEIGHT_WEIGHT_B(1) |
-                                                 NPU_DPU_RDMA_WEIGHT_WEIGHT_N(1) | NPU_DPU_RDMA_WEIGHT_WEIGHT_E(1));
+        npu_task_reg(t, NPU_DPU_RDMA_WEIGHT,
+                     NPU_DPU_RDMA_WEIGHT_WEIGHT_M(1) | NPU_DPU_RDMA_WEIGHT_WEIGHT_B(1) |
+                         NPU_DPU_RDMA_WEIGHT_WEIGHT_N(1) | NPU_DPU_RDMA_WEIGHT_WEIGHT_E(1));
     }
 }
 
 /* DPU flying mode (DPU + DPU_RDMA, no CNA): int8 or fp16 cube of w x h
  * pixels and c <= C2 channels from src; epilogue registers as in `c`
  * (only the DPU fields are used). */
-void npu_build_flying(npu_task_words *t, const npu_soc_profile *soc, uint32_t in_prec,
-                                    uint32_t w, uint32_t h, uint32_t ch, uint32_t src,
-                                    const npu_conv_desc *c, int nonalign)
+void npu_build_flying(npu_task_words *t, const npu_soc_profile *soc, uint32_t in_prec, uint32_t w,
+                      uint32_t h, uint32_t ch, uint32_t src, const npu_conv_desc *c, int nonalign)
 {
     int rk356x = npu_soc_is_rk356x(soc);
     uint32_t out_elem = c->out_prec == 0 ? 1u : (c->out_prec <= 3 ? 2u : 4u);
-    uint32_t fm = NPU_DPU_FEATURE_MODE_CFG_FLYING_MODE(1) |
-                  (rk356x ? NPU_DPU_FEATURE_MODE_CFG_CONV_MODE(1) | NPU_DPU_FEATURE_MODE_CFG_BURST_LEN(8)
-                          : NPU_DPU_FEATURE_MODE_CFG_OUTPUT_MODE(2) | NPU_DPU_FEATURE_MODE_CFG_BURST_LEN(15));
+    uint32_t fm =
+        NPU_DPU_FEATURE_MODE_CFG_FLYING_MODE(1) |
+        (rk356x ? NPU_DPU_FEATURE_MODE_CFG_CONV_MODE(1) | NPU_DPU_FEATURE_MODE_CFG_BURST_LEN(8)
+                : NPU_DPU_FEATURE_MODE_CFG_OUTPUT_MODE(2) | NPU_DPU_FEATURE_MODE_CFG_BURST_LEN(15));
 
     if (nonalign)
         fm |= NPU_DPU_FEATURE_MODE_CFG_NONALIGN(1) |
@@ -263,8 +282,10 @@ void npu_build_flying(npu_task_words *t, const npu_soc_profile *soc, uint32_t in
     npu_task_reg(t, NPU_DPU_RDMA_SRC_DMA_CFG, 0);
     /* flying, MRDMA on, PROC and IN precision */
     npu_task_reg(t, NPU_DPU_RDMA_FEATURE_MODE_CFG,
-                 NPU_DPU_RDMA_FEATURE_MODE_CFG_FLYING_MODE(1) | NPU_DPU_RDMA_FEATURE_MODE_CFG_PROC_PRECISION(in_prec) |
-                     NPU_DPU_RDMA_FEATURE_MODE_CFG_BURST_LEN(15) | NPU_DPU_RDMA_FEATURE_MODE_CFG_IN_PRECISION(in_prec));
+                 NPU_DPU_RDMA_FEATURE_MODE_CFG_FLYING_MODE(1) |
+                     NPU_DPU_RDMA_FEATURE_MODE_CFG_PROC_PRECISION(in_prec) |
+                     NPU_DPU_RDMA_FEATURE_MODE_CFG_BURST_LEN(15) |
+                     NPU_DPU_RDMA_FEATURE_MODE_CFG_IN_PRECISION(in_prec));
 }
 
 void npu_build_pool(npu_task_words *t, const npu_soc_profile *soc, const npu_pool_desc *p)
@@ -278,8 +299,9 @@ void npu_build_pool(npu_task_words *t, const npu_soc_profile *soc, const npu_poo
     npu_task_reg(t, NPU_PPU_DATA_CUBE_OUT_WIDTH, p->wout - 1u);
     npu_task_reg(t, NPU_PPU_DATA_CUBE_OUT_HEIGHT, p->hout - 1u);
     npu_task_reg(t, NPU_PPU_DATA_CUBE_OUT_CHANNEL, p->c - 1u);
-    npu_task_reg(t, NPU_PPU_OPERATION_MODE_CFG, NPU_PPU_OPERATION_MODE_CFG_FLYING_MODE(1) |
-                                                    NPU_PPU_OPERATION_MODE_CFG_POOLING_METHOD(p->method));
+    npu_task_reg(t, NPU_PPU_OPERATION_MODE_CFG,
+                 NPU_PPU_OPERATION_MODE_CFG_FLYING_MODE(1) |
+                     NPU_PPU_OPERATION_MODE_CFG_POOLING_METHOD(p->method));
     npu_task_reg(t, NPU_PPU_POOLING_KERNEL_CFG,
                  NPU_PPU_POOLING_KERNEL_CFG_KERNEL_WIDTH(p->kw - 1u) |
                      NPU_PPU_POOLING_KERNEL_CFG_KERNEL_HEIGHT(p->kh - 1u) |
@@ -288,7 +310,8 @@ void npu_build_pool(npu_task_words *t, const npu_soc_profile *soc, const npu_poo
     npu_task_reg(t, NPU_PPU_RECIP_KERNEL_WIDTH, p->recip_w);
     npu_task_reg(t, NPU_PPU_RECIP_KERNEL_HEIGHT, p->recip_h);
     npu_task_reg(t, NPU_PPU_POOLING_PADDING_CFG,
-                 NPU_PPU_POOLING_PADDING_CFG_PAD_LEFT(p->pl) | NPU_PPU_POOLING_PADDING_CFG_PAD_TOP(p->pt) |
+                 NPU_PPU_POOLING_PADDING_CFG_PAD_LEFT(p->pl) |
+                     NPU_PPU_POOLING_PADDING_CFG_PAD_TOP(p->pt) |
                      NPU_PPU_POOLING_PADDING_CFG_PAD_RIGHT(p->pr) |
                      NPU_PPU_POOLING_PADDING_CFG_PAD_BOTTOM(p->pb));
     npu_task_reg(t, NPU_PPU_PADDING_VALUE_1, p->pad_value);
@@ -306,9 +329,7 @@ void npu_build_pool(npu_task_words *t, const npu_soc_profile *soc, const npu_poo
     npu_task_reg(t, NPU_PPU_RDMA_DATA_FORMAT, p->fp16 ? 2u : 1u);
 }
 
-
 /* ---- chains ------------------------------------------------------------------ */
-
 
 static size_t task_span(const npu_task_words *t)
 {

@@ -44,18 +44,18 @@ void npu_task_reg(npu_task_words *t, uint32_t table_off, uint32_t value);
  * addresses; "pad" counts are padded/aligned values chosen by the caller. */
 typedef struct {
     int fp16, depthwise, argb;
-    uint32_t hin, win, cin_real, cin;   /* cin: DATAIN_CHANNEL (padded) */
-    uint32_t argb_pitch_px;             /* packed-input row pitch in pixels */
+    uint32_t hin, win, cin_real, cin; /* cin: DATAIN_CHANNEL (padded) */
+    uint32_t argb_pitch_px;           /* packed-input row pitch in pixels */
     uint32_t nker, kh, kw, sx, sy, pt, pl;
-    uint32_t hout, wout, kout;          /* kout: CORE/DPU channels (padded) */
+    uint32_t hout, wout, kout; /* kout: CORE/DPU channels (padded) */
     uint32_t in_addr, w_addr, out_addr, out_surf;
-    uint32_t pad_value;                 /* int8 in the low byte, or fp16 bits */
-    uint32_t cvt_con0, cvt_con[4];      /* input converter (0 = identity per SoC) */
+    uint32_t pad_value;            /* int8 in the low byte, or fp16 bits */
+    uint32_t cvt_con0, cvt_con[4]; /* input converter (0 = identity per SoC) */
     /* DPU */
-    uint32_t out_prec;                  /* 0 int8, 1 int16, 2 fp16, 4 int32, 5 fp32 */
+    uint32_t out_prec; /* 0 int8, 1 int16, 2 fp16, 4 int32, 5 fp32 */
     uint32_t bs_cfg, bs_alu, bs_mul_cfg, bs_relux, bs_ow_cfg, bs_ow_op;
     uint32_t bn_cfg, bn_alu, bn_mul_cfg, bn_relux;
-    uint32_t bs_addr, brdma_use;        /* BS operand stream (brdma_use = DATA_USE bits) */
+    uint32_t bs_addr, brdma_use; /* BS operand stream (brdma_use = DATA_USE bits) */
     uint32_t ew_cfg, ew_cvt_off, ew_cvt_scale, ew_relux;
     uint32_t ew_addr, ew_surf, erdma_size, comb_use, src_addr;
     uint32_t oc_offset, oc_scale, oc_shift;

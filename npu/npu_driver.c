@@ -42,14 +42,15 @@ void npu_task_decode(const uint8_t *records, uint32_t i, npu_task *out)
     out->enable_mask = le32(r + NPU_TASK_ENABLE_MASK);
     out->int_mask = le32(r + NPU_TASK_INT_MASK);
     out->regcfg_amount = le32(r + NPU_TASK_REGCFG_AMOUNT);
-    out->regcmd_addr =
-        (uint64_t)le32(r + NPU_TASK_REGCMD_ADDR) | (uint64_t)le32(r + NPU_TASK_REGCMD_ADDR + 4) << 32;
+    out->regcmd_addr = (uint64_t)le32(r + NPU_TASK_REGCMD_ADDR) |
+                       (uint64_t)le32(r + NPU_TASK_REGCMD_ADDR + 4) << 32;
 }
 
 uint32_t npu_fuzz_status(uint32_t status)
 {
     /* each unit's two ping-pong groups */
-#define GROUPS(unit) (NPU_PC_INTERRUPT_STATUS_##unit##_GROUP0_MASK | NPU_PC_INTERRUPT_STATUS_##unit##_GROUP1_MASK)
+#define GROUPS(unit)                                                                               \
+    (NPU_PC_INTERRUPT_STATUS_##unit##_GROUP0_MASK | NPU_PC_INTERRUPT_STATUS_##unit##_GROUP1_MASK)
     static const uint32_t groups[] = {GROUPS(CNA_FEATURE), GROUPS(CNA_WEIGHT), GROUPS(CNA_CSC),
                                       GROUPS(CORE),        GROUPS(DPU),        GROUPS(PPU)};
 #undef GROUPS
@@ -75,7 +76,8 @@ void npu_core_reset(npu_device *dev, unsigned core)
 {
     dev->stats.resets++;
     if (rknpu_hook_npu_reset(core) != 0)
-        HAL_LOG_WARN("npu: core %u has no reset hook: its state after the failure is unknown", core);
+        HAL_LOG_WARN("npu: core %u has no reset hook: its state after the failure is unknown",
+                     core);
     reg_write(dev, core, NPU_PC_INTERRUPT_CLEAR, dev->soc->int_clear_all);
 }
 
@@ -90,14 +92,14 @@ static int check_version(npu_device *dev, unsigned core)
     v = reg_read(dev, core, NPU_PC_VERSION);
     if (v == 0) {
         HAL_LOG_ERR("npu: core %u: PC_VERSION reads 0 at 0x%lx: the NPU is not powered or "
-                    "clocked, or the address is not an NPU", core,
-                    (unsigned long)dev->core_base[core]);
+                    "clocked, or the address is not an NPU",
+                    core, (unsigned long)dev->core_base[core]);
         return NPU_ERR_UNAVAILABLE;
     }
     if (dev->soc->pc_version && v != dev->soc->pc_version) {
         HAL_LOG_ERR("npu: core %u: PC_VERSION 0x%08lx, %s has 0x%08lx: another SoC or a wrong "
-                    "platform profile", core, (unsigned long)v, dev->soc->name,
-                    (unsigned long)dev->soc->pc_version);
+                    "platform profile",
+                    core, (unsigned long)v, dev->soc->name, (unsigned long)dev->soc->pc_version);
         return NPU_ERR_UNAVAILABLE;
     }
     dev->version_checked |= core_bit(core);
@@ -294,7 +296,8 @@ int npu_wait(npu_device *dev, npu_pending *p, npu_job_result *res)
             for (unsigned i = 0; i < p->n; i++)
                 if (p->cs[i].busy)
                     HAL_LOG_ERR("npu: core %u: no completion within %lu us (status 0x%lx, want "
-                                "0x%lx)", p->cs[i].job.core, (unsigned long)dev->timeout_us,
+                                "0x%lx)",
+                                p->cs[i].job.core, (unsigned long)dev->timeout_us,
                                 (unsigned long)p->result.int_status[i],
                                 (unsigned long)p->cs[i].int_mask);
             dev->stats.timeouts++;

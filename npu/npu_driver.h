@@ -49,24 +49,24 @@ void npu_task_decode(const uint8_t *records, uint32_t i, npu_task *out);
 
 /* What one core runs in a job. */
 typedef struct {
-    unsigned core;            /* 0 .. soc->core_count - 1 */
-    const uint8_t *records;   /* rknpu_task records */
-    uint32_t first, count;    /* the chain: records [first, first + count) */
-    uint32_t stream_dma;      /* DMA address regcmd_addr is relative to */
+    unsigned core;          /* 0 .. soc->core_count - 1 */
+    const uint8_t *records; /* rknpu_task records */
+    uint32_t first, count;  /* the chain: records [first, first + count) */
+    uint32_t stream_dma;    /* DMA address regcmd_addr is relative to */
 } npu_core_job;
 
 typedef struct {
     uint32_t int_status[RKNPU_MAX_CORES]; /* last INT_STATUS seen per job entry */
     uint32_t tasks_done[RKNPU_MAX_CORES]; /* TASK_STATUS on failure */
-    uint64_t hw_time_us;      /* kick to completion of the whole job */
+    uint64_t hw_time_us;                  /* kick to completion of the whole job */
 } npu_job_result;
 
 /* A job in flight (npu_start .. npu_wait). */
 typedef struct {
     npu_core_job job;
-    uint32_t next;      /* first task of the slice to submit next */
-    uint32_t left;      /* tasks not yet submitted */
-    uint32_t int_mask;  /* last task of the slice in flight */
+    uint32_t next;     /* first task of the slice to submit next */
+    uint32_t left;     /* tasks not yet submitted */
+    uint32_t int_mask; /* last task of the slice in flight */
     uint8_t busy;
 } npu_core_state;
 
@@ -80,11 +80,11 @@ typedef struct {
 
 /* Counters of one device since npu_device_init. */
 typedef struct {
-    uint32_t jobs;          /* jobs started */
-    uint32_t slices;        /* PC kicks (a chain longer than max_submit_tasks is several) */
-    uint32_t timeouts;      /* jobs that timed out */
-    uint32_t dma_errors;    /* jobs that raised a DMA error */
-    uint32_t resets;        /* core resets after a failure */
+    uint32_t jobs;       /* jobs started */
+    uint32_t slices;     /* PC kicks (a chain longer than max_submit_tasks is several) */
+    uint32_t timeouts;   /* jobs that timed out */
+    uint32_t dma_errors; /* jobs that raised a DMA error */
+    uint32_t resets;     /* core resets after a failure */
 } npu_device_stats;
 
 /* One NPU (all its cores): the SoC profile, register windows, timeout, the
@@ -127,7 +127,6 @@ uint32_t npu_fuzz_status(uint32_t status);
 
 /* Reset one core (hook) and clear its interrupts. */
 void npu_core_reset(npu_device *dev, unsigned core);
-
 
 #ifdef __cplusplus
 }

@@ -31,13 +31,15 @@ int rknn_set_input_shapes(rknn_context context, uint32_t n_inputs, rknn_tensor_a
         return RKNN_ERR_CTX_INVALID;
     }
     if (!attr || n_inputs != ctx->model.n_inputs) {
-        HAL_LOG_ERR("rknn_set_input_shapes: pass all %lu inputs", (unsigned long)ctx->model.n_inputs);
+        HAL_LOG_ERR("rknn_set_input_shapes: pass all %lu inputs",
+                    (unsigned long)ctx->model.n_inputs);
         return RKNN_ERR_PARAM_INVALID;
     }
     for (uint32_t i = 0; i < n_inputs; i++)
         if (!same_shape_as_model(ctx, &attr[i])) {
             HAL_LOG_ERR("rknn_set_input_shapes: input %lu: the model has static shapes; dynamic-"
-                        "shape models are not supported", (unsigned long)i);
+                        "shape models are not supported",
+                        (unsigned long)i);
             return RKNN_ERR_PARAM_INVALID;
         }
     return RKNN_SUCC;

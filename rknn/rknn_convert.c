@@ -31,15 +31,15 @@
 #define CONVERT_SSE2 1
 #endif
 
-#define MAX_LUTS 4
-#define ROW_CHUNK 64u /* elements converted through one float buffer */
+#define MAX_LUTS   4
+#define ROW_CHUNK  64u /* elements converted through one float buffer */
 #define SIMD_ALIGN 16u
 
 static uint32_t elem_bytes(rknn_tensor_type t)
 {
     return t == RKNN_TENSOR_FLOAT32 || t == RKNN_TENSOR_INT32   ? 4
-         : t == RKNN_TENSOR_FLOAT16 || t == RKNN_TENSOR_INT16 ? 2
-                                                              : 1;
+           : t == RKNN_TENSOR_FLOAT16 || t == RKNN_TENSOR_INT16 ? 2
+                                                                : 1;
 }
 
 uint64_t rknn_layout_bytes(const rknn_layout *l)
@@ -58,7 +58,7 @@ uint64_t rknn_layout_bytes(const rknn_layout *l)
 /* Strides in elements for the (n, h, w) axes and the offset of channel c. */
 typedef struct {
     uint64_t sn, sh, sw;
-    uint64_t plane;  /* NC1HWC2: surface size; NCHW: channel plane */
+    uint64_t plane; /* NC1HWC2: surface size; NCHW: channel plane */
     uint32_t c2;
     rknn_layout_kind kind;
 } walk;
@@ -419,7 +419,8 @@ static inline void dequant_step(const int8_t *s, unsigned c2, float *d, size_t p
     __m128i t01, t23;
 
     if (c2 == 16) {
-        __m128i a0 = _mm_load_si128((const __m128i *)s), a1 = _mm_load_si128((const __m128i *)(s + 16));
+        __m128i a0 = _mm_load_si128((const __m128i *)s),
+                a1 = _mm_load_si128((const __m128i *)(s + 16));
         __m128i a2 = _mm_load_si128((const __m128i *)(s + 32));
         __m128i a3 = _mm_load_si128((const __m128i *)(s + 48));
         __m128i t1 = _mm_unpackhi_epi8(a0, a1), t3 = _mm_unpackhi_epi8(a2, a3);
@@ -430,7 +431,8 @@ static inline void dequant_step(const int8_t *s, unsigned c2, float *d, size_t p
         if (nc > 12)
             store_quad(d + 12 * plane, plane, _mm_unpackhi_epi16(t1, t3), nc - 12, q);
     } else {
-        __m128i a = _mm_load_si128((const __m128i *)s), b = _mm_load_si128((const __m128i *)(s + 16));
+        __m128i a = _mm_load_si128((const __m128i *)s),
+                b = _mm_load_si128((const __m128i *)(s + 16));
         t01 = _mm_unpacklo_epi8(a, _mm_srli_si128(a, 8));
         t23 = _mm_unpacklo_epi8(b, _mm_srli_si128(b, 8));
     }
@@ -592,8 +594,7 @@ int rknn_convert_input(const rknn_layout *from, const void *src, const rknn_layo
     if (from->n != to->n || from->c != to->c || from->h != to->h || from->w != to->w)
         return -1;
     fill_padding(to, dst, map);
-    if (lut_ok && !map->normalise && from->kind == RKNN_LAYOUT_NHWC &&
-        to->kind == RKNN_LAYOUT_NHWC)
+    if (lut_ok && !map->normalise && from->kind == RKNN_LAYOUT_NHWC && to->kind == RKNN_LAYOUT_NHWC)
         input_nhwc_rows(from, src, to, dst, map);
     else if (lut_ok)
         input_lut(from, src, to, dst, map);

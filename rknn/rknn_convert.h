@@ -11,18 +11,18 @@
 #include "rknn_api.h"
 
 typedef enum {
-    RKNN_LAYOUT_NCHW,        /* plain, also for non-4-D tensors */
-    RKNN_LAYOUT_NHWC,        /* rows of w_stride pixels of C channels */
-    RKNN_LAYOUT_NC1HWC2,     /* ceil(C/C2) surfaces of H x W atoms of C2 channels */
+    RKNN_LAYOUT_NCHW,    /* plain, also for non-4-D tensors */
+    RKNN_LAYOUT_NHWC,    /* rows of w_stride pixels of C channels */
+    RKNN_LAYOUT_NC1HWC2, /* ceil(C/C2) surfaces of H x W atoms of C2 channels */
 } rknn_layout_kind;
 
 /* A 4-D buffer: logical N, C, H, W plus how it is laid out. */
 typedef struct {
     rknn_layout_kind kind;
     uint32_t n, c, h, w;
-    uint32_t w_stride;      /* NHWC: pixels per row (>= w) */
-    uint32_t c2;            /* NC1HWC2: channels per atom */
-    uint32_t c1;            /* NC1HWC2: surfaces (>= ceil(c / c2)) */
+    uint32_t w_stride; /* NHWC: pixels per row (>= w) */
+    uint32_t c2;       /* NC1HWC2: channels per atom */
+    uint32_t c1;       /* NC1HWC2: surfaces (>= ceil(c / c2)) */
     rknn_tensor_type type;
 } rknn_layout;
 
@@ -34,12 +34,12 @@ uint64_t rknn_layout_offset(const rknn_layout *l, uint32_t n, uint32_t c, uint32
 
 /* How values map between the user's and the NPU's representation. */
 typedef struct {
-    float mean[4], std[4];  /* input normalisation, per channel (c % 4); std != 0 */
-    int normalise;          /* apply mean/std */
-    float scale;            /* affine quantisation of the NPU side (int8) */
+    float mean[4], std[4]; /* input normalisation, per channel (c % 4); std != 0 */
+    int normalise;         /* apply mean/std */
+    float scale;           /* affine quantisation of the NPU side (int8) */
     int32_t zp;
-    int quantised;          /* NPU side is affine int8 */
-    int32_t store_offset;   /* added to the stored int8 code (RK356x input converter: +128) */
+    int quantised;        /* NPU side is affine int8 */
+    int32_t store_offset; /* added to the stored int8 code (RK356x input converter: +128) */
 } rknn_value_map;
 
 /* user -> native: read `src` in layout `from` (any supported user type),

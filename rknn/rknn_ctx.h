@@ -33,7 +33,6 @@
 #include "rknn_api.h"
 #include "rknn_model.h"
 
-
 #define RKNN_CTX_MAGIC 0x524b4e43u /* "RKNC" */
 
 struct rknn_custom_node;
@@ -44,39 +43,38 @@ typedef struct {
     rknn_tensor_type type;
     rknn_tensor_format fmt;
     uint8_t pass_through;
-    uint8_t native;         /* NPU reads/writes it directly (relocated) */
+    uint8_t native; /* NPU reads/writes it directly (relocated) */
 } rknn_io_binding;
 
 /* Init flags rknpu-bm acts on or may safely ignore; everything else (the
  * fence flags: there are no fences without Linux) is refused with
  * RKNN_ERR_PARAM_INVALID and a log line naming the flag. */
-#define RKNN_CTX_SUPPORTED_FLAGS                                                            \
-    (RKNN_FLAG_PRIOR_MEDIUM | RKNN_FLAG_PRIOR_LOW | RKNN_FLAG_ASYNC_MASK |                  \
-     RKNN_FLAG_COLLECT_PERF_MASK | RKNN_FLAG_MEM_ALLOC_OUTSIDE | RKNN_FLAG_SHARE_WEIGHT_MEM | \
-     RKNN_FLAG_COLLECT_MODEL_INFO_ONLY | RKNN_FLAG_INTERNAL_ALLOC_OUTSIDE |                 \
-     RKNN_FLAG_DISABLE_PROC_HIGH_PRIORITY | RKNN_FLAG_DISABLE_FLUSH_INPUT_MEM_CACHE |       \
-     RKNN_FLAG_DISABLE_FLUSH_OUTPUT_MEM_CACHE | RKNN_FLAG_MODEL_BUFFER_ZERO_COPY |          \
+#define RKNN_CTX_SUPPORTED_FLAGS                                                                   \
+    (RKNN_FLAG_PRIOR_MEDIUM | RKNN_FLAG_PRIOR_LOW | RKNN_FLAG_ASYNC_MASK |                         \
+     RKNN_FLAG_COLLECT_PERF_MASK | RKNN_FLAG_MEM_ALLOC_OUTSIDE | RKNN_FLAG_SHARE_WEIGHT_MEM |      \
+     RKNN_FLAG_COLLECT_MODEL_INFO_ONLY | RKNN_FLAG_INTERNAL_ALLOC_OUTSIDE |                        \
+     RKNN_FLAG_DISABLE_PROC_HIGH_PRIORITY | RKNN_FLAG_DISABLE_FLUSH_INPUT_MEM_CACHE |              \
+     RKNN_FLAG_DISABLE_FLUSH_OUTPUT_MEM_CACHE | RKNN_FLAG_MODEL_BUFFER_ZERO_COPY |                 \
      RKNN_CTX_IGNORED_FLAGS)
 /* Preferences with nothing to act on here: accepted and logged (INFO) so that
  * vendor code passing them runs: SRAM placement (internal tensors stay in
  * the carve-out; RKNN_QUERY_MEM_SIZE reports 0 bytes of SRAM) and GPU
  * fallback (there is no GPU; CPU operators are registered custom ops). */
-#define RKNN_CTX_IGNORED_FLAGS                                                               \
+#define RKNN_CTX_IGNORED_FLAGS                                                                     \
     (RKNN_FLAG_ENABLE_SRAM | RKNN_FLAG_SHARE_SRAM | RKNN_FLAG_EXECUTE_FALLBACK_PRIOR_DEVICE_GPU)
-
 
 /* The model after rknn_init: its image and where the NPU reads its
  * constants. Shared (reference counted) by rknn_dup_context() and by
  * RKNN_FLAG_SHARE_WEIGHT_MEM contexts. */
 typedef struct {
-    const uint8_t *image;   /* the file the views point into (see above) */
+    const uint8_t *image; /* the file the views point into (see above) */
     uint32_t image_size;
-    uint8_t *dma;           /* constants as the NPU reads them: in the image, a packed
+    uint8_t *dma; /* constants as the NPU reads them: in the image, a packed
                              * carve-out copy, or rknn_set_weight_mem memory */
     uint32_t refs;
-    uint8_t image_owned;    /* image is our carve-out copy */
-    uint8_t dma_owned;      /* dma is our packed carve-out copy */
-    uint8_t in_place;       /* dma == image: a blob's offset is its file offset */
+    uint8_t image_owned; /* image is our carve-out copy */
+    uint8_t dma_owned;   /* dma is our packed carve-out copy */
+    uint8_t in_place;    /* dma == image: a blob's offset is its file offset */
 } rknn_model_store;
 
 typedef struct rknn_ctx {
@@ -86,31 +84,31 @@ typedef struct rknn_ctx {
     const npu_soc_profile *soc;
     rknn_mem_plan plan;
     rknn_model_store *store;
-    uint8_t *own_image;     /* a SHARE_WEIGHT_MEM context's copy of a model that differs
+    uint8_t *own_image; /* a SHARE_WEIGHT_MEM context's copy of a model that differs
                              * from its master's (the store holds the master's) */
-    uint8_t *regcmd;        /* relocated copy, RKNN_DMA_ALIGN aligned */
-    uint8_t *arena;         /* NULL until internal memory is bound */
+    uint8_t *regcmd;    /* relocated copy, RKNN_DMA_ALIGN aligned */
+    uint8_t *arena;     /* NULL until internal memory is bound */
     uint8_t arena_owned;
-    uint8_t relocated;      /* regcmd matches the bound buffers */
-    uint8_t has_cpu_nodes;  /* the graph has CPU operators between NPU segments */
-    const void *mapped_file;/* host board: rknn_init() with a path, zero-copy mode */
+    uint8_t relocated;       /* regcmd matches the bound buffers */
+    uint8_t has_cpu_nodes;   /* the graph has CPU operators between NPU segments */
+    const void *mapped_file; /* host board: rknn_init() with a path, zero-copy mode */
     size_t mapped_size;
-    int64_t last_run_us;    /* RKNN_QUERY_PERF_RUN: the whole last run, CPU operators included */
-    int64_t last_npu_us;    /* of which the NPU's part */
-    uint8_t last_cores;     /* cores the last run used */
-    uint32_t core_mask;     /* rknn_set_core_mask() value */
-    uint32_t runs;          /* completed rknn_run() calls */
-    uint32_t inputs_set;    /* bit i: input i has data (inputs_set or io mem) */
+    int64_t last_run_us; /* RKNN_QUERY_PERF_RUN: the whole last run, CPU operators included */
+    int64_t last_npu_us; /* of which the NPU's part */
+    uint8_t last_cores;  /* cores the last run used */
+    uint32_t core_mask;  /* rknn_set_core_mask() value */
+    uint32_t runs;       /* completed rknn_run() calls */
+    uint32_t inputs_set; /* bit i: input i has data (inputs_set or io mem) */
     rknn_io_binding in_bind[RKNN_CTX_MAX_INPUTS];
     rknn_io_binding out_bind[RKNN_CTX_MAX_OUTPUTS];
     void *out_alloc[RKNN_CTX_MAX_OUTPUTS]; /* rknn_outputs_get buffers (carve-out) */
     struct rknn_io_plan_s *in_plan;        /* per input, from rknn_io_plan_inputs (carve-out) */
-    char perf_text[512];    /* RKNN_QUERY_PERF_DETAIL */
+    char perf_text[512];                   /* RKNN_QUERY_PERF_DETAIL */
     struct rknn_custom_node *custom[RKNN_CTX_MAX_CUSTOM_NODES]; /* registered op nodes */
     uint32_t n_custom;
-    npu_pending pending;    /* a run started with non_block / async, not yet waited for */
-    int pending_error;      /* that run failed while another context finished it */
-    uint8_t *async_prev;    /* RKNN_FLAG_ASYNC_MASK: previous frame's native outputs */
+    npu_pending pending; /* a run started with non_block / async, not yet waited for */
+    int pending_error;   /* that run failed while another context finished it */
+    uint8_t *async_prev; /* RKNN_FLAG_ASYNC_MASK: previous frame's native outputs */
     uint8_t async_have_prev;
 } rknn_ctx;
 
@@ -131,8 +129,7 @@ uint32_t rknn_ctx_async_slot_bytes(const rknn_model_tensor_info *t);
 /* ---- loader (rknn_loader.c) ---------------------------------------------- */
 
 /* rknn_model_plan() and the runtime's own part of the plan (io_plan_bytes). */
-int rknn_loader_validate(const rknn_model_view *m, const npu_soc_profile *soc,
-                         rknn_mem_plan *plan);
+int rknn_loader_validate(const rknn_model_view *m, const npu_soc_profile *soc, rknn_mem_plan *plan);
 
 /* Copy the stream into ctx->regcmd and patch every address for the
  * context's bound weights, arena and chain. Needs a scratch block of

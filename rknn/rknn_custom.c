@@ -21,24 +21,24 @@
 #include "npu_driver.h"
 #include "rknn_convert.h"
 #include "rknn_ctx.h"
+#include "rknn_custom.h"
 #include "rknn_custom_op.h"
 #include "rknn_io.h"
 #include "rknn_tensor.h"
 #include "rknpu_platform_internal.h"
-#include "rknn_custom.h"
 
 #define ATTR_BUF_BYTES 256u
 
 struct rknn_custom_node {
-    rknn_custom_op op;               /* the caller's description, copied: its array may
+    rknn_custom_op op; /* the caller's description, copied: its array may
                                       * be a local of the registering function */
     rknn_ctx *ctx;
-    uint32_t node;                   /* index in the model's node table */
+    uint32_t node; /* index in the model's node table */
     uint32_t n_in, n_out;
     uint32_t tensor_index[RKNN_CUSTOM_MAX_IO]; /* model tensors: inputs, then outputs */
-    rknn_custom_op_context op_ctx;   /* handed to the callbacks */
-    rknn_custom_op_tensor *tensors;  /* n_in + n_out, in the same carve-out block */
-    uint8_t attr_buf[ATTR_BUF_BYTES];/* rknn_custom_op_get_op_attr values */
+    rknn_custom_op_context op_ctx;             /* handed to the callbacks */
+    rknn_custom_op_tensor *tensors;            /* n_in + n_out, in the same carve-out block */
+    uint8_t attr_buf[ATTR_BUF_BYTES];          /* rknn_custom_op_get_op_attr values */
 };
 
 static int is_io_pseudo_op(rknn_fbs_string type)
@@ -203,7 +203,8 @@ static int check_op(const rknn_ctx *ctx, const rknn_custom_op *op)
     }
     if (op->target != RKNN_TARGET_TYPE_CPU) {
         HAL_LOG_ERR("rknn_register_custom_ops: '%s': only RKNN_TARGET_TYPE_CPU ops are supported "
-                    "(there is no GPU on this platform)", op->op_type);
+                    "(there is no GPU on this platform)",
+                    op->op_type);
         return RKNN_ERR_PARAM_INVALID;
     }
     if (!op->compute) {
@@ -306,7 +307,8 @@ static struct rknn_custom_node *record_of_op_ctx(rknn_custom_op_context *op_ctx)
     if (!op_ctx || !op_ctx->internal_ctx)
         return NULL;
     r = (struct rknn_custom_node *)(uintptr_t)op_ctx->internal_ctx;
-    for (uint32_t i = 0; rknn_ctx_from_handle(rknn_ctx_to_handle(r->ctx)) && i < r->ctx->n_custom; i++)
+    for (uint32_t i = 0; rknn_ctx_from_handle(rknn_ctx_to_handle(r->ctx)) && i < r->ctx->n_custom;
+         i++)
         if (r->ctx->custom[i] == r)
             return r;
     return NULL;
@@ -377,7 +379,8 @@ void rknn_custom_op_get_op_attr(rknn_custom_op_context *op_ctx, const char *attr
         strncpy(op_attr->name, attr_name, sizeof op_attr->name - 1);
     if (!r || !attr_name || rknn_model_node(&r->ctx->model, r->node, &n) != RKNN_SUCC ||
         rknn_model_node_attr_find(&n, attr_name, &a) != RKNN_SUCC) {
-        HAL_LOG_WARN("rknn_custom_op_get_op_attr: no attribute '%.64s'", attr_name ? attr_name : "");
+        HAL_LOG_WARN("rknn_custom_op_get_op_attr: no attribute '%.64s'",
+                     attr_name ? attr_name : "");
         return;
     }
     decode_attr(r, &a, op_attr);
@@ -421,10 +424,12 @@ static int convert_tensor(rknn_ctx *ctx, struct rknn_custom_node *r, uint32_t k,
     if (to_float) {
         rknpu_hook_cache_invalidate(buf, t.size);
         return rknn_convert_output(&native, buf, &f32, r->tensors[k].mem.virt_addr, &map) == 0
-                   ? RKNN_SUCC : RKNN_ERR_FAIL;
+                   ? RKNN_SUCC
+                   : RKNN_ERR_FAIL;
     }
     ret = rknn_convert_input(&f32, r->tensors[k].mem.virt_addr, &native, buf, &map) == 0
-              ? RKNN_SUCC : RKNN_ERR_FAIL;
+              ? RKNN_SUCC
+              : RKNN_ERR_FAIL;
     rknpu_hook_cache_clean(buf, t.size);
     return ret;
 }
@@ -436,8 +441,9 @@ static int run_custom_node(rknn_ctx *ctx, uint32_t node, const rknn_model_node_i
 
     if (!r) {
         HAL_LOG_ERR("rknn_run: node %lu is custom op '%.*s', which runs on the CPU and was not "
-                    "registered (rknn_register_custom_ops)", (unsigned long)node,
-                    (int)(n->op_type.len > 64 ? 64 : n->op_type.len), n->op_type.ptr);
+                    "registered (rknn_register_custom_ops)",
+                    (unsigned long)node, (int)(n->op_type.len > 64 ? 64 : n->op_type.len),
+                    n->op_type.ptr);
         return RKNN_ERR_MODEL_INVALID;
     }
     for (uint32_t k = 0; k < r->n_in && ret == RKNN_SUCC; k++)

@@ -9,10 +9,10 @@
 
 #include "hal.h"
 #include "rknn_ctx.h"
+#include "rknn_custom.h"
 #include "rknn_io.h"
 #include "rknn_mem.h"
 #include "rknn_run.h"
-#include "rknn_custom.h"
 #include "rknpu_platform_internal.h"
 
 MEM_POOL_DEFINE(store_pool, rknn_model_store, RKNN_MAX_CONTEXTS);
@@ -32,8 +32,9 @@ static int dma_alloc(uint32_t size, uint8_t **out, const char *what)
     if (ret != RKNN_SUCC) {
         mem_stats st;
         mem_carveout_stats(rknpu_platform_carveout(), &st);
-        HAL_LOG_ERR("%s: %lu bytes needed, largest free block %lu of %lu free", what, (unsigned long)(size),
-                    (unsigned long)st.largest_free, (unsigned long)(st.total_bytes - st.used_bytes));
+        HAL_LOG_ERR("%s: %lu bytes needed, largest free block %lu of %lu free", what,
+                    (unsigned long)(size), (unsigned long)st.largest_free,
+                    (unsigned long)(st.total_bytes - st.used_bytes));
         return ret;
     }
     *out = p;
@@ -92,12 +93,14 @@ static int check_flags(uint32_t flags, const rknn_init_extend *extend)
 
     if (unsupported) {
         HAL_LOG_ERR("rknn_init: flags 0x%lx are not supported on bare metal (fences need the "
-                    "Linux driver stack)", (unsigned long)(unsupported));
+                    "Linux driver stack)",
+                    (unsigned long)(unsupported));
         return RKNN_ERR_PARAM_INVALID;
     }
     if (flags & RKNN_CTX_IGNORED_FLAGS)
         HAL_LOG_INFO("rknn_init: flags 0x%lx (SRAM, GPU fallback) have nothing to act on here; "
-                     "ignored", (unsigned long)(flags & RKNN_CTX_IGNORED_FLAGS));
+                     "ignored",
+                     (unsigned long)(flags & RKNN_CTX_IGNORED_FLAGS));
     if ((flags & RKNN_FLAG_SHARE_WEIGHT_MEM) && (!extend || !rknn_ctx_from_handle(extend->ctx))) {
         HAL_LOG_ERR("rknn_init: RKNN_FLAG_SHARE_WEIGHT_MEM needs extend->ctx = a live context");
         return RKNN_ERR_PARAM_INVALID;
@@ -298,7 +301,10 @@ static int init_locked(rknn_context *context, void *model, uint32_t size, uint32
         ctx_release(ctx);
         return ret;
     }
-    HAL_LOG_INFO("rknn_init: %lu tensors, %lu tasks, weights %lu B, stream %lu B, arena %lu B", (unsigned long)(ctx->model.n_tensors), (unsigned long)(ctx->model.n_tasks), (unsigned long)(ctx->plan.weight_bytes), (unsigned long)(ctx->plan.regcmd_bytes), (unsigned long)(ctx->plan.arena_bytes));
+    HAL_LOG_INFO("rknn_init: %lu tensors, %lu tasks, weights %lu B, stream %lu B, arena %lu B",
+                 (unsigned long)(ctx->model.n_tensors), (unsigned long)(ctx->model.n_tasks),
+                 (unsigned long)(ctx->plan.weight_bytes), (unsigned long)(ctx->plan.regcmd_bytes),
+                 (unsigned long)(ctx->plan.arena_bytes));
     *context = rknn_ctx_to_handle(ctx);
     return RKNN_SUCC;
 }

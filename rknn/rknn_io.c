@@ -69,7 +69,8 @@ int rknn_io_native_layout(const rknn_ctx *ctx, const rknn_model_tensor_info *t, 
         /* 4-D "NCHW" natives whose byte size says NC1HWC2 (fp16 conv outputs). */
         uint32_t c2 = a.type == RKNN_TENSOR_FLOAT16 ? ctx->soc->c2_fp16 : ctx->soc->c2_int8;
         uint32_t c1 = (l->c + c2 - 1) / c2;
-        uint64_t as_nc1hwc2 = (uint64_t)l->n * c1 * l->h * l->w * c2 * rknn_tensor_type_size(a.type);
+        uint64_t as_nc1hwc2 =
+            (uint64_t)l->n * c1 * l->h * l->w * c2 * rknn_tensor_type_size(a.type);
         l->kind = RKNN_LAYOUT_NCHW;
         if (c2 && t->size == as_nc1hwc2 && t->size != a.n_elems * rknn_tensor_type_size(a.type)) {
             l->kind = RKNN_LAYOUT_NC1HWC2;
@@ -80,8 +81,8 @@ int rknn_io_native_layout(const rknn_ctx *ctx, const rknn_model_tensor_info *t, 
         l->kind = RKNN_LAYOUT_NCHW;
     }
     if (rknn_layout_bytes(l) > t->size) {
-        HAL_LOG_ERR("tensor '%.64s': native layout needs %llu bytes, the model gives %lu", t->name.ptr,
-                    (unsigned long long)rknn_layout_bytes(l), (unsigned long)t->size);
+        HAL_LOG_ERR("tensor '%.64s': native layout needs %llu bytes, the model gives %lu",
+                    t->name.ptr, (unsigned long long)rknn_layout_bytes(l), (unsigned long)t->size);
         return RKNN_ERR_MODEL_INVALID;
     }
     return RKNN_SUCC;
@@ -142,7 +143,8 @@ static int user_input_layout(const rknn_input *in, const rknn_io_plan *plan, rkn
     if (in->type != RKNN_TENSOR_UINT8 && in->type != RKNN_TENSOR_INT8 &&
         in->type != RKNN_TENSOR_FLOAT16 && in->type != RKNN_TENSOR_FLOAT32) {
         HAL_LOG_ERR("rknn_inputs_set: input %lu: type %s is not accepted (uint8, int8, float16, "
-                    "float32)", (unsigned long)in->index, get_type_string(in->type));
+                    "float32)",
+                    (unsigned long)in->index, get_type_string(in->type));
         return RKNN_ERR_INPUT_INVALID;
     }
     if (in->fmt != RKNN_TENSOR_NHWC && in->fmt != RKNN_TENSOR_NCHW &&
@@ -152,8 +154,9 @@ static int user_input_layout(const rknn_input *in, const rknn_io_plan *plan, rkn
         return RKNN_ERR_INPUT_INVALID;
     }
     if (in->size < rknn_layout_bytes(u)) {
-        HAL_LOG_ERR("rknn_inputs_set: input %lu: %lu bytes given, %llu needed", (unsigned long)in->index,
-                    (unsigned long)in->size, (unsigned long long)rknn_layout_bytes(u));
+        HAL_LOG_ERR("rknn_inputs_set: input %lu: %lu bytes given, %llu needed",
+                    (unsigned long)in->index, (unsigned long)in->size,
+                    (unsigned long long)rknn_layout_bytes(u));
         return RKNN_ERR_INPUT_INVALID;
     }
     return RKNN_SUCC;
@@ -210,7 +213,8 @@ int rknn_io_set_input(rknn_ctx *ctx, const rknn_input *in)
     if (in->pass_through) {
         if (in->size > plan->size) {
             HAL_LOG_ERR("rknn_inputs_set: input %lu: pass-through data of %lu bytes exceeds the "
-                        "native buffer (%lu)", (unsigned long)in->index, (unsigned long)in->size,
+                        "native buffer (%lu)",
+                        (unsigned long)in->index, (unsigned long)in->size,
                         (unsigned long)plan->size);
             return RKNN_ERR_INPUT_INVALID;
         }
@@ -226,7 +230,6 @@ int rknn_io_set_input(rknn_ctx *ctx, const rknn_input *in)
     ctx->inputs_set |= 1u << in->index;
     return RKNN_SUCC;
 }
-
 
 /* ---- rknn_outputs_get / rknn_outputs_release --------------------------------- */
 

@@ -24,9 +24,9 @@ typedef struct rknn_io_plan_s {
     rknn_layout native;
     rknn_value_map map;
     uint32_t arena_offset;
-    uint32_t size;          /* native bytes */
-    uint8_t four_d;         /* the model's shape is 4-D */
-    uint8_t *home;          /* own buffer (rknn_model_input_home_size), or NULL: the arena */
+    uint32_t size;  /* native bytes */
+    uint8_t four_d; /* the model's shape is 4-D */
+    uint8_t *home;  /* own buffer (rknn_model_input_home_size), or NULL: the arena */
 } rknn_io_plan;
 
 /* Plan every input's conversion into a carve-out block (ctx->in_plan), so

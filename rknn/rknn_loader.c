@@ -21,8 +21,7 @@ static uint32_t dma32(const void *p)
     return (uint32_t)rknpu_hook_virt_to_phys(p);
 }
 
-int rknn_loader_validate(const rknn_model_view *m, const npu_soc_profile *soc,
-                         rknn_mem_plan *plan)
+int rknn_loader_validate(const rknn_model_view *m, const npu_soc_profile *soc, rknn_mem_plan *plan)
 {
     int ret = rknn_model_plan(m, soc, plan);
 

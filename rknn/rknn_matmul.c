@@ -111,7 +111,8 @@ int rknn_B_normal_layout_to_native_layout(void *B_input, void *B_output, int K, 
 
     if (!src || !dst || K <= 0 || N <= 0 || subN <= 0 || subK <= 0 || !bits) {
         HAL_LOG_ERR("rknn_B_normal_layout_to_native_layout: invalid argument (K %d N %d subN %d "
-                    "subK %d type %d)", K, N, subN, subK, (int)type);
+                    "subK %d type %d)",
+                    K, N, subN, subK, (int)type);
         return RKNN_ERR_PARAM_INVALID;
     }
     nr = (N + subN - 1) / subN;
@@ -121,7 +122,9 @@ int rknn_B_normal_layout_to_native_layout(void *B_input, void *B_output, int K, 
             for (int n = 0; n < subN; n++)
                 for (int k = 0; k < subK; k++) {
                     size_t d = ((((size_t)i * (size_t)kr + (size_t)j) * (size_t)subN + (size_t)n) *
-                                    (size_t)subK + (size_t)k) * e;
+                                    (size_t)subK +
+                                (size_t)k) *
+                               e;
                     int kk = j * subK + k, nn = i * subN + n;
                     if (kk < K && nn < N)
                         memcpy(dst + d, src + ((size_t)kk * (size_t)N + (size_t)nn) * e, e);

@@ -19,7 +19,6 @@
 #include "rknn_tensor.h"
 #include "rknpu_platform_internal.h"
 
-
 typedef struct {
     rknn_tensor_mem mem; /* first: the handle applications hold */
     uint32_t magic;
@@ -41,7 +40,8 @@ static rknn_tensor_mem *new_record(void *virt, uint64_t phys, uint32_t size, uin
     mem_record *r = mem_pool_take(&mem_pool_records);
 
     if (!r) {
-        HAL_LOG_ERR("rknn_create_mem: all %d tensor-memory handles are in use", RKNN_MAX_TENSOR_MEMS);
+        HAL_LOG_ERR("rknn_create_mem: all %d tensor-memory handles are in use",
+                    RKNN_MAX_TENSOR_MEMS);
         return NULL;
     }
     r->magic = MEM_RECORD_MAGIC;
@@ -103,7 +103,8 @@ rknn_tensor_mem *rknn_create_mem_from_phys(rknn_context ctx, uint64_t phys_addr,
     }
     if (phys_addr + size > (1ull << 32) || phys_addr % 16u) {
         HAL_LOG_ERR("rknn_create_mem_from_phys: NPU address 0x%llx (+%lu) must be 16-byte aligned "
-                    "and below 4 GiB", (unsigned long long)phys_addr, (unsigned long)size);
+                    "and below 4 GiB",
+                    (unsigned long long)phys_addr, (unsigned long)size);
         return NULL;
     }
     rknpu_hook_lock();
@@ -224,7 +225,8 @@ static uint32_t mem_dma(const rknn_tensor_mem *mem)
 
 /* Which input or output the attr names (by name; the index alone is
  * ambiguous between inputs and outputs). */
-static int find_io(const rknn_ctx *ctx, const rknn_tensor_attr *attr, int *is_input, uint32_t *index)
+static int find_io(const rknn_ctx *ctx, const rknn_tensor_attr *attr, int *is_input,
+                   uint32_t *index)
 {
     for (int in = 1; in >= 0; in--) {
         uint32_t count = in ? ctx->model.n_inputs : ctx->model.n_outputs;
@@ -258,9 +260,9 @@ static int apply_binding(rknn_ctx *ctx, int is_input, uint32_t index)
         ret = rknn_model_tensor(&ctx->model, tensor, &t);
     if (ret != RKNN_SUCC)
         return ret;
-    dma = b->mem && b->native
-              ? mem_dma(b->mem)
-              : (uint32_t)rknpu_hook_virt_to_phys(rknn_io_buffer(ctx, is_input, index, t.arena_offset));
+    dma = b->mem && b->native ? mem_dma(b->mem)
+                              : (uint32_t)rknpu_hook_virt_to_phys(
+                                    rknn_io_buffer(ctx, is_input, index, t.arena_offset));
     return rknn_loader_rebind(ctx, tensor, dma);
 }
 
@@ -382,9 +384,11 @@ int rknn_set_weight_mem(rknn_context context, rknn_tensor_mem *mem)
     if (ret != RKNN_SUCC)
         return ret;
     if ((ctx->flags & (RKNN_FLAG_MEM_ALLOC_OUTSIDE | RKNN_FLAG_COLLECT_MODEL_INFO_ONLY)) !=
-            RKNN_FLAG_MEM_ALLOC_OUTSIDE || ctx->store->refs > 1) {
-        HAL_LOG_ERR("rknn_set_weight_mem: only for contexts created with RKNN_FLAG_MEM_ALLOC_OUTSIDE "
-                    "(not info-only) whose weights are not shared");
+            RKNN_FLAG_MEM_ALLOC_OUTSIDE ||
+        ctx->store->refs > 1) {
+        HAL_LOG_ERR(
+            "rknn_set_weight_mem: only for contexts created with RKNN_FLAG_MEM_ALLOC_OUTSIDE "
+            "(not info-only) whose weights are not shared");
         return RKNN_ERR_PARAM_INVALID;
     }
     rknpu_hook_lock();

@@ -16,15 +16,15 @@
 static int need_size(uint32_t size, size_t want, const char *what)
 {
     if (size < want) {
-        HAL_LOG_ERR("rknn_query(%s): buffer of %lu bytes, the result needs %lu", what, (unsigned long)(size), (unsigned long)((unsigned)want));
+        HAL_LOG_ERR("rknn_query(%s): buffer of %lu bytes, the result needs %lu", what,
+                    (unsigned long)(size), (unsigned long)((unsigned)want));
         return RKNN_ERR_PARAM_INVALID;
     }
     return RKNN_SUCC;
 }
 
 /* The model tensor behind input/output `index` of the caller's attr. */
-static int io_tensor(const rknn_ctx *ctx, int is_input, uint32_t index,
-                     rknn_model_tensor_info *t)
+static int io_tensor(const rknn_ctx *ctx, int is_input, uint32_t index, rknn_model_tensor_info *t)
 {
     uint32_t count = is_input ? ctx->model.n_inputs : ctx->model.n_outputs;
 
@@ -125,8 +125,9 @@ static int query_sdk_version(const rknn_ctx *ctx, void *info, uint32_t size)
      * the version number first, details after. */
     snprintf(v->api_version, sizeof v->api_version, "%s (rknpu-bm, rknn_api 2.x compatible)",
              RKNPU_BM_VERSION_STRING);
-    snprintf(v->drv_version, sizeof v->drv_version, "%s (rknpu-bm bare-metal driver, %s, %u core(s))",
-             RKNPU_BM_VERSION_STRING, ctx->soc->name, ctx->soc->core_count);
+    snprintf(v->drv_version, sizeof v->drv_version,
+             "%s (rknpu-bm bare-metal driver, %s, %u core(s))", RKNPU_BM_VERSION_STRING,
+             ctx->soc->name, ctx->soc->core_count);
     return RKNN_SUCC;
 }
 
@@ -212,9 +213,7 @@ static int query_dispatch(rknn_ctx *ctx, rknn_query_cmd cmd, void *info, uint32_
         HAL_LOG_ERR("rknn_query(DEVICE_MEM_INFO): not available on bare metal (use "
                     "rknpu_mem_get_stats)");
         return RKNN_ERR_PARAM_INVALID;
-    default:
-        HAL_LOG_ERR("rknn_query: unknown command %d", (int)cmd);
-        return RKNN_ERR_PARAM_INVALID;
+    default: HAL_LOG_ERR("rknn_query: unknown command %d", (int)cmd); return RKNN_ERR_PARAM_INVALID;
     }
 }
 

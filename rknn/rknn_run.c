@@ -6,17 +6,17 @@
  * (1 core; 2 cores; 3 cores). A mask selects the configuration and the
  * physical cores; each core runs its own chain, all at once.
  */
-#include <stdio.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "hal.h"
 #include "npu_driver.h"
 #include "rknn_ctx.h"
-#include "rknn_io.h"
-#include "rknpu_platform_internal.h"
 #include "rknn_custom.h"
+#include "rknn_io.h"
 #include "rknn_run.h"
+#include "rknpu_platform_internal.h"
 
 /* The physical cores a mask means for this context; 0 on success. */
 static int cores_for_mask(const rknn_ctx *ctx, uint32_t mask, unsigned *cores, unsigned *n)
@@ -43,8 +43,7 @@ static int cores_for_mask(const rknn_ctx *ctx, uint32_t mask, unsigned *cores, u
         if (cores[*n - 1] >= soc_cores || *n > model_cores)
             return -1;
         return 0;
-    default:
-        return -1;
+    default: return -1;
     }
 }
 
@@ -59,8 +58,9 @@ int rknn_set_core_mask(rknn_context context, rknn_core_mask core_mask)
     }
     if (cores_for_mask(ctx, (uint32_t)core_mask, cores, &n) != 0) {
         HAL_LOG_ERR("rknn_set_core_mask: mask 0x%lx cannot run on %s (%lu core(s)) with a model "
-                    "built for %lu core configuration(s)", (unsigned long)core_mask, ctx->soc->name,
-                    (unsigned long)ctx->soc->core_count, (unsigned long)ctx->model.max_cores);
+                    "built for %lu core configuration(s)",
+                    (unsigned long)core_mask, ctx->soc->name, (unsigned long)ctx->soc->core_count,
+                    (unsigned long)ctx->model.max_cores);
         return RKNN_ERR_PARAM_INVALID;
     }
     ctx->core_mask = (uint32_t)core_mask;
@@ -72,12 +72,14 @@ int rknn_perf_head(const rknn_ctx *ctx, char *buf, size_t cap)
     uint64_t total = (uint64_t)ctx->last_run_us, npu = (uint64_t)ctx->last_npu_us;
 
     if (total > npu) /* CPU operators ran between NPU segments */
-        return snprintf(buf, cap, "run %lu: %llu us total: %llu us on the NPU (%u core(s)), %llu us "
-                        "in CPU operators\n", (unsigned long)ctx->runs, (unsigned long long)total,
+        return snprintf(buf, cap,
+                        "run %lu: %llu us total: %llu us on the NPU (%u core(s)), %llu us "
+                        "in CPU operators\n",
+                        (unsigned long)ctx->runs, (unsigned long long)total,
                         (unsigned long long)npu, (unsigned)ctx->last_cores,
                         (unsigned long long)(total - npu));
-    return snprintf(buf, cap, "run %lu: %llu us on the NPU (%u core(s))\n", (unsigned long)ctx->runs,
-                    (unsigned long long)npu, (unsigned)ctx->last_cores);
+    return snprintf(buf, cap, "run %lu: %llu us on the NPU (%u core(s))\n",
+                    (unsigned long)ctx->runs, (unsigned long long)npu, (unsigned)ctx->last_cores);
 }
 
 /* With RKNN_FLAG_COLLECT_PERF_MASK the PERF_DETAIL text is written here,
@@ -239,7 +241,7 @@ int rknn_run(rknn_context context, rknn_run_extend *extend)
         HAL_LOG_ERR("rknn_run: the context has no %s bound (RKNN_FLAG_MEM_ALLOC_OUTSIDE needs "
                     "rknn_set_weight_mem and rknn_set_internal_mem first)",
                     (ctx->flags & RKNN_FLAG_COLLECT_MODEL_INFO_ONLY) ? "memory (info-only init)"
-                                                                      : "weights/internal memory");
+                                                                     : "weights/internal memory");
         return RKNN_ERR_CTX_INVALID;
     }
     if (ctx->inputs_set != (1u << ctx->model.n_inputs) - 1u) {

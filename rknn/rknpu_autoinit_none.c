@@ -19,7 +19,8 @@ int rknpu_board_map_file(const char *path, const void **data, size_t *size)
     (void)data;
     (void)size;
     HAL_LOG_ERR("rknn_init: size 0 means a file path ('%.64s'), but bare-metal firmware has "
-                "no file system: pass the model bytes and their size", path);
+                "no file system: pass the model bytes and their size",
+                path);
     return RKNN_ERR_PARAM_INVALID;
 }
 

@@ -10,8 +10,8 @@
 #include "rknpu_platform_internal.h"
 
 #define DEFAULT_JOB_TIMEOUT_US 1000000u
-#define CARVEOUT_ALIGN 4096u
-#define NPU_ADDRESS_LIMIT (1ull << 32)
+#define CARVEOUT_ALIGN         4096u
+#define NPU_ADDRESS_LIMIT      (1ull << 32)
 
 /* Driver results pass through as rknn_* results (npu_driver.h). */
 _Static_assert(NPU_OK == RKNN_SUCC && NPU_ERR_FAIL == RKNN_ERR_FAIL &&
@@ -28,7 +28,8 @@ static npu_device npu_dev;
 static int check_carveout(const rknpu_platform_config *cfg, uint64_t phys)
 {
     if (!cfg->carveout || cfg->carveout_size < CARVEOUT_ALIGN) {
-        HAL_LOG_ERR("platform: carve-out missing or smaller than %lu bytes", (unsigned long)(CARVEOUT_ALIGN));
+        HAL_LOG_ERR("platform: carve-out missing or smaller than %lu bytes",
+                    (unsigned long)(CARVEOUT_ALIGN));
         return RKNN_ERR_PARAM_INVALID;
     }
     if (((uintptr_t)cfg->carveout | phys) & (CARVEOUT_ALIGN - 1)) {
@@ -81,7 +82,9 @@ int rknpu_platform_init(const rknpu_platform_config *cfg)
     npu_device_init(&npu_dev, p, c.npu_base, c.job_timeout_us);
     platform = c;
     profile = p;
-    HAL_LOG_INFO("platform: %s, %lu core(s), carve-out %zu KiB at NPU address 0x%llx", p->name, (unsigned long)(p->core_count), c.carveout_size / 1024, (unsigned long long)c.carveout_phys);
+    HAL_LOG_INFO("platform: %s, %lu core(s), carve-out %zu KiB at NPU address 0x%llx", p->name,
+                 (unsigned long)(p->core_count), c.carveout_size / 1024,
+                 (unsigned long long)c.carveout_phys);
     return RKNN_SUCC;
 }
 
@@ -164,15 +167,12 @@ int rknpu_carve_alloc(size_t size, size_t align, void **out, const char *what)
     mem_status s = profile ? mem_carveout_alloc(&carveout, size, align, out) : MEM_ERR_PARAM;
 
     switch (s) {
-    case MEM_OK:
-        return RKNN_SUCC;
+    case MEM_OK: return RKNN_SUCC;
     case MEM_ERR_NO_SPACE:
     case MEM_ERR_NO_DESCRIPTOR:
         HAL_LOG_ERR("%s: %s", what, mem_status_name(s));
         return RKNN_ERR_MALLOC_FAIL;
-    default:
-        HAL_LOG_ERR("%s: %s", what, mem_status_name(s));
-        return RKNN_ERR_PARAM_INVALID;
+    default: HAL_LOG_ERR("%s: %s", what, mem_status_name(s)); return RKNN_ERR_PARAM_INVALID;
     }
 }
 

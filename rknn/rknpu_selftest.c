@@ -15,24 +15,24 @@
 
 #include "hal.h"
 #include "npu_builder.h"
-#include "npu_regs.h"
 #include "npu_driver.h"
-#include "rknn_run.h"
+#include "npu_regs.h"
 #include "rknn_api.h"
+#include "rknn_run.h"
 #include "rknpu_platform_internal.h"
 
-#define ST_H 8
-#define ST_W 8
-#define ST_CIN 16
-#define ST_MID 16 /* layer 1 kernels */
-#define ST_OUT 32 /* layer 2 kernels */
+#define ST_H         8
+#define ST_W         8
+#define ST_CIN       16
+#define ST_MID       16 /* layer 1 kernels */
+#define ST_OUT       32 /* layer 2 kernels */
 #define ST_PAD_VALUE (-3)
-#define ST_SEED 0x52534b4eu
-#define ALU_ADD 2u /* BS ALU algorithm: add the operand */
+#define ST_SEED      0x52534b4eu
+#define ALU_ADD      2u /* BS ALU algorithm: add the operand */
 
 typedef struct {
-    uint32_t kout, cin, k, pad;     /* kernels, input channels, kernel size, padding */
-    uint32_t scale, shift;          /* OUT_CVT: y = rne(t * scale / 2^shift) + offset */
+    uint32_t kout, cin, k, pad; /* kernels, input channels, kernel size, padding */
+    uint32_t scale, shift;      /* OUT_CVT: y = rne(t * scale / 2^shift) + offset */
     int32_t offset;
 } st_layer;
 
@@ -45,7 +45,7 @@ static const st_layer layers[2] = {
  * lives in the test's carve-out block while the test runs, so the
  * self-test costs no static RAM. */
 typedef struct {
-    int8_t x[ST_CIN * ST_H * ST_W];             /* input, CHW */
+    int8_t x[ST_CIN * ST_H * ST_W]; /* input, CHW */
     int8_t w1[ST_MID * ST_CIN * 9], w2[ST_OUT * ST_MID];
     int32_t b1[ST_MID], b2[ST_OUT];
     int8_t mid[ST_MID * ST_H * ST_W], out[ST_OUT * ST_H * ST_W]; /* reference, CHW */
@@ -108,8 +108,9 @@ static void reference_layer(const st_layer *l, const int8_t *in, const int8_t *w
                             acc += (int64_t)px * w[((k * l->cin + c) * l->k + ky) * l->k + kx];
                         }
                 v = rne_shift(acc * (int64_t)l->scale, l->shift) + l->offset;
-                out[(k * ST_H + (uint32_t)y) * ST_W + (uint32_t)x] =
-                    (int8_t)(v < -128 ? -128 : v > 127 ? 127 : v);
+                out[(k * ST_H + (uint32_t)y) * ST_W + (uint32_t)x] = (int8_t)(v < -128  ? -128
+                                                                              : v > 127 ? 127
+                                                                                        : v);
             }
 }
 
@@ -120,7 +121,8 @@ static void to_native(const int8_t *chw, uint32_t c, uint32_t atom, uint8_t *dst
 {
     for (uint32_t ch = 0; ch < c; ch++)
         for (uint32_t p = 0; p < ST_H * ST_W; p++)
-            dst[(ch / atom) * ST_H * ST_W * atom + p * atom + ch % atom] = (uint8_t)chw[ch * ST_H * ST_W + p];
+            dst[(ch / atom) * ST_H * ST_W * atom + p * atom + ch % atom] =
+                (uint8_t)chw[ch * ST_H * ST_W + p];
 }
 
 static int8_t from_native(const uint8_t *src, uint32_t ch, uint32_t p, uint32_t atom)
@@ -154,9 +156,9 @@ typedef struct {
     size_t stream_bytes;
 } st_buffers;
 
-#define ST_FEATURE_BYTES(c) ((size_t)(c) * ST_H * ST_W)
-#define ST_DATA_BYTES ((sizeof(st_data) + 63u) & ~(size_t)63u)
-#define ST_BLOCK_BYTES (ST_DATA_BYTES + 12u * 1024u)
+#define ST_FEATURE_BYTES(c) ((size_t)(c)*ST_H * ST_W)
+#define ST_DATA_BYTES       ((sizeof(st_data) + 63u) & ~(size_t)63u)
+#define ST_BLOCK_BYTES      (ST_DATA_BYTES + 12u * 1024u)
 
 static uint32_t dma(const void *p)
 {
@@ -182,7 +184,8 @@ static void describe(npu_conv_desc *c, const st_layer *l, uint32_t in, uint32_t 
     c->pad_value = (uint32_t)ST_PAD_VALUE;
     c->out_prec = 0; /* int8 */
     /* bias: ALU add from a stream of int32 per channel; MUL and ReLU bypassed */
-    c->bs_cfg = (rk356x ? NPU_DPU_BS_CFG_RK356X_BS_ALU_ALGO(ALU_ADD) : NPU_DPU_BS_CFG_BS_ALU_ALGO(ALU_ADD)) |
+    c->bs_cfg = (rk356x ? NPU_DPU_BS_CFG_RK356X_BS_ALU_ALGO(ALU_ADD)
+                        : NPU_DPU_BS_CFG_BS_ALU_ALGO(ALU_ADD)) |
                 NPU_DPU_BS_CFG_BS_ALU_SRC(1) | NPU_DPU_BS_CFG_BS_MUL_BYPASS(1) |
                 NPU_DPU_BS_CFG_BS_RELU_BYPASS(1);
     c->brdma_use = 1;
@@ -222,13 +225,20 @@ static int carve(st_buffers *b, st_data **st, void **block)
         return -1;
     *st = *block;
     p = (uint8_t *)*block + ST_DATA_BYTES;
-    b->in = p;               p += ST_FEATURE_BYTES(ST_CIN);
-    b->mid = p;              p += ST_FEATURE_BYTES(ST_MID);
-    b->out = p;              p += ST_FEATURE_BYTES(ST_OUT);
-    b->w1 = p;               p += sizeof(*st)->w1;
-    b->w2 = p;               p += sizeof(*st)->w2;
-    b->b1 = p;               p += 64;
-    b->b2 = p;               p += 128;
+    b->in = p;
+    p += ST_FEATURE_BYTES(ST_CIN);
+    b->mid = p;
+    p += ST_FEATURE_BYTES(ST_MID);
+    b->out = p;
+    p += ST_FEATURE_BYTES(ST_OUT);
+    b->w1 = p;
+    p += sizeof(*st)->w1;
+    b->w2 = p;
+    p += sizeof(*st)->w2;
+    b->b1 = p;
+    p += 64;
+    b->b2 = p;
+    p += 128;
     b->stream = p;
     b->stream_bytes = ST_BLOCK_BYTES - (size_t)(p - (uint8_t *)*block);
     return 0;
@@ -316,8 +326,8 @@ int rknpu_selftest(rknpu_selftest_result *r)
         int ret = run_core(core, &b, st, records, soc->feature_atom_bytes, &wrong);
         r->cores_tested |= 1u << core;
         if (ret != RKNN_SUCC)
-            fail(r, core, ret, ret == RKNN_ERR_TIMEOUT ? "no completion (timeout)"
-                                                      : "the NPU reported an error");
+            fail(r, core, ret,
+                 ret == RKNN_ERR_TIMEOUT ? "no completion (timeout)" : "the NPU reported an error");
         else if (wrong)
             fail(r, core, RKNN_ERR_FAIL, "output differs from the CPU reference");
         else

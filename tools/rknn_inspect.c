@@ -31,7 +31,7 @@
 #include "tool_files.h"
 
 #define MAX_MODEL_BYTES (1u << 30)
-#define ERROR_TEXT_MAX 512
+#define ERROR_TEXT_MAX  512
 
 /* ---- log hook: errors go to stderr, or into a buffer while we ask a
  * question whose "no" is an answer (the compatibility verdicts) ---------- */
@@ -126,8 +126,7 @@ static const char *target_name(uint16_t target)
 static const char *reg_name(const npu_soc_profile *soc, uint16_t reg)
 {
     uint32_t table_offset = soc ? npu_soc_to_table_offset(soc, reg) : reg;
-    const npu_reg_info *r =
-        table_offset == NPU_SOC_NO_OFFSET ? NULL : npu_reg_lookup(table_offset);
+    const npu_reg_info *r = table_offset == NPU_SOC_NO_OFFSET ? NULL : npu_reg_lookup(table_offset);
 
     return r ? r->name : NULL;
 }
@@ -188,8 +187,8 @@ static void print_container(const char *path, const rknn_model_view *m)
     printf("file        %s (%zu bytes)\n", path, m->file_size);
     printf("container   version %" PRIu32 ", header %zu, payload %zu @ %zu, json %zu @ %zu, "
            "trailing %zu\n",
-           m->container_version, m->header_size, m->payload_size, m->payload_offset,
-           m->json_size, m->json_offset, m->trailing_bytes);
+           m->container_version, m->header_size, m->payload_size, m->payload_offset, m->json_size,
+           m->json_offset, m->trailing_bytes);
     printf("model       schema %" PRId32 ", target platform ", m->schema_generation);
     print_str(m->target_platform);
     printf(", npu family ");
@@ -374,8 +373,8 @@ static void print_groups(const rknn_model_view *m)
 static void print_regcmd_summary(const rknn_model_view *m, int list_tasks)
 {
     static const uint16_t targets[] = {
-        NPU_TARGET_CNA,     NPU_TARGET_CMAC, NPU_TARGET_CORE,       NPU_TARGET_DPU,
-        NPU_TARGET_DPU_RDMA, NPU_TARGET_PPU, NPU_TARGET_PPU_RDMA,   NPU_TARGET_PC,
+        NPU_TARGET_CNA,        NPU_TARGET_CMAC,          NPU_TARGET_CORE,     NPU_TARGET_DPU,
+        NPU_TARGET_DPU_RDMA,   NPU_TARGET_PPU,           NPU_TARGET_PPU_RDMA, NPU_TARGET_PC,
         NPU_TARGET_PRE_ENABLE, NPU_TARGET_OP_ENABLE_ALL, NPU_TARGET_NOP,
     };
     uint32_t per_target[sizeof targets / sizeof targets[0]] = {0}, unknown = 0, links = 0;
@@ -394,8 +393,8 @@ static void print_regcmd_summary(const rknn_model_view *m, int list_tasks)
             npu_regcmd_value(w) != 0)
             links++;
     }
-    printf("regcmd      %" PRIu32 " bytes, %" PRIu32 " words; words per target:",
-           m->regcmd_size, m->n_regcmd_words);
+    printf("regcmd      %" PRIu32 " bytes, %" PRIu32 " words; words per target:", m->regcmd_size,
+           m->n_regcmd_words);
     for (size_t k = 0; k < sizeof targets / sizeof targets[0]; k++)
         if (per_target[k])
             printf(" %s=%" PRIu32, target_name(targets[k]), per_target[k]);
@@ -442,15 +441,15 @@ static void print_relocs(const rknn_model_view *m, const npu_soc_profile *soc, i
                 const char *name = reg_name(soc, npu_regcmd_reg(w));
                 printf("reloc ");
                 print_str(ri.tensor_name);
-                printf(" tensor %" PRIu32 " word %" PRIu32 " target %s reg 0x%04x %s addend 0x%" PRIx32
-                       "\n",
-                       ri.tensor_index, word, target_name(npu_regcmd_target(w)),
-                       npu_regcmd_reg(w), name ? name : "?", addend);
+                printf(" tensor %" PRIu32 " word %" PRIu32
+                       " target %s reg 0x%04x %s addend 0x%" PRIx32 "\n",
+                       ri.tensor_index, word, target_name(npu_regcmd_target(w)), npu_regcmd_reg(w),
+                       name ? name : "?", addend);
             }
         }
     }
-    printf("relocations %" PRIu32 " tensors, %" PRIu32 " entries; registers patched:",
-           m->n_relocs, entries);
+    printf("relocations %" PRIu32 " tensors, %" PRIu32 " entries; registers patched:", m->n_relocs,
+           entries);
     for (uint32_t i = 0; i < regs.n; i++) {
         const char *name = reg_name(soc, (uint16_t)regs.key[i]);
         printf(" 0x%04" PRIx32 "(%s)=%" PRIu32, regs.key[i], name ? name : "?", regs.count[i]);
@@ -578,8 +577,10 @@ int main(int argc, char **argv)
     print_words(&m, soc, n_words > UINT32_MAX ? UINT32_MAX : (uint32_t)n_words);
     free(data);
     if (ret != RKNN_SUCC) {
-        fprintf(stderr, "rknn-inspect: %s: the model cannot be loaded on its target platform "
-                        "(%s)\n", path, error_name(ret));
+        fprintf(stderr,
+                "rknn-inspect: %s: the model cannot be loaded on its target platform "
+                "(%s)\n",
+                path, error_name(ret));
         return 1;
     }
     return 0;

@@ -55,10 +55,10 @@
 #include "tool_files.h"
 #include "vnpu.h"
 
-#define CARVEOUT_BYTES (32u << 20)
+#define CARVEOUT_BYTES       (32u << 20)
 #define CARVEOUT_NPU_ADDRESS 0x10000000u
-#define MID_MODEL "rk3588_multiple_input_demo.v6.rknn"
-#define MAX_MODEL_BYTES (16u << 20)
+#define MID_MODEL            "rk3588_multiple_input_demo.v6.rknn"
+#define MAX_MODEL_BYTES      (16u << 20)
 
 static uint8_t carveout[CARVEOUT_BYTES] __attribute__((aligned(4096)));
 static volatile uint8_t sink; /* keeps every timed copy observable */
@@ -76,16 +76,7 @@ typedef struct {
     char how[200];
 } figure;
 
-enum {
-    FIG_INIT,
-    FIG_INPUTS,
-    FIG_OUTPUTS,
-    FIG_RUN,
-    FIG_TEXT,
-    FIG_RAM,
-    FIG_VNPU,
-    FIG_COUNT
-};
+enum { FIG_INIT, FIG_INPUTS, FIG_OUTPUTS, FIG_RUN, FIG_TEXT, FIG_RAM, FIG_VNPU, FIG_COUNT };
 
 static figure figures[FIG_COUNT] = {
     [FIG_INIT] = {"init_vs_memcpy", "ratio", GOAL_AT_MOST, 3, 0, 0, ""},
@@ -397,8 +388,8 @@ static void report_bandwidth(int fig, const char *what, const char *bytes_of,
     char how[200];
 
     printf("%s (%lu bytes): %.2f us = %.2f GB/s; memcpy %.2f us = %.2f GB/s -> %.3f\n", what,
-           (unsigned long)copy->bytes, best / 1e3, copy->bytes / (double)best,
-           copy->best_ns / 1e3, copy->bytes / (double)copy->best_ns, ratio);
+           (unsigned long)copy->bytes, best / 1e3, copy->bytes / (double)best, copy->best_ns / 1e3,
+           copy->bytes / (double)copy->best_ns, ratio);
     snprintf(how, sizeof how, "%s %s, %lu bytes, best of %u", MID_MODEL, bytes_of,
              (unsigned long)copy->bytes, reps);
     set_figure(fig, ratio, how);
@@ -420,8 +411,8 @@ static void bench_inputs(mid_bench *m, unsigned reps)
         keep_best(&best, t0);
         baseline_once(&copy);
     }
-    report_bandwidth(FIG_INPUTS, "rknn_inputs_set, 2 inputs uint8 NHWC", "inputs",
-                     &copy, best, reps);
+    report_bandwidth(FIG_INPUTS, "rknn_inputs_set, 2 inputs uint8 NHWC", "inputs", &copy, best,
+                     reps);
     baseline_free(&copy);
 }
 
@@ -455,8 +446,7 @@ static void bench_outputs(mid_bench *m, unsigned reps)
         sink ^= ((volatile uint8_t *)buf)[r % copy.bytes];
         baseline_once(&copy);
     }
-    report_bandwidth(FIG_OUTPUTS,
-                     "rknn_outputs_get want_float, int8 NC1HWC2 -> float32 NCHW out",
+    report_bandwidth(FIG_OUTPUTS, "rknn_outputs_get want_float, int8 NC1HWC2 -> float32 NCHW out",
                      "output float32", &copy, best, reps);
 done:
     baseline_free(&copy);
@@ -496,10 +486,20 @@ static double callgrind_count(const char *self, const char *dir, unsigned long r
     fflush(stdout);
     pid = fork();
     if (pid == 0) {
-        char *argv[] = {"valgrind", "--tool=callgrind", "--quiet", out_arg,
-                        "--collect-atstart=no", "--toggle-collect=rknn_run",
-                        "--toggle-collect=hal_mmio_read32", "--toggle-collect=hal_mmio_write32",
-                        (char *)self, "--models", (char *)dir, "--run-loop", runs_arg, NULL};
+        char *argv[] = {"valgrind",
+                        "--tool=callgrind",
+                        "--quiet",
+                        out_arg,
+                        "--collect-atstart=no",
+                        "--toggle-collect=rknn_run",
+                        "--toggle-collect=hal_mmio_read32",
+                        "--toggle-collect=hal_mmio_write32",
+                        (char *)self,
+                        "--models",
+                        (char *)dir,
+                        "--run-loop",
+                        runs_arg,
+                        NULL};
         execvp("valgrind", argv);
         _exit(127);
     }
@@ -563,16 +563,18 @@ static void bench_run_overhead(const char *self, const char *dir)
     printf("  %.0f instructions per run outside the virtual NPU (+%u register accesses), "
            "%u task group(s) per run -> %.0f per task group\n",
            (b - a) / (double)(many - few), accesses, groups, per_group);
-    snprintf(how, sizeof how, "callgrind inside rknn_run minus hal_mmio_*, (%lu-%lu runs) of %s, "
-             "%u group(s)/run, +1 per register access", many, few, MID_MODEL, groups);
+    snprintf(how, sizeof how,
+             "callgrind inside rknn_run minus hal_mmio_*, (%lu-%lu runs) of %s, "
+             "%u group(s)/run, +1 per register access",
+             many, few, MID_MODEL, groups);
     set_figure(FIG_RUN, per_group, how);
 }
 
 /* ---- vnpu_int8_macs_per_s ---------------------------------------------------------- */
 
-#define CONV_C 64u
+#define CONV_C  64u
 #define CONV_HW 56u
-#define CONV_K 64u
+#define CONV_K  64u
 
 typedef struct {
     uint8_t *in, *w, *bs, *out, *stream;
@@ -693,10 +695,11 @@ static void bench_footprint(const char *script)
             continue;
         for (int i = FIG_TEXT; i <= FIG_RAM; i++)
             if (strcmp(name, figures[i].name) == 0)
-                set_figure(i, v, i == FIG_TEXT ? "size(1) text (code, rodata, eh_frame) of "
-                                                 "librknpu_bm.a, aarch64 -Os, log_strings=false"
-                                               : "size(1) data + bss of librknpu_bm.a, default "
-                                                 "pool sizes");
+                set_figure(i, v,
+                           i == FIG_TEXT ? "size(1) text (code, rodata, eh_frame) of "
+                                           "librknpu_bm.a, aarch64 -Os, log_strings=false"
+                                         : "size(1) data + bss of librknpu_bm.a, default "
+                                           "pool sizes");
     }
     status = pclose(p);
     if (status != 0) {

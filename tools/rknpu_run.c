@@ -41,10 +41,11 @@ typedef struct {
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: rknpu-run MODEL --input FILE [--input FILE ...] [--core-mask N] "
-                    "[--loops N] [--output-dir DIR] [--soc rk3588|rk3566|rk3568|rv1106]\n"
-                    "  inputs: .npy (uint8/int8/float16/float32/float64) or raw .bin (uint8 NHWC)\n"
-                    "  core masks: 0 auto, 1 2 4 single cores, 3 cores 0+1, 7 all three, 65535 all\n");
+    fprintf(stderr,
+            "usage: rknpu-run MODEL --input FILE [--input FILE ...] [--core-mask N] "
+            "[--loops N] [--output-dir DIR] [--soc rk3588|rk3566|rk3568|rv1106]\n"
+            "  inputs: .npy (uint8/int8/float16/float32/float64) or raw .bin (uint8 NHWC)\n"
+            "  core masks: 0 auto, 1 2 4 single cores, 3 cores 0+1, 7 all three, 65535 all\n");
 }
 
 static double now_ms(void)
@@ -59,7 +60,11 @@ static double now_ms(void)
 
 static int npy_dtype(const char *hdr, rknn_tensor_type *t, size_t *esize, int *is_f64)
 {
-    static const struct { const char *descr; rknn_tensor_type t; size_t size; } map[] = {
+    static const struct {
+        const char *descr;
+        rknn_tensor_type t;
+        size_t size;
+    } map[] = {
         {"'|u1'", RKNN_TENSOR_UINT8, 1},   {"'|i1'", RKNN_TENSOR_INT8, 1},
         {"'<f2'", RKNN_TENSOR_FLOAT16, 2}, {"'<f4'", RKNN_TENSOR_FLOAT32, 4},
         {"'<f8'", RKNN_TENSOR_FLOAT32, 8},
@@ -94,8 +99,8 @@ static int npy_parse(const char *path, uint8_t *raw, size_t size, input_file *in
         return -1;
     }
     hdr = strndup((const char *)raw + (raw[6] == 1 ? 10 : 12), hlen);
-    if (!hdr || npy_dtype(hdr, &in->type, &esize, &is_f64) != 0 || strstr(hdr, "'fortran_order': True") ||
-        !(shape = strstr(hdr, "'shape': ("))) {
+    if (!hdr || npy_dtype(hdr, &in->type, &esize, &is_f64) != 0 ||
+        strstr(hdr, "'fortran_order': True") || !(shape = strstr(hdr, "'shape': ("))) {
         fprintf(stderr, "rknpu-run: %s: unsupported .npy (dtype must be u1/i1/f2/f4/f8, C order)\n",
                 path);
         free(hdr);
@@ -145,7 +150,8 @@ static int npy_write(const char *path, const float *data, const rknn_tensor_attr
                       i + 1 < a->n_dims ? " " : "");
     if (a->n_dims > 1)
         shape[strlen(shape) - 1] = 0; /* (a, b) not (a, b,) */
-    n = snprintf(hdr, sizeof hdr, "{'descr': '<f4', 'fortran_order': False, 'shape': (%s), }", shape);
+    n = snprintf(hdr, sizeof hdr, "{'descr': '<f4', 'fortran_order': False, 'shape': (%s), }",
+                 shape);
     hlen = ((size_t)n + 10 + 1 + 63) / 64 * 64 - 10; /* pad so the data is 64-aligned */
     memset(hdr + n, ' ', hlen - (size_t)n - 1);
     hdr[hlen - 1] = '\n';
@@ -214,8 +220,10 @@ static int input_format(const input_file *in, const rknn_tensor_attr *a, rknn_te
         *fmt = a->fmt;
         return 0;
     }
-    fprintf(stderr, "rknpu-run: input '%s' wants NHWC [%u, %u, %u, %u]; the file's shape matches "
-                    "neither it nor NCHW\n", a->name, a->dims[0], a->dims[1], a->dims[2], a->dims[3]);
+    fprintf(stderr,
+            "rknpu-run: input '%s' wants NHWC [%u, %u, %u, %u]; the file's shape matches "
+            "neither it nor NCHW\n",
+            a->name, a->dims[0], a->dims[1], a->dims[2], a->dims[3]);
     return -1;
 }
 
@@ -308,7 +316,8 @@ static int run(const options *o)
         a.index = i;
         rknn_query(ctx, RKNN_QUERY_INPUT_ATTR, &a, sizeof a);
         print_attr("input ", &a);
-        if (load_input(o->inputs[i], &a, &files[i]) != 0 || input_format(&files[i], &a, &fmt) != 0) {
+        if (load_input(o->inputs[i], &a, &files[i]) != 0 ||
+            input_format(&files[i], &a, &fmt) != 0) {
             ret = RKNN_ERR_INPUT_INVALID;
             break;
         }

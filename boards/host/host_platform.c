@@ -12,17 +12,17 @@
 #define _DEFAULT_SOURCE
 #include <fcntl.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <string.h>
 
 #include "board_common.h"
 #include "hal.h"
 #include "rknn_api.h"
 #include "rknpu_platform_internal.h"
 
-#define HOST_CARVEOUT_BYTES (64u << 20)
+#define HOST_CARVEOUT_BYTES       (64u << 20)
 #define HOST_CARVEOUT_NPU_ADDRESS 0x10000000u
 
 static uint8_t host_carveout[HOST_CARVEOUT_BYTES] __attribute__((aligned(4096)));

@@ -11,8 +11,8 @@
 #include "board.h"
 #include "board_common.h"
 #include "hal.h"
-#include "rknn_api.h"
 #include "npu_soc.h"
+#include "rknn_api.h"
 #include "rknpu_bm.h"
 
 extern char __dma_pool_start[], __dma_carveout_end[];

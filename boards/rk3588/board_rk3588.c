@@ -22,12 +22,12 @@
 extern char __dma_pool_start[], __dma_carveout_end[];
 
 #define RK3588_PMU1_BASE 0xFD8D8000u
-#define PMU_PWR_CON 0x14Cu       /* power-gate request, hiword-masked */
-#define PMU_BUS_IDLE_REQ 0x10Cu  /* bus-idle request, hiword-masked */
+#define PMU_PWR_CON      0x14Cu /* power-gate request, hiword-masked */
+#define PMU_BUS_IDLE_REQ 0x10Cu /* bus-idle request, hiword-masked */
 #define PMU_BUS_IDLE_ACK 0x118u
-#define PMU_BUS_IDLE_ST 0x120u
-#define PMU_REPAIR_ST 0x290u
-#define PMU_WAIT_US 10000u
+#define PMU_BUS_IDLE_ST  0x120u
+#define PMU_REPAIR_ST    0x290u
+#define PMU_WAIT_US      10000u
 
 typedef struct {
     const char *name;

@@ -7,10 +7,10 @@
 
 #include "hal.h"
 
-#define UART2_BASE 0xFEB50000u
-#define UART_THR 0x00u
-#define UART_LSR 0x14u      /* register shift 2 */
-#define UART_LSR_THRE 0x20u
+#define UART2_BASE      0xFEB50000u
+#define UART_THR        0x00u
+#define UART_LSR        0x14u /* register shift 2 */
+#define UART_LSR_THRE   0x20u
 #define UART_SPIN_LIMIT 100000u
 
 static int uart_putc(char c, FILE *f)

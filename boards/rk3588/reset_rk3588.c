@@ -11,14 +11,14 @@
 
 #include "hal.h"
 
-#define RK3588_CRU_BASE 0xFD7C0000u
+#define RK3588_CRU_BASE    0xFD7C0000u
 #define CRU_SOFTRST_CON(n) (0x0A00u + 4u * (n)) /* hiword-masked, 1 = assert */
-#define RESET_HOLD_US 10u
+#define RESET_HOLD_US      10u
 
 typedef struct {
-    uint8_t con;      /* SOFTRST_CON register index */
-    uint8_t a_bit;    /* SRST_A_RKNNn */
-    uint8_t h_bit;    /* SRST_H_RKNNn */
+    uint8_t con;   /* SOFTRST_CON register index */
+    uint8_t a_bit; /* SRST_A_RKNNn */
+    uint8_t h_bit; /* SRST_H_RKNNn */
 } rk3588_npu_reset_lines;
 
 static const rk3588_npu_reset_lines npu_resets[3] = {

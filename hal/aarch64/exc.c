@@ -25,7 +25,7 @@ _Static_assert(sizeof(struct hal_exc_frame) == 272, "frame layout must match vec
 void hal_exc_handler(struct hal_exc_frame *f, unsigned kind);
 
 #define EC_DATA_ABORT_SAME_EL 0x25u
-#define VECTOR_SYNC_SPX 4u
+#define VECTOR_SYNC_SPX       4u
 
 static uint64_t frame_reg(const struct hal_exc_frame *f, unsigned r)
 {
@@ -95,8 +95,7 @@ void hal_exc_handler(struct hal_exc_frame *f, unsigned kind)
     if (kind == VECTOR_SYNC_SPX && ec == EC_DATA_ABORT_SAME_EL && emulate_access(f, far))
         return;
     printf("\n*** unhandled exception: vector=%u EC=0x%02x ESR=0x%08llx FAR=0x%llx ELR=0x%llx\n",
-           kind, ec, (unsigned long long)esr, (unsigned long long)far,
-           (unsigned long long)f->elr);
+           kind, ec, (unsigned long long)esr, (unsigned long long)far, (unsigned long long)f->elr);
     fflush(stdout);
     _exit(99);
 }

@@ -54,14 +54,14 @@ enum {
     EXC_FIQ = 7,
 };
 
-#define CPSR_T (1u << 5)
-#define CPSR_C (1u << 29)
+#define CPSR_T         (1u << 5)
+#define CPSR_C         (1u << 29)
 #define CPSR_MODE_MASK 0x1fu
-#define MODE_USR 0x10u
-#define MODE_IRQ 0x12u
-#define MODE_SVC 0x13u
-#define MODE_UND 0x1bu
-#define MODE_SYS 0x1fu
+#define MODE_USR       0x10u
+#define MODE_IRQ       0x12u
+#define MODE_SVC       0x13u
+#define MODE_UND       0x1bu
+#define MODE_SYS       0x1fu
 
 void hal_armv7_exception(hal_armv7_frame *frame, unsigned kind);
 
@@ -128,18 +128,16 @@ static uint32_t faulting_pc(const hal_armv7_frame *frame, unsigned kind)
         return frame->pc;
     if (!thumb)
         return frame->pc - 4u;
-    return is_t32_prefix(*(const volatile uint16_t *)(uintptr_t)(frame->pc - 4u))
-               ? frame->pc - 4u
-               : frame->pc - 2u;
+    return is_t32_prefix(*(const volatile uint16_t *)(uintptr_t)(frame->pc - 4u)) ? frame->pc - 4u
+                                                                                  : frame->pc - 2u;
 }
 
 static void __attribute__((noreturn)) report_fatal(const hal_armv7_frame *frame, unsigned kind)
 {
     printf("\n*** unhandled exception: %s PC=0x%08lx DFSR=0x%lx DFAR=0x%08lx IFSR=0x%lx "
            "IFAR=0x%08lx SPSR=0x%08lx LR=0x%08lx\n",
-           kind_name(kind), (unsigned long)faulting_pc(frame, kind),
-           (unsigned long)read_dfsr(), (unsigned long)read_dfar(),
-           (unsigned long)read_ifsr(), (unsigned long)read_ifar(),
+           kind_name(kind), (unsigned long)faulting_pc(frame, kind), (unsigned long)read_dfsr(),
+           (unsigned long)read_dfar(), (unsigned long)read_ifsr(), (unsigned long)read_ifar(),
            (unsigned long)frame->cpsr, (unsigned long)frame->lr);
     fflush(stdout);
     _exit(99);
@@ -171,12 +169,12 @@ static void reg_set(hal_armv7_frame *frame, unsigned n, uint32_t value)
 /* ---- instruction decode --------------------------------------------------- */
 
 typedef struct {
-    uint32_t addr;      /* effective address of the access */
-    uint32_t rn_new;    /* base register value after writeback */
-    unsigned size;      /* 1, 2 or 4 bytes */
-    unsigned rt;        /* transfer register */
-    unsigned rn;        /* base register */
-    unsigned length;    /* instruction length: 2 or 4 */
+    uint32_t addr;   /* effective address of the access */
+    uint32_t rn_new; /* base register value after writeback */
+    unsigned size;   /* 1, 2 or 4 bytes */
+    unsigned rt;     /* transfer register */
+    unsigned rn;     /* base register */
+    unsigned length; /* instruction length: 2 or 4 */
     bool load;
     bool sign_extend;
     bool writeback;
@@ -194,8 +192,8 @@ static bool bit(uint32_t v, unsigned n)
 
 /* Base +/- offset, P (index), W (writeback) addressing shared by the A32
  * forms and the T32 imm8 form. */
-static bool apply_indexing(const hal_armv7_frame *frame, mmio_access *acc, uint32_t offset,
-                           bool p, bool u, bool w)
+static bool apply_indexing(const hal_armv7_frame *frame, mmio_access *acc, uint32_t offset, bool p,
+                           bool u, bool w)
 {
     uint32_t base = reg_get(frame, acc->rn);
     uint32_t offset_addr = u ? base + offset : base - offset;
@@ -216,10 +214,8 @@ static uint32_t a32_shifted_rm(const hal_armv7_frame *frame, uint32_t insn)
     unsigned amount = bits(insn, 11, 7);
 
     switch (bits(insn, 6, 5)) {
-    case 0: /* LSL */
-        return rm << amount;
-    case 1: /* LSR; #0 encodes #32 */
-        return amount == 0 ? 0u : rm >> amount;
+    case 0: /* LSL */ return rm << amount;
+    case 1: /* LSR; #0 encodes #32 */ return amount == 0 ? 0u : rm >> amount;
     case 2: /* ASR; #0 encodes #32 */
         if (amount == 0)
             return (rm & 0x80000000u) ? 0xffffffffu : 0u;
@@ -269,8 +265,8 @@ static bool decode_a32_extra(const hal_armv7_frame *frame, uint32_t insn, mmio_a
         return false; /* LDRHT family */
     if (!immediate && bits(insn, 3, 0) == 15)
         return false;
-    offset = immediate ? (bits(insn, 11, 8) << 4) | bits(insn, 3, 0)
-                       : reg_get(frame, bits(insn, 3, 0));
+    offset =
+        immediate ? (bits(insn, 11, 8) << 4) | bits(insn, 3, 0) : reg_get(frame, bits(insn, 3, 0));
     return apply_indexing(frame, acc, offset, bit(insn, 24), bit(insn, 23), bit(insn, 21));
 }
 
@@ -330,34 +326,36 @@ static bool decode_t16(const hal_armv7_frame *frame, uint16_t hw, mmio_access *a
     acc->rt = bits(hw, 2, 0);
     acc->rn = bits(hw, 5, 3);
     switch (hw >> 11) {
-    case 0x0a: case 0x0b: /* 0101 xxx: register offset */
-        return decode_t16_register(frame, hw, acc);
-    case 0x0c: case 0x0d: /* 0110 L: STR/LDR imm5*4 */
+    case 0x0a:
+    case 0x0b: /* 0101 xxx: register offset */ return decode_t16_register(frame, hw, acc);
+    case 0x0c:
+    case 0x0d: /* 0110 L: STR/LDR imm5*4 */
         acc->size = 4;
         acc->addr = reg_get(frame, acc->rn) + imm5 * 4u;
         return true;
-    case 0x0e: case 0x0f: /* 0111 L: STRB/LDRB imm5 */
+    case 0x0e:
+    case 0x0f: /* 0111 L: STRB/LDRB imm5 */
         acc->size = 1;
         acc->addr = reg_get(frame, acc->rn) + imm5;
         return true;
-    case 0x10: case 0x11: /* 1000 L: STRH/LDRH imm5*2 */
+    case 0x10:
+    case 0x11: /* 1000 L: STRH/LDRH imm5*2 */
         acc->size = 2;
         acc->addr = reg_get(frame, acc->rn) + imm5 * 2u;
         return true;
-    case 0x12: case 0x13: /* 1001 L: STR/LDR [sp, #imm8*4] */
+    case 0x12:
+    case 0x13: /* 1001 L: STR/LDR [sp, #imm8*4] */
         acc->size = 4;
         acc->rt = bits(hw, 10, 8);
         acc->rn = 13;
         acc->addr = frame->sp + bits(hw, 7, 0) * 4u;
         return true;
-    default:
-        return false;
+    default: return false;
     }
 }
 
 /* T32 load/store single: 1111 100 S U size L Rn | Rt ... */
-static bool decode_t32(const hal_armv7_frame *frame, uint16_t hw1, uint16_t hw2,
-                       mmio_access *acc)
+static bool decode_t32(const hal_armv7_frame *frame, uint16_t hw1, uint16_t hw2, mmio_access *acc)
 {
     unsigned size_code = bits(hw1, 6, 5);
 
@@ -471,8 +469,7 @@ static bool access_fits_region(const hal_mmio_region *region, const mmio_access 
     return acc->load || region->write32 != NULL;
 }
 
-static void emulate(hal_armv7_frame *frame, const hal_mmio_region *region,
-                    const mmio_access *acc)
+static void emulate(hal_armv7_frame *frame, const hal_mmio_region *region, const mmio_access *acc)
 {
     uintptr_t offset = acc->addr - region->base;
 
@@ -509,10 +506,12 @@ static bool dfsr_is_synchronous(uint32_t dfsr)
 static bool mode_is_emulatable(uint32_t cpsr)
 {
     switch (cpsr & CPSR_MODE_MASK) {
-    case MODE_USR: case MODE_IRQ: case MODE_SVC: case MODE_UND: case MODE_SYS:
-        return true;
-    default:
-        return false;
+    case MODE_USR:
+    case MODE_IRQ:
+    case MODE_SVC:
+    case MODE_UND:
+    case MODE_SYS: return true;
+    default: return false;
     }
 }
 
@@ -534,7 +533,8 @@ static bool try_emulate_mmio(hal_armv7_frame *frame)
                     (unsigned long)dfar, (unsigned long)(frame->cpsr & CPSR_MODE_MASK));
         return false;
     }
-    if (!decode_at_pc(frame, &acc, &insn) || acc.addr != dfar || !access_fits_region(region, &acc)) {
+    if (!decode_at_pc(frame, &acc, &insn) || acc.addr != dfar ||
+        !access_fits_region(region, &acc)) {
         HAL_LOG_ERR("mmio trap: cannot emulate %s instruction 0x%08lx at 0x%08lx (DFAR 0x%08lx)",
                     (frame->cpsr & CPSR_T) ? "Thumb" : "ARM", (unsigned long)insn,
                     (unsigned long)frame->pc, (unsigned long)dfar);

@@ -47,7 +47,7 @@ size_t hal_cache_line_size(void)
 {
     uint32_t ctr;
     __asm__ volatile("mrc p15, 0, %0, c0, c0, 1" : "=r"(ctr)); /* CTR */
-    return (size_t)4u << ((ctr >> 16) & 0xfu); /* DminLine: log2 of words */
+    return (size_t)4u << ((ctr >> 16) & 0xfu);                 /* DminLine: log2 of words */
 }
 
 static void dc_clean_line(uintptr_t addr)

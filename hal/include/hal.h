@@ -96,8 +96,7 @@ void hal_delay_us(uint32_t us);
 
 /* Formats into a bounded stack buffer and calls rknpu_hook_log(); does
  * nothing when level > rknpu_log_threshold. Never allocates. */
-void hal_logf(rknpu_log_level level, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+void hal_logf(rknpu_log_level level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void hal_vlogf(rknpu_log_level level, const char *fmt, va_list ap);
 
 /* The build option log_strings=false (HAL_LOG_STRINGS=0) leaves every
@@ -110,18 +109,18 @@ void hal_vlogf(rknpu_log_level level, const char *fmt, va_list ap);
 #endif
 
 #if HAL_LOG_STRINGS
-#define HAL_LOG_ERR(...) hal_logf(RKNPU_LOG_ERROR, __VA_ARGS__)
-#define HAL_LOG_WARN(...) hal_logf(RKNPU_LOG_WARN, __VA_ARGS__)
-#define HAL_LOG_INFO(...) hal_logf(RKNPU_LOG_INFO, __VA_ARGS__)
+#define HAL_LOG_ERR(...)   hal_logf(RKNPU_LOG_ERROR, __VA_ARGS__)
+#define HAL_LOG_WARN(...)  hal_logf(RKNPU_LOG_WARN, __VA_ARGS__)
+#define HAL_LOG_INFO(...)  hal_logf(RKNPU_LOG_INFO, __VA_ARGS__)
 #define HAL_LOG_DEBUG(...) hal_logf(RKNPU_LOG_DEBUG, __VA_ARGS__)
 #else
 /* Logs the level, the caller's address and `line` (no format string). */
 void hal_log_site(rknpu_log_level level, unsigned line);
-#define HAL_LOG_SITE_(level, ...) \
+#define HAL_LOG_SITE_(level, ...)                                                                  \
     ((void)(0 && (hal_logf(level, __VA_ARGS__), 0)), hal_log_site(level, __LINE__))
-#define HAL_LOG_ERR(...) HAL_LOG_SITE_(RKNPU_LOG_ERROR, __VA_ARGS__)
-#define HAL_LOG_WARN(...) HAL_LOG_SITE_(RKNPU_LOG_WARN, __VA_ARGS__)
-#define HAL_LOG_INFO(...) HAL_LOG_SITE_(RKNPU_LOG_INFO, __VA_ARGS__)
+#define HAL_LOG_ERR(...)   HAL_LOG_SITE_(RKNPU_LOG_ERROR, __VA_ARGS__)
+#define HAL_LOG_WARN(...)  HAL_LOG_SITE_(RKNPU_LOG_WARN, __VA_ARGS__)
+#define HAL_LOG_INFO(...)  HAL_LOG_SITE_(RKNPU_LOG_INFO, __VA_ARGS__)
 #define HAL_LOG_DEBUG(...) HAL_LOG_SITE_(RKNPU_LOG_DEBUG, __VA_ARGS__)
 #endif
 
@@ -132,9 +131,9 @@ void hal_log_site(rknpu_log_level level, unsigned line);
 void hal_exceptions_install(void);
 
 typedef enum {
-    HAL_MEM_DEVICE,      /* Device-nGnRnE, execute-never */
-    HAL_MEM_NORMAL_WB,   /* Normal, write-back cacheable, inner shareable */
-    HAL_MEM_NORMAL_NC,   /* Normal, non-cacheable */
+    HAL_MEM_DEVICE,    /* Device-nGnRnE, execute-never */
+    HAL_MEM_NORMAL_WB, /* Normal, write-back cacheable, inner shareable */
+    HAL_MEM_NORMAL_NC, /* Normal, non-cacheable */
 } hal_mem_attr;
 
 typedef struct {

@@ -71,7 +71,6 @@ void rknpu_hook_inference_end(unsigned core_mask, int result);
 void rknpu_hook_lock(void);
 void rknpu_hook_unlock(void);
 
-
 #ifdef __cplusplus
 }
 #endif

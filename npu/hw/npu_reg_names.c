@@ -20,7 +20,6 @@ static const npu_field_info npu_field_table[] = {
 
 #define NPU_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
-
 size_t npu_reg_count(void)
 {
     return NPU_ARRAY_LEN(npu_reg_table);

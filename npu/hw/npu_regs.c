@@ -13,14 +13,13 @@ __attribute__((unused)) static int npu_regs_offsets_are_unique(uint32_t offset)
 #define NPU_REG(block, name, offset) case (offset):
 #include "regs.def"
         return 1;
-    default:
-        return 0;
+    default: return 0;
     }
 }
 
 /* Every field must fit in 32 bits; checked at build time. */
-#define NPU_FIELD(block, reg, field, lsb, width)                                  \
-    _Static_assert((width) >= 1 && (lsb) + (width) <= 32,                         \
+#define NPU_FIELD(block, reg, field, lsb, width)                                                   \
+    _Static_assert((width) >= 1 && (lsb) + (width) <= 32,                                          \
                    #block "_" #reg "_" #field " does not fit in 32 bits");
 #include "regs.def"
 
@@ -38,11 +37,10 @@ enum npu_block_page {
     NPU_PAGE_SDMA = 0x9,
     NPU_PAGE_GLOBAL = 0xF,
 };
-#define NPU_REG(block, name, offset)                                              \
-    _Static_assert(((offset) >> 12) == NPU_PAGE_##block && (offset) % 4 == 0,     \
+#define NPU_REG(block, name, offset)                                                               \
+    _Static_assert(((offset) >> 12) == NPU_PAGE_##block && (offset) % 4 == 0,                      \
                    #block "_" #name " is outside its block or misaligned");
 #include "regs.def"
-
 
 /* regs.def lists registers in ascending offset order and each register's
  * fields right after it, so both arrays come out sorted by offset. */
@@ -83,7 +81,11 @@ static const int8_t page_block[16] = {
     [NPU_PAGE_PPU_RDMA] = NPU_BLOCK_PPU_RDMA,
     [NPU_PAGE_DDMA] = NPU_BLOCK_DDMA,
     [NPU_PAGE_SDMA] = NPU_BLOCK_SDMA,
-    [0xA] = -1, [0xB] = -1, [0xC] = -1, [0xD] = -1, [0xE] = -1,
+    [0xA] = -1,
+    [0xB] = -1,
+    [0xC] = -1,
+    [0xD] = -1,
+    [0xE] = -1,
     [NPU_PAGE_GLOBAL] = NPU_BLOCK_GLOBAL,
 };
 
@@ -105,8 +107,8 @@ int npu_block_from_target(uint16_t target)
 {
     /* Block targets are one bit in 15:8 plus bit 0 (hw.md §1.5). */
     static const int8_t bit_block[8] = {
-        NPU_BLOCK_PC, NPU_BLOCK_CNA, NPU_BLOCK_CMAC, NPU_BLOCK_CORE,
-        NPU_BLOCK_DPU, NPU_BLOCK_DPU_RDMA, NPU_BLOCK_PPU, NPU_BLOCK_PPU_RDMA,
+        NPU_BLOCK_PC,  NPU_BLOCK_CNA,      NPU_BLOCK_CMAC, NPU_BLOCK_CORE,
+        NPU_BLOCK_DPU, NPU_BLOCK_DPU_RDMA, NPU_BLOCK_PPU,  NPU_BLOCK_PPU_RDMA,
     };
     unsigned high = target >> 8;
 

@@ -34,9 +34,8 @@ enum npu_reg_offset {
 /* ---- Field positions ------------------------------------------------------ */
 
 enum npu_field_position {
-#define NPU_FIELD(block, reg, field, lsb, width)                                  \
-    NPU_##block##_##reg##_##field##_SHIFT = (lsb),                                \
-    NPU_##block##_##reg##_##field##_WIDTH = (width),
+#define NPU_FIELD(block, reg, field, lsb, width)                                                   \
+    NPU_##block##_##reg##_##field##_SHIFT = (lsb), NPU_##block##_##reg##_##field##_WIDTH = (width),
 #include "regs.def"
 };
 
@@ -44,8 +43,8 @@ enum npu_field_position {
  * Masks are uint32_t constants rather than enumerators because C11 limits
  * enumerators to int and many fields include bit 31.
  */
-#define NPU_FIELD(block, reg, field, lsb, width)                                  \
-    static const uint32_t NPU_##block##_##reg##_##field##_MASK =                  \
+#define NPU_FIELD(block, reg, field, lsb, width)                                                   \
+    static const uint32_t NPU_##block##_##reg##_##field##_MASK =                                   \
         (uint32_t)((((uint64_t)1 << (width)) - 1u) << (lsb));
 #include "regs.def"
 
@@ -55,14 +54,14 @@ enum npu_field_position {
  * register would: values that come from outside (a model, a caller) are
  * range-checked before they are packed.
  */
-#define NPU_FIELD(block, reg, field, lsb, width)                                  \
-    static inline uint32_t NPU_##block##_##reg##_##field(uint32_t x)              \
-    {                                                                             \
-        return (uint32_t)(((uint64_t)x << (lsb)) & NPU_##block##_##reg##_##field##_MASK); \
-    }                                                                             \
-    static inline uint32_t NPU_##block##_##reg##_##field##_GET(uint32_t v)        \
-    {                                                                             \
-        return (v & NPU_##block##_##reg##_##field##_MASK) >> (lsb);               \
+#define NPU_FIELD(block, reg, field, lsb, width)                                                   \
+    static inline uint32_t NPU_##block##_##reg##_##field(uint32_t x)                               \
+    {                                                                                              \
+        return (uint32_t)(((uint64_t)x << (lsb)) & NPU_##block##_##reg##_##field##_MASK);          \
+    }                                                                                              \
+    static inline uint32_t NPU_##block##_##reg##_##field##_GET(uint32_t v)                         \
+    {                                                                                              \
+        return (v & NPU_##block##_##reg##_##field##_MASK) >> (lsb);                                \
     }
 #include "regs.def"
 
@@ -82,17 +81,16 @@ static inline uint32_t npu_field_get(uint32_t value, unsigned shift, unsigned wi
 
 /* `value` with the field replaced by `field` (excess high bits of `field`
  * are dropped; callers that care check the range first). */
-static inline uint32_t npu_field_set(uint32_t value, unsigned shift, unsigned width,
-                                     uint32_t field)
+static inline uint32_t npu_field_set(uint32_t value, unsigned shift, unsigned width, uint32_t field)
 {
     uint32_t mask = npu_field_mask(shift, width);
     return (value & ~mask) | (uint32_t)(((uint64_t)field << shift) & mask);
 }
 
 /* Convenience: NPU_FIELD_GET(v, NPU_PC_TASK_CON_TASK_NUMBER). */
-#define NPU_FIELD_GET(value, f) npu_field_get((value), f##_SHIFT, f##_WIDTH)
+#define NPU_FIELD_GET(value, f)    npu_field_get((value), f##_SHIFT, f##_WIDTH)
 #define NPU_FIELD_SET(value, f, x) npu_field_set((value), f##_SHIFT, f##_WIDTH, (x))
-#define NPU_FIELD_PREP(f, x) npu_field_set(0u, f##_SHIFT, f##_WIDTH, (x))
+#define NPU_FIELD_PREP(f, x)       npu_field_set(0u, f##_SHIFT, f##_WIDTH, (x))
 
 /* ---- Blocks (hw.md §1.1: offset bits [15:12] select the block) ------------ */
 
@@ -117,12 +115,12 @@ enum npu_block {
 /* ---- regcmd target ids (bits 63:48 of a regcmd word, hw.md §1.5) ---------- */
 
 enum npu_regcmd_target {
-    NPU_TARGET_NOP = 0x0000,             /* padding word */
-    NPU_TARGET_PRE_ENABLE = 0x0041,      /* must precede the op-enable word */
-    NPU_TARGET_OP_ENABLE_ALL = 0x0081,   /* broadcast op-enable, reg 0x0008 */
+    NPU_TARGET_NOP = 0x0000,           /* padding word */
+    NPU_TARGET_PRE_ENABLE = 0x0041,    /* must precede the op-enable word */
+    NPU_TARGET_OP_ENABLE_ALL = 0x0081, /* broadcast op-enable, reg 0x0008 */
     NPU_TARGET_PC = 0x0101,
     NPU_TARGET_CNA = 0x0201,
-    NPU_TARGET_CMAC = 0x0401,            /* RK356x; RV1106 sends DDMA offsets with it */
+    NPU_TARGET_CMAC = 0x0401, /* RK356x; RV1106 sends DDMA offsets with it */
     NPU_TARGET_CORE = 0x0801,
     NPU_TARGET_DPU = 0x1001,
     NPU_TARGET_DPU_RDMA = 0x2001,

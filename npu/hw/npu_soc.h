@@ -22,7 +22,7 @@ extern "C" {
 #endif
 
 #define NPU_SOC_MAX_PLATFORMS 2
-#define NPU_SOC_MAX_FAMILIES 2
+#define NPU_SOC_MAX_FAMILIES  2
 
 /* npu_soc_from_table_offset(): the register does not exist on this SoC. */
 #define NPU_SOC_NO_OFFSET 0xFFFFFFFFu
@@ -59,9 +59,9 @@ typedef struct npu_soc_profile {
     uint32_t cbuf_bank_bytes;   /* 0 = unknown */
 
     /* Register map differences (hw.md §1.1, §1.7, §2.4) */
-    int8_t core_reg_shift;       /* SoC CORE offset = table offset + shift (for shifted regs) */
-    uint16_t core_shift_first;   /* first SoC-native CORE offset the shift applies to */
-    bool has_cmac;               /* CMAC block at 0x2xxx, regcmd target 0x0401 */
+    int8_t core_reg_shift;         /* SoC CORE offset = table offset + shift (for shifted regs) */
+    uint16_t core_shift_first;     /* first SoC-native CORE offset the shift applies to */
+    bool has_cmac;                 /* CMAC block at 0x2xxx, regcmd target 0x0401 */
     bool cmac_target_carries_ddma; /* streams send DDMA offsets with target 0x0401 */
 
     uint8_t dma_address_bits; /* width of the NPU's DMA address registers */

@@ -51,11 +51,8 @@ static uint32_t vnpu_task_done_bits(vnpu_core *c, uint32_t enable)
     static const uint8_t irq_base[VNPU_UNIT_COUNT] = {
         [VNPU_UNIT_CNA] = 4,  /* CNA CSC group 0/1 */
         [VNPU_UNIT_CMAC] = 0, /* no interrupt of its own */
-        [VNPU_UNIT_CORE] = 6,
-        [VNPU_UNIT_DPU] = 8,
-        [VNPU_UNIT_DPU_RDMA] = 0,
-        [VNPU_UNIT_PPU] = 10,
-        [VNPU_UNIT_PPU_RDMA] = 0,
+        [VNPU_UNIT_CORE] = 6, [VNPU_UNIT_DPU] = 8,      [VNPU_UNIT_DPU_RDMA] = 0,
+        [VNPU_UNIT_PPU] = 10, [VNPU_UNIT_PPU_RDMA] = 0,
     };
     uint32_t bits = 0;
 
@@ -101,15 +98,17 @@ static void vnpu_write_block_reg(vnpu_task *t, uint32_t off, uint32_t value, con
         /* POINTER_PP_CLEAR / EXECUTER_PP_CLEAR are write-1-to-clear actions */
         if (value & NPU_CNA_S_POINTER_EXECUTER_PP_CLEAR_MASK)
             c->executer[unit] = 0;
-        vnpu_reg_set(c, off, value & ~(NPU_CNA_S_POINTER_POINTER_PP_CLEAR_MASK |
-                                       NPU_CNA_S_POINTER_EXECUTER_PP_CLEAR_MASK |
-                                       NPU_CNA_S_POINTER_EXECUTER_MASK));
+        vnpu_reg_set(c, off,
+                     value & ~(NPU_CNA_S_POINTER_POINTER_PP_CLEAR_MASK |
+                               NPU_CNA_S_POINTER_EXECUTER_PP_CLEAR_MASK |
+                               NPU_CNA_S_POINTER_EXECUTER_MASK));
         return;
     }
     if ((off >> 12) != 0 && (off & 0xFFFu) == 0u && (off >> 12) <= VNPU_UNIT_COUNT)
         return; /* S_STATUS is read-only */
     vnpu_reg_set(c, off, value);
-    if (vnpu_is_unit_op_enable(off) && NPU_CNA_OPERATION_ENABLE_OP_EN_GET(value)) /* one layout in every unit */
+    if (vnpu_is_unit_op_enable(off) &&
+        NPU_CNA_OPERATION_ENABLE_OP_EN_GET(value)) /* one layout in every unit */
         vnpu_unsupported(t, off,
                          "a per-unit OP_EN (slave-mode start; streams use the 0x0081 op-enable)");
     else if (off == NPU_GLOBAL_OPERATION_ENABLE && value != 0)
@@ -152,18 +151,18 @@ static int vnpu_execute(vnpu_task *t)
 
     vnpu_trace(t->dev, "vnpu%u task %u: op-enable 0x%02lx group %u", t->core->index, t->task,
                (unsigned long)en,
-               (unsigned)t->core->executer[(en & NPU_UNIT_DPU) ? VNPU_UNIT_DPU
+               (unsigned)t->core->executer[(en & NPU_UNIT_DPU)   ? VNPU_UNIT_DPU
                                            : (en & NPU_UNIT_PPU) ? VNPU_UNIT_PPU
                                                                  : VNPU_UNIT_CNA]);
     if (en & ~(uint32_t)NPU_UNIT_ALL)
         return vnpu_fail(t, VNPU_INT_DMA_READ_ERROR | VNPU_INT_DMA_WRITE_ERROR,
-                         "op-enable 0x%lx has bits outside the unit mask 0x7F",
-                         (unsigned long)en);
+                         "op-enable 0x%lx has bits outside the unit mask 0x7F", (unsigned long)en);
     if (en & NPU_UNIT_CNA) {
         if ((en & conv) != conv || (en & ppu))
             return vnpu_fail(t, VNPU_INT_DMA_READ_ERROR | VNPU_INT_DMA_WRITE_ERROR,
                              "op-enable 0x%lx: CNA without CORE+DPU, or with the PPU, is "
-                             "not modelled", (unsigned long)en);
+                             "not modelled",
+                             (unsigned long)en);
         return vnpu_conv_task(t);
     }
     if (en & (NPU_UNIT_CORE | NPU_UNIT_CMAC))
@@ -174,7 +173,8 @@ static int vnpu_execute(vnpu_task *t)
         if (en & ppu)
             return vnpu_fail(t, VNPU_INT_DMA_READ_ERROR | VNPU_INT_DMA_WRITE_ERROR,
                              "op-enable 0x%lx: flying DPU together with the PPU is not "
-                             "modelled", (unsigned long)en);
+                             "modelled",
+                             (unsigned long)en);
         return vnpu_dpu_flying_task(t);
     }
     if ((en & ppu) == ppu)
@@ -211,8 +211,9 @@ static int vnpu_decode_word(vnpu_task *t, uint64_t w, int *pre_enable, vnpu_fetc
             return vnpu_fail(t, both, "op-enable word 0x%016llx with register 0x%04x",
                              (unsigned long long)w, reg);
         if (!*pre_enable)
-            return vnpu_fail(t, both, "op-enable word without a preceding 0x0041 pre-enable "
-                                      "word (TRM requirement) not modelled");
+            return vnpu_fail(t, both,
+                             "op-enable word without a preceding 0x0041 pre-enable "
+                             "word (TRM requirement) not modelled");
         t->enable = val;
         res->executed = 1;
         return vnpu_execute(t);
@@ -220,18 +221,20 @@ static int vnpu_decode_word(vnpu_task *t, uint64_t w, int *pre_enable, vnpu_fetc
     if (tgt == NPU_TARGET_PC) {
         if (reg == NPU_PC_DATA_ADDR) {
             res->next_addr = val;
-            vnpu_trace(t->dev, "vnpu%u stream PC_DATA_ADDR (next task) = 0x%08lx",
-                       t->core->index, (unsigned long)val);
+            vnpu_trace(t->dev, "vnpu%u stream PC_DATA_ADDR (next task) = 0x%08lx", t->core->index,
+                       (unsigned long)val);
             return 0;
         }
         if (reg == NPU_PC_DATA_AMOUNT) {
             res->next_amount = val;
-            vnpu_trace(t->dev, "vnpu%u stream PC_DATA_AMOUNT (next task) = 0x%08lx",
-                       t->core->index, (unsigned long)val);
+            vnpu_trace(t->dev, "vnpu%u stream PC_DATA_AMOUNT (next task) = 0x%08lx", t->core->index,
+                       (unsigned long)val);
             return 0;
         }
-        return vnpu_fail(t, both, "regcmd write of PC register 0x%04x (%s) = 0x%08lx not "
-                                  "modelled", reg, vnpu_reg_name(reg), (unsigned long)val);
+        return vnpu_fail(t, both,
+                         "regcmd write of PC register 0x%04x (%s) = 0x%08lx not "
+                         "modelled",
+                         reg, vnpu_reg_name(reg), (unsigned long)val);
     }
 
     int block = npu_block_from_target(tgt);
@@ -249,12 +252,15 @@ static int vnpu_decode_word(vnpu_task *t, uint64_t w, int *pre_enable, vnpu_fetc
                              reg, soc->name);
     }
     if (off_block != block)
-        return vnpu_fail(t, both, "regcmd target 0x%04x (%s) writes register 0x%04x outside "
-                                  "its block", tgt, npu_block_name((enum npu_block)block), reg);
+        return vnpu_fail(t, both,
+                         "regcmd target 0x%04x (%s) writes register 0x%04x outside "
+                         "its block",
+                         tgt, npu_block_name((enum npu_block)block), reg);
     if (npu_reg_lookup(off) == NULL)
-        return vnpu_fail(t, both, "unknown register 0x%04x written by target 0x%04x (%s) = "
-                                  "0x%08lx", reg, tgt, npu_block_name((enum npu_block)block),
-                         (unsigned long)val);
+        return vnpu_fail(t, both,
+                         "unknown register 0x%04x written by target 0x%04x (%s) = "
+                         "0x%08lx",
+                         reg, tgt, npu_block_name((enum npu_block)block), (unsigned long)val);
     vnpu_write_block_reg(t, off, val, "W");
     return t->failed ? -1 : 0;
 }
@@ -262,7 +268,8 @@ static int vnpu_decode_word(vnpu_task *t, uint64_t w, int *pre_enable, vnpu_fetc
 /* Fetch and run one task; fills the next link. */
 static int vnpu_run_task(vnpu_task *t, uint32_t addr, uint32_t amount, vnpu_fetch_result *res)
 {
-    uint64_t words = npu_pc_fetch_words(NPU_PC_DATA_AMOUNT_DATA_AMOUNT_GET(amount), t->cfg->pc_scale);
+    uint64_t words =
+        npu_pc_fetch_words(NPU_PC_DATA_AMOUNT_DATA_AMOUNT_GET(amount), t->cfg->pc_scale);
     const uint8_t *p;
     int pre_enable = 0;
 
@@ -278,8 +285,10 @@ static int vnpu_run_task(vnpu_task *t, uint32_t addr, uint32_t amount, vnpu_fetc
         uint64_t w = (uint64_t)vnpu_ld32(p + i * 8u) | ((uint64_t)vnpu_ld32(p + i * 8u + 4u) << 32);
         if (res->executed) {
             if (!npu_regcmd_is_nop(w))
-                vnpu_trace(t->dev, "vnpu%u task %u: word %llu after the op-enable ignored "
-                                   "(over-fetch)", t->core->index, t->task, (unsigned long long)i);
+                vnpu_trace(t->dev,
+                           "vnpu%u task %u: word %llu after the op-enable ignored "
+                           "(over-fetch)",
+                           t->core->index, t->task, (unsigned long long)i);
             continue;
         }
         if (vnpu_decode_word(t, w, &pre_enable, res) != 0)
@@ -288,8 +297,8 @@ static int vnpu_run_task(vnpu_task *t, uint32_t addr, uint32_t amount, vnpu_fetc
     if (!res->executed)
         return vnpu_fail(t, VNPU_INT_DMA_READ_ERROR | VNPU_INT_DMA_WRITE_ERROR,
                          "no op-enable word in the %llu words fetched at 0x%08lx (PC_DATA_AMOUNT "
-                         "0x%lx)", (unsigned long long)words, (unsigned long)addr,
-                         (unsigned long)amount);
+                         "0x%lx)",
+                         (unsigned long long)words, (unsigned long)addr, (unsigned long)amount);
     return 0;
 }
 
@@ -366,7 +375,8 @@ static void vnpu_run_job(vnpu_device *dev, vnpu_core *c)
         if (k > 0 && addr == 0) {
             vnpu_fail(&t, VNPU_INT_DMA_READ_ERROR,
                       "the chain ended after %lu tasks (no PC_DATA_ADDR in the tail) but "
-                      "TASK_CON.TASK_NUMBER is %lu", (unsigned long)k, (unsigned long)ntasks);
+                      "TASK_CON.TASK_NUMBER is %lu",
+                      (unsigned long)k, (unsigned long)ntasks);
             break;
         }
         t.last_write_len = 0;
@@ -426,22 +436,18 @@ static void vnpu_write_pc(vnpu_device *dev, vnpu_core *c, vnpu_task *t, uint32_t
                (unsigned long)off, (unsigned long)value);
     switch (off) {
     case NPU_PC_OPERATION_ENABLE:
-        vnpu_reg_set(c, off, NPU_PC_OPERATION_ENABLE_OP_EN(NPU_PC_OPERATION_ENABLE_OP_EN_GET(value)));
+        vnpu_reg_set(c, off,
+                     NPU_PC_OPERATION_ENABLE_OP_EN(NPU_PC_OPERATION_ENABLE_OP_EN_GET(value)));
         if (NPU_PC_OPERATION_ENABLE_OP_EN_GET(value))
             vnpu_run_job(dev, c);
         return;
-    case NPU_PC_INTERRUPT_MASK:
-        c->int_mask = value & VNPU_INT_ALL;
-        return;
-    case NPU_PC_INTERRUPT_CLEAR:
-        c->int_raw &= ~value;
-        return;
+    case NPU_PC_INTERRUPT_MASK: c->int_mask = value & VNPU_INT_ALL; return;
+    case NPU_PC_INTERRUPT_CLEAR: c->int_raw &= ~value; return;
     case NPU_PC_INTERRUPT_STATUS:
     case NPU_PC_INTERRUPT_RAW_STATUS:
     case NPU_PC_VERSION:
     case NPU_PC_VERSION_NUM:
-    case NPU_PC_TASK_STATUS:
-        return; /* read-only */
+    case NPU_PC_TASK_STATUS: return; /* read-only */
     case NPU_PC_TASK_CON:
         if (value & clear_bit)
             c->task_counter = 0;
@@ -449,9 +455,7 @@ static void vnpu_write_pc(vnpu_device *dev, vnpu_core *c, vnpu_task *t, uint32_t
         return;
     case NPU_PC_DATA_ADDR:
     case NPU_PC_DATA_AMOUNT:
-    case NPU_PC_TASK_DMA_BASE_ADDR:
-        vnpu_reg_set(c, off, value);
-        return;
+    case NPU_PC_TASK_DMA_BASE_ADDR: vnpu_reg_set(c, off, value); return;
     default:
         vnpu_reg_set(c, off, value);
         vnpu_unsupported(t, off, "this PC register");
@@ -499,28 +503,20 @@ uint32_t vnpu_mmio_read(vnpu_device *dev, unsigned core, uint32_t offset)
     if (off == NPU_SOC_NO_OFFSET)
         return 0;
     switch (off) {
-    case NPU_PC_VERSION:
-        return dev->pc_version;
-    case NPU_PC_VERSION_NUM:
-        return 0;
-    case NPU_PC_INTERRUPT_MASK:
-        return c->int_mask;
-    case NPU_PC_INTERRUPT_CLEAR:
-        return 0;
-    case NPU_PC_INTERRUPT_STATUS:
-        return c->int_raw & c->int_mask;
-    case NPU_PC_INTERRUPT_RAW_STATUS:
-        return c->int_raw;
-    case NPU_PC_TASK_STATUS:
-        return c->task_counter & vnpu_cfg()->task_number_mask;
+    case NPU_PC_VERSION: return dev->pc_version;
+    case NPU_PC_VERSION_NUM: return 0;
+    case NPU_PC_INTERRUPT_MASK: return c->int_mask;
+    case NPU_PC_INTERRUPT_CLEAR: return 0;
+    case NPU_PC_INTERRUPT_STATUS: return c->int_raw & c->int_mask;
+    case NPU_PC_INTERRUPT_RAW_STATUS: return c->int_raw;
+    case NPU_PC_TASK_STATUS: return c->task_counter & vnpu_cfg()->task_number_mask;
     case NPU_DDMA_CFG_STATUS:
-    case NPU_SDMA_CFG_STATUS:
-        return NPU_DDMA_CFG_STATUS_IDLE_MASK; /* DMA idle */
-    default:
-        break;
+    case NPU_SDMA_CFG_STATUS: return NPU_DDMA_CFG_STATUS_IDLE_MASK; /* DMA idle */
+    default: break;
     }
     if (vnpu_is_unit_s_pointer(off, &unit))
-        return vnpu_reg(c, off) | NPU_CNA_S_POINTER_EXECUTER(c->executer[unit]); /* one layout in every unit */
+        return vnpu_reg(c, off) |
+               NPU_CNA_S_POINTER_EXECUTER(c->executer[unit]); /* one layout in every unit */
     if ((off & 0xFFFu) == 0u && (off >> 12) >= 1u && (off >> 12) <= VNPU_UNIT_COUNT) {
         /* S_STATUS: operating (1) while hung, idle otherwise */
         return c->hung ? 1u : 0u;

@@ -37,10 +37,10 @@ typedef struct {
 
 typedef enum {
     VNPU_FAULT_NONE = 0,
-    VNPU_FAULT_NEVER_COMPLETE,   /* the job runs but no completion bit is ever raised */
-    VNPU_FAULT_DMA_ERROR,        /* completes, raising DMA read+write error bits 12/13 */
-    VNPU_FAULT_CORRUPT_OUTPUT,   /* completes normally but flips bits of the last output */
-    VNPU_FAULT_DROP_IRQ,         /* the last task's completion bit is lost (status stays 0) */
+    VNPU_FAULT_NEVER_COMPLETE, /* the job runs but no completion bit is ever raised */
+    VNPU_FAULT_DMA_ERROR,      /* completes, raising DMA read+write error bits 12/13 */
+    VNPU_FAULT_CORRUPT_OUTPUT, /* completes normally but flips bits of the last output */
+    VNPU_FAULT_DROP_IRQ,       /* the last task's completion bit is lost (status stays 0) */
 } vnpu_fault;
 
 typedef void (*vnpu_trace_sink)(void *ctx, const char *line);
@@ -84,7 +84,7 @@ const char *vnpu_last_error(const vnpu_device *dev, unsigned core);
 typedef struct {
     uint64_t jobs;
     uint64_t tasks;
-    uint64_t macs;            /* multiply-accumulates executed */
+    uint64_t macs; /* multiply-accumulates executed */
     uint64_t dma_bytes_read;
     uint64_t dma_bytes_written;
 } vnpu_stats;
@@ -97,8 +97,8 @@ void vnpu_get_stats(const vnpu_device *dev, unsigned core, vnpu_stats *out);
  * vnpu_init() restores the default. */
 typedef enum {
     VNPU_CVT_BIT0_PROFILE = 0,
-    VNPU_CVT_BIT0_BYPASS,   /* bit 0 set = converter bypassed */
-    VNPU_CVT_BIT0_ENABLE,   /* bit 0 set = converter enabled */
+    VNPU_CVT_BIT0_BYPASS, /* bit 0 set = converter bypassed */
+    VNPU_CVT_BIT0_ENABLE, /* bit 0 set = converter enabled */
 } vnpu_cvt_bit0;
 void vnpu_set_cvt_bit0(vnpu_device *dev, vnpu_cvt_bit0 meaning);
 

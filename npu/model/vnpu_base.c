@@ -114,8 +114,7 @@ int vnpu_inconsistent(vnpu_task *t, uint32_t off_a, uint32_t off_b, const char *
 
 /* ---- DMA ------------------------------------------------------------------- */
 
-static uint8_t *vnpu_dma_map(vnpu_task *t, uint32_t addr, uint64_t len, const char *what,
-                             int write)
+static uint8_t *vnpu_dma_map(vnpu_task *t, uint32_t addr, uint64_t len, const char *what, int write)
 {
     const vnpu_dma_window *w = &t->dev->dma;
     uint64_t off = (uint64_t)addr - w->dma_base;
@@ -169,7 +168,7 @@ int vnpu_base_init(const npu_soc_profile *soc)
      * 16 int8 (vnpu-streams §6) and 8 fp16 (by the same ratio, unverified) */
     vnpu_soc.kgroup_int8 = rk356x ? 16 : 32;
     vnpu_soc.kgroup_fp16 = rk356x ? 8 : 16;
-    vnpu_soc.bs_group = rk356x ? 4 : 8;        /* vnpu-streams §7.1 */
+    vnpu_soc.bs_group = rk356x ? 4 : 8;         /* vnpu-streams §7.1 */
     vnpu_soc.dw_slice_bytes = rk356x ? 32 : 64; /* hw.md §4.3 (iav / Mesa) */
     vnpu_soc.cvt_bit0_enable = (uint8_t)rk356x; /* vnpu-streams §5.3 reading (A) */
     vnpu_soc.task_number_bits = soc->pc_task_number_bits;

@@ -28,13 +28,13 @@
 #include "vnpu.h"
 
 /* Register-file slots; vnpu_init() refuses a table larger than this. */
-#define VNPU_MAX_REGS 320u
+#define VNPU_MAX_REGS  320u
 #define VNPU_ERROR_LEN 256u
 
 /* Interrupt bits (hw.md §1.2). */
-#define VNPU_INT_DMA_READ_ERROR NPU_PC_INTERRUPT_RAW_STATUS_DMA_READ_ERROR_MASK
+#define VNPU_INT_DMA_READ_ERROR  NPU_PC_INTERRUPT_RAW_STATUS_DMA_READ_ERROR_MASK
 #define VNPU_INT_DMA_WRITE_ERROR NPU_PC_INTERRUPT_RAW_STATUS_DMA_WRITE_ERROR_MASK
-#define VNPU_INT_ALL 0x1FFFFu
+#define VNPU_INT_ALL             0x1FFFFu
 
 /* Compute units with a ping-pong executer (order of enum npu_block). */
 enum vnpu_unit {
@@ -75,13 +75,13 @@ typedef struct {
 
 struct vnpu_core {
     unsigned index;
-    uint32_t regs[VNPU_MAX_REGS];   /* flat register file, by register-table index */
-    uint32_t int_raw;               /* INTERRUPT_RAW_STATUS */
-    uint32_t int_mask;              /* INTERRUPT_MASK */
-    uint32_t task_counter;          /* TASK_STATUS counter */
+    uint32_t regs[VNPU_MAX_REGS];      /* flat register file, by register-table index */
+    uint32_t int_raw;                  /* INTERRUPT_RAW_STATUS */
+    uint32_t int_mask;                 /* INTERRUPT_MASK */
+    uint32_t task_counter;             /* TASK_STATUS counter */
     uint8_t executer[VNPU_UNIT_COUNT]; /* ping-pong group the unit executes next */
-    uint8_t hung;                   /* VNPU_FAULT_NEVER_COMPLETE: busy until reset */
-    vnpu_fault fault;               /* armed fault and the jobs it still applies to */
+    uint8_t hung;                      /* VNPU_FAULT_NEVER_COMPLETE: busy until reset */
+    vnpu_fault fault;                  /* armed fault and the jobs it still applies to */
     unsigned fault_jobs;
     char last_error[VNPU_ERROR_LEN];
     vnpu_stats stats;
@@ -97,7 +97,7 @@ typedef struct {
     int failed;               /* an error was recorded; stop */
     uint32_t last_write_addr; /* last output region (for VNPU_FAULT_CORRUPT_OUTPUT) */
     uint32_t last_write_len;
-    uint8_t last_write_dpu;   /* the region was written by the DPU */
+    uint8_t last_write_dpu; /* the region was written by the DPU */
 } vnpu_task;
 
 /* ---- vnpu_base.c ---------------------------------------------------------- */
@@ -139,8 +139,7 @@ const uint8_t *vnpu_dma_read(vnpu_task *t, uint32_t addr, uint64_t len, const ch
 uint8_t *vnpu_dma_write(vnpu_task *t, uint32_t addr, uint64_t len, const char *what, int dpu);
 
 /* Optional trace line (no-op without a sink). */
-void vnpu_trace(const vnpu_device *dev, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+void vnpu_trace(const vnpu_device *dev, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* ---- CORE -> DPU ----------------------------------------------------------- */
 
@@ -196,14 +195,20 @@ static inline void vnpu_st32(uint8_t *p, uint32_t v)
 
 static inline float vnpu_f32_from_bits(uint32_t u)
 {
-    union { uint32_t u; float f; } x;
+    union {
+        uint32_t u;
+        float f;
+    } x;
     x.u = u;
     return x.f;
 }
 
 static inline uint32_t vnpu_f32_bits(float f)
 {
-    union { uint32_t u; float f; } x;
+    union {
+        uint32_t u;
+        float f;
+    } x;
     x.f = f;
     return x.u;
 }
@@ -213,8 +218,11 @@ static inline unsigned vnpu_prec_bytes(unsigned prec)
 {
     switch (prec) {
     case VNPU_PREC_INT8: return 1;
-    case VNPU_PREC_INT16: case VNPU_PREC_FP16: case VNPU_PREC_BF16: return 2;
-    case VNPU_PREC_INT32: case VNPU_PREC_FP32: return 4;
+    case VNPU_PREC_INT16:
+    case VNPU_PREC_FP16:
+    case VNPU_PREC_BF16: return 2;
+    case VNPU_PREC_INT32:
+    case VNPU_PREC_FP32: return 4;
     default: return 0;
     }
 }

@@ -41,10 +41,10 @@
 /* Scratch: the padded input window, the repacked weights and one chunk of
  * accumulators. Inputs/weights larger than this are reported, not guessed:
  * real tasks are bounded by the 384 KiB CBUF. */
-#define VNPU_X_BYTES (768u * 1024u)
-#define VNPU_W_BYTES (512u * 1024u)
+#define VNPU_X_BYTES   (768u * 1024u)
+#define VNPU_W_BYTES   (512u * 1024u)
 #define VNPU_ACC_ELEMS (32u * 1024u)
-#define VNPU_SLICE 32u /* input channels per weight slice */
+#define VNPU_SLICE     32u /* input channels per weight slice */
 
 static _Alignas(16) union {
     int8_t i8[VNPU_X_BYTES];
@@ -65,10 +65,10 @@ typedef struct {
     int fp, dw;
     uint32_t hin, win, cin, creal;
     uint32_t hout, wout, kout;
-    uint32_t nker;           /* kernels with weights (dw: channels computed) */
+    uint32_t nker; /* kernels with weights (dw: channels computed) */
     uint32_t kh, kw, sx, sy;
     uint32_t pt, pl;
-    uint32_t hp, wp;         /* padded window in the scratch */
+    uint32_t hp, wp; /* padded window in the scratch */
     int8_t pad_i8;
     float pad_f;
     int cvt_on, cvt_type1, cvt_signed;
@@ -108,7 +108,8 @@ static int vnpu_conv_decode(vnpu_task *t, vnpu_conv *g)
         return vnpu_unsupported(t, NPU_CNA_CONV_CON3, "a stride of 0");
     if (NPU_CNA_CONV_CON3_DECONV_X_STRIDE_GET(con3) || NPU_CNA_CONV_CON3_DECONV_Y_STRIDE_GET(con3))
         return vnpu_unsupported(t, NPU_CNA_CONV_CON3, "deconvolution strides");
-    if (NPU_CNA_CONV_CON3_ATROUS_X_DILATION_GET(con3) || NPU_CNA_CONV_CON3_ATROUS_Y_DILATION_GET(con3))
+    if (NPU_CNA_CONV_CON3_ATROUS_X_DILATION_GET(con3) ||
+        NPU_CNA_CONV_CON3_ATROUS_Y_DILATION_GET(con3))
         return vnpu_unsupported(t, NPU_CNA_CONV_CON3,
                                 "atrous dilation (field encoding unverified)");
     if (NPU_CNA_CONV_CON3_NN_MODE_GET(con3))
@@ -388,9 +389,9 @@ static int vnpu_load_input(vnpu_task *t, vnpu_conv *g)
     if (bytes > VNPU_X_BYTES)
         return vnpu_fail(t, VNPU_INT_DMA_READ_ERROR | VNPU_INT_DMA_WRITE_ERROR,
                          "padded input window %lux%lux%lu (%llu bytes) exceeds the model's "
-                         "%lu-byte input buffer (not modelled)", (unsigned long)g->hp,
-                         (unsigned long)g->wp, (unsigned long)g->cin, (unsigned long long)bytes,
-                         (unsigned long)VNPU_X_BYTES);
+                         "%lu-byte input buffer (not modelled)",
+                         (unsigned long)g->hp, (unsigned long)g->wp, (unsigned long)g->cin,
+                         (unsigned long long)bytes, (unsigned long)VNPU_X_BYTES);
     if (vnpu_cvt_decode(t, g) != 0)
         return -1;
     if (NPU_CNA_CONV_CON1_ARGB_IN_GET(R(t, NPU_CNA_CONV_CON1)))
@@ -441,8 +442,8 @@ static int vnpu_load_weights(vnpu_task *t, const vnpu_conv *g)
         size_t kg_start = (size_t)kg * gsize * taps * g->cin;
         for (uint32_t c = 0; c < g->cin; c++) {
             uint32_t cs = c / VNPU_SLICE;
-            uint32_t sc = g->cin - cs * VNPU_SLICE < VNPU_SLICE ? g->cin - cs * VNPU_SLICE
-                                                                : VNPU_SLICE;
+            uint32_t sc =
+                g->cin - cs * VNPU_SLICE < VNPU_SLICE ? g->cin - cs * VNPU_SLICE : VNPU_SLICE;
             for (uint32_t tap = 0; tap < taps; tap++) {
                 size_t e = kg_start + (size_t)taps * gk * cs * VNPU_SLICE +
                            ((size_t)tap * gk + k % gsize) * sc + c % VNPU_SLICE;
@@ -498,7 +499,7 @@ static inline float vnpu_dot_f32(const float *a, const float *b, uint32_t n)
 /* Accumulators of output pixels [p0, p0 + n) into vnpu_acc ([n][kout]). */
 static void vnpu_mac_direct(const vnpu_conv *g, uint32_t p0, uint32_t n, int want_sumx)
 {
-    uint32_t row = g->kw * g->cin;      /* contiguous elements of one kernel row */
+    uint32_t row = g->kw * g->cin; /* contiguous elements of one kernel row */
     size_t xrow = (size_t)g->wp * g->cin;
     size_t wk = (size_t)g->kh * row;
 
@@ -607,8 +608,8 @@ void vnpu_cna_accumulate(uint32_t p0, uint32_t n, int want_sumx, vnpu_acc_chunk 
         vnpu_mac_depthwise(g, p0, n, want_sumx);
     else
         vnpu_mac_direct(g, p0, n, want_sumx);
-    *chunk = (vnpu_acc_chunk){p0, n, g->kout, vnpu_acc.i32, vnpu_acc.f32, vnpu_sumx,
-                              (uint8_t)g->dw};
+    *chunk =
+        (vnpu_acc_chunk){p0, n, g->kout, vnpu_acc.i32, vnpu_acc.f32, vnpu_sumx, (uint8_t)g->dw};
 }
 
 void vnpu_cna_count_macs(vnpu_task *t)

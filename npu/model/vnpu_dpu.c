@@ -29,7 +29,7 @@
 #include "vnpu_units.h"
 
 #define VNPU_DPU_MAX_CHANNELS 8192u /* 13-bit DATA_CUBE_CHANNEL */
-#define VNPU_FLY_CHUNK 4096u        /* elements per flying-mode chunk */
+#define VNPU_FLY_CHUNK        4096u /* elements per flying-mode chunk */
 
 enum vnpu_ew_op { VNPU_EW_ADD, VNPU_EW_MAX, VNPU_EW_MIN, VNPU_EW_SUB, VNPU_EW_MUL };
 
@@ -87,8 +87,7 @@ static unsigned vnpu_alu_algo(const vnpu_task *t, unsigned algo, unsigned algo_r
 /* BS or BN stage programming. `cfg_off`/`alu_off`/`mul_off`/`relux_off` are
  * the stage's registers; `bn` picks the BN negative shift of DATA_FORMAT. */
 static int vnpu_stage_prepare(vnpu_task *t, vnpu_stage *s, uint32_t cfg_off, uint32_t alu_off,
-                              uint32_t mul_off, uint32_t relux_off, int bn, int fp,
-                              int stream_ok)
+                              uint32_t mul_off, uint32_t relux_off, int bn, int fp, int stream_ok)
 {
     uint32_t cfg = R(t, cfg_off);
     uint32_t mul = R(t, mul_off);
@@ -248,7 +247,8 @@ static int vnpu_ew_prepare(vnpu_task *t, vnpu_dpu_plan *pl)
             return vnpu_unsupported(t, NPU_DPU_EW_CFG, "EW MUL on the integer path");
         pl->ew_op = VNPU_EW_MUL;
     } else {
-        algo = vnpu_alu_algo(t, NPU_DPU_EW_CFG_EW_ALU_ALGO_GET(ew), NPU_DPU_EW_CFG_RK356X_EW_ALU_ALGO_GET(ew));
+        algo = vnpu_alu_algo(t, NPU_DPU_EW_CFG_EW_ALU_ALGO_GET(ew),
+                             NPU_DPU_EW_CFG_RK356X_EW_ALU_ALGO_GET(ew));
         switch (algo) {
         case 0: pl->ew_op = VNPU_EW_MAX; break;
         case 1: pl->ew_op = VNPU_EW_MIN; break;
@@ -264,7 +264,8 @@ static int vnpu_ew_prepare(vnpu_task *t, vnpu_dpu_plan *pl)
          * with offset 0 and scale unprogrammed (0) or 1: accepted as identity */
         uint32_t sc = R(t, NPU_DPU_EW_CVT_SCALE_VALUE);
         uint32_t scale = NPU_DPU_EW_CVT_SCALE_VALUE_EW_OP_CVT_SCALE_GET(sc);
-        if (R(t, NPU_DPU_EW_CVT_OFFSET_VALUE) != 0 || NPU_DPU_EW_CVT_SCALE_VALUE_EW_OP_CVT_SHIFT_GET(sc) != 0 ||
+        if (R(t, NPU_DPU_EW_CVT_OFFSET_VALUE) != 0 ||
+            NPU_DPU_EW_CVT_SCALE_VALUE_EW_OP_CVT_SHIFT_GET(sc) != 0 ||
             NPU_DPU_EW_CVT_SCALE_VALUE_EW_TRUNCATE_GET(sc) != 0 ||
             (scale != 0 && scale != 1 && scale != 0x3C00))
             return vnpu_unsupported(t, NPU_DPU_EW_CVT_SCALE_VALUE,
@@ -292,8 +293,9 @@ static int vnpu_ew_prepare(vnpu_task *t, vnpu_dpu_plan *pl)
         return vnpu_inconsistent(t, NPU_DPU_EW_CFG, NPU_DPU_RDMA_ERDMA_CFG,
                                  "EW operand from ERDMA but ERDMA disabled");
     if (NPU_DPU_RDMA_ERDMA_CFG_DATA_MODE_GET(er) != 1)
-        return vnpu_unsupported(t, NPU_DPU_RDMA_ERDMA_CFG, "an ERDMA data mode other than "
-                                                           "per-pixel (1)");
+        return vnpu_unsupported(t, NPU_DPU_RDMA_ERDMA_CFG,
+                                "an ERDMA data mode other than "
+                                "per-pixel (1)");
     if (NPU_DPU_RDMA_ERDMA_CFG_NONALIGN_GET(er) || NPU_DPU_RDMA_ERDMA_CFG_SURF_MODE_GET(er))
         return vnpu_unsupported(t, NPU_DPU_RDMA_ERDMA_CFG, "ERDMA NONALIGN/SURF_MODE");
     if (vnpu_ew_operand_prec(t, pl, &pl->ew_prec) != 0)
@@ -314,10 +316,9 @@ static int vnpu_ew_prepare(vnpu_task *t, vnpu_dpu_plan *pl)
     if (nsurf > 1 && pl->ew_surf < (uint64_t)pl->npix * t->cfg->atom)
         return vnpu_unsupported(t, NPU_DPU_RDMA_EW_SURF_STRIDE,
                                 "an EW surface stride smaller than one surface");
-    pl->ew_base = vnpu_dma_read(t, base,
-                                (uint64_t)(nsurf - 1u) * pl->ew_surf +
-                                    (uint64_t)pl->npix * t->cfg->atom,
-                                "ERDMA (EW operand)");
+    pl->ew_base = vnpu_dma_read(
+        t, base, (uint64_t)(nsurf - 1u) * pl->ew_surf + (uint64_t)pl->npix * t->cfg->atom,
+        "ERDMA (EW operand)");
     return pl->ew_base ? 0 : -1;
 }
 
@@ -362,10 +363,8 @@ static int vnpu_output_prepare(vnpu_task *t, vnpu_dpu_plan *pl, int flying)
             return vnpu_unsupported(t, NPU_DPU_DATA_FORMAT, "an integer output from fp16");
         break;
     case VNPU_PREC_FP16:
-    case VNPU_PREC_FP32:
-        break;
-    default:
-        return vnpu_unsupported(t, NPU_DPU_DATA_FORMAT, "this output precision");
+    case VNPU_PREC_FP32: break;
+    default: return vnpu_unsupported(t, NPU_DPU_DATA_FORMAT, "this output precision");
     }
     if (NPU_DPU_DATA_FORMAT_MC_SURF_OUT_GET(fmt))
         return vnpu_unsupported(t, NPU_DPU_DATA_FORMAT, "MC_SURF_OUT");
@@ -420,7 +419,8 @@ static int vnpu_dpu_mode_checks(vnpu_task *t, vnpu_dpu_plan *pl, unsigned in_pre
             return vnpu_inconsistent(t, NPU_DPU_FEATURE_MODE_CFG, NPU_CNA_CONV_CON1,
                                      "DPU CONV_MODE does not match the convolution");
     }
-    if (NPU_DPU_DATA_FORMAT_PROC_PRECISION_GET(fmt) != in_prec || NPU_DPU_DATA_FORMAT_IN_PRECISION_GET(fmt) != in_prec)
+    if (NPU_DPU_DATA_FORMAT_PROC_PRECISION_GET(fmt) != in_prec ||
+        NPU_DPU_DATA_FORMAT_IN_PRECISION_GET(fmt) != in_prec)
         return vnpu_unsupported(t, NPU_DPU_DATA_FORMAT,
                                 "PROC/IN precisions that differ from the input data");
     if (R(t, NPU_DPU_DATA_CUBE_NOTCH_ADDR) != 0)
@@ -428,7 +428,8 @@ static int vnpu_dpu_mode_checks(vnpu_task *t, vnpu_dpu_plan *pl, unsigned in_pre
     if (c != pl->k || (uint64_t)w * h != pl->npix)
         return vnpu_fail(t, VNPU_INT_DMA_READ_ERROR | VNPU_INT_DMA_WRITE_ERROR,
                          "DPU cube %lux%lux%lu does not hold the %lu pixels x %lu channels it "
-                         "receives", (unsigned long)w, (unsigned long)h, (unsigned long)c,
+                         "receives",
+                         (unsigned long)w, (unsigned long)h, (unsigned long)c,
                          (unsigned long)pl->npix, (unsigned long)pl->k);
     return 0;
 }
@@ -452,7 +453,8 @@ static vnpu_dpu_plan *vnpu_plan_build(vnpu_task *t, uint32_t k, uint32_t npix, u
     if (vnpu_dpu_mode_checks(t, pl, in_prec, flying, depthwise) != 0)
         return NULL;
     if (!flying && !t->cfg->rk356x && (t->enable & NPU_UNIT_DPU_RDMA) &&
-        !NPU_DPU_RDMA_FEATURE_MODE_CFG_MRDMA_DISABLE_GET(rfm) && !NPU_DPU_RDMA_FEATURE_MODE_CFG_COMB_USE_GET(rfm)) {
+        !NPU_DPU_RDMA_FEATURE_MODE_CFG_MRDMA_DISABLE_GET(rfm) &&
+        !NPU_DPU_RDMA_FEATURE_MODE_CFG_COMB_USE_GET(rfm)) {
         vnpu_unsupported(t, NPU_DPU_RDMA_FEATURE_MODE_CFG,
                          "MRDMA enabled but not fed in a convolution (hangs on RK3588, hw.md "
                          "§1.9)");
@@ -643,8 +645,8 @@ int vnpu_dpu_process(vnpu_task *t, vnpu_dpu_plan *pl, const vnpu_acc_chunk *ck)
                 if (pl->bs.alu)
                     x += pl->bs.alu_stream ? vnpu_bs_alu[ch] : pl->bs.alu_reg;
                 if (pl->ow) {
-                    int64_t sx = ck->sumx_per_channel ? ck->sumx[(size_t)i * ck->k + ch]
-                                                      : ck->sumx[i];
+                    int64_t sx =
+                        ck->sumx_per_channel ? ck->sumx[(size_t)i * ck->k + ch] : ck->sumx[i];
                     x += (int64_t)(pl->ow_stream ? vnpu_bs_ow[ch] : pl->ow_reg) * sx;
                 }
                 x = vnpu_stage_int_tail(&pl->bs, x, ch);
@@ -682,7 +684,8 @@ int vnpu_dpu_flying_task(vnpu_task *t)
     uint32_t rfm = R(t, NPU_DPU_RDMA_FEATURE_MODE_CFG);
     uint32_t w = NPU_DPU_RDMA_DATA_CUBE_WIDTH_WIDTH_GET(R(t, NPU_DPU_RDMA_DATA_CUBE_WIDTH)) + 1u;
     uint32_t h = NPU_DPU_RDMA_DATA_CUBE_HEIGHT_HEIGHT_GET(R(t, NPU_DPU_RDMA_DATA_CUBE_HEIGHT)) + 1u;
-    uint32_t c = NPU_DPU_RDMA_DATA_CUBE_CHANNEL_CHANNEL_GET(R(t, NPU_DPU_RDMA_DATA_CUBE_CHANNEL)) + 1u;
+    uint32_t c =
+        NPU_DPU_RDMA_DATA_CUBE_CHANNEL_CHANNEL_GET(R(t, NPU_DPU_RDMA_DATA_CUBE_CHANNEL)) + 1u;
     unsigned in_prec = NPU_DPU_RDMA_FEATURE_MODE_CFG_IN_PRECISION_GET(rfm);
     unsigned elem, c2;
     uint32_t npix = w * h, per;
@@ -692,7 +695,8 @@ int vnpu_dpu_flying_task(vnpu_task *t)
     if (!(t->enable & NPU_UNIT_DPU_RDMA))
         return vnpu_unsupported(t, NPU_DPU_FEATURE_MODE_CFG,
                                 "a flying DPU task without DPU_RDMA in the op-enable mask");
-    if (!NPU_DPU_RDMA_FEATURE_MODE_CFG_FLYING_MODE_GET(rfm) || NPU_DPU_RDMA_FEATURE_MODE_CFG_MRDMA_DISABLE_GET(rfm))
+    if (!NPU_DPU_RDMA_FEATURE_MODE_CFG_FLYING_MODE_GET(rfm) ||
+        NPU_DPU_RDMA_FEATURE_MODE_CFG_MRDMA_DISABLE_GET(rfm))
         return vnpu_unsupported(t, NPU_DPU_RDMA_FEATURE_MODE_CFG,
                                 "a flying DPU task whose MRDMA is not in flying mode/enabled");
     if (!t->cfg->rk356x && NPU_DPU_RDMA_FEATURE_MODE_CFG_COMB_USE_GET(rfm))

@@ -68,12 +68,15 @@ static int vnpu_pool_decode(vnpu_task *t, vnpu_pool *p)
     p->c = NPU_PPU_DATA_CUBE_IN_CHANNEL_IN_CHANNEL_GET(R(t, NPU_PPU_DATA_CUBE_IN_CHANNEL)) + 1u;
     p->wout = NPU_PPU_DATA_CUBE_OUT_WIDTH_OUT_WIDTH_GET(R(t, NPU_PPU_DATA_CUBE_OUT_WIDTH)) + 1u;
     p->hout = NPU_PPU_DATA_CUBE_OUT_HEIGHT_OUT_HEIGHT_GET(R(t, NPU_PPU_DATA_CUBE_OUT_HEIGHT)) + 1u;
-    if (NPU_PPU_DATA_CUBE_OUT_CHANNEL_OUT_CHANNEL_GET(R(t, NPU_PPU_DATA_CUBE_OUT_CHANNEL)) + 1u != p->c)
+    if (NPU_PPU_DATA_CUBE_OUT_CHANNEL_OUT_CHANNEL_GET(R(t, NPU_PPU_DATA_CUBE_OUT_CHANNEL)) + 1u !=
+        p->c)
         return vnpu_inconsistent(t, NPU_PPU_DATA_CUBE_OUT_CHANNEL, NPU_PPU_DATA_CUBE_IN_CHANNEL,
                                  "pooling changes the channel count");
     if (NPU_PPU_RDMA_CUBE_IN_WIDTH_IN_WIDTH_GET(R(t, NPU_PPU_RDMA_CUBE_IN_WIDTH)) + 1u != p->win ||
-        NPU_PPU_RDMA_CUBE_IN_HEIGHT_IN_HEIGHT_GET(R(t, NPU_PPU_RDMA_CUBE_IN_HEIGHT)) + 1u != p->hin ||
-        NPU_PPU_RDMA_CUBE_IN_CHANNEL_IN_CHANNEL_GET(R(t, NPU_PPU_RDMA_CUBE_IN_CHANNEL)) + 1u != p->c)
+        NPU_PPU_RDMA_CUBE_IN_HEIGHT_IN_HEIGHT_GET(R(t, NPU_PPU_RDMA_CUBE_IN_HEIGHT)) + 1u !=
+            p->hin ||
+        NPU_PPU_RDMA_CUBE_IN_CHANNEL_IN_CHANNEL_GET(R(t, NPU_PPU_RDMA_CUBE_IN_CHANNEL)) + 1u !=
+            p->c)
         return vnpu_inconsistent(t, NPU_PPU_RDMA_CUBE_IN_WIDTH, NPU_PPU_DATA_CUBE_IN_WIDTH,
                                  "PPU_RDMA and PPU input cubes differ");
     p->kw = NPU_PPU_POOLING_KERNEL_CFG_KERNEL_WIDTH_GET(kc) + 1u;
@@ -113,8 +116,7 @@ int vnpu_ppu_task(vnpu_task *t)
     if (p.line < (uint64_t)p.win * atom)
         return vnpu_unsupported(t, NPU_PPU_RDMA_SRC_LINE_STRIDE,
                                 "a line stride shorter than the input width");
-    if (c1 > 1 && (p.surf < (uint64_t)p.hin * p.line ||
-                   p.dsurf < (uint64_t)p.hout * p.wout * atom))
+    if (c1 > 1 && (p.surf < (uint64_t)p.hin * p.line || p.dsurf < (uint64_t)p.hout * p.wout * atom))
         return vnpu_unsupported(t, NPU_PPU_RDMA_SRC_SURF_STRIDE,
                                 "surface strides shorter than one surface");
     src = vnpu_dma_read(t, R(t, NPU_PPU_RDMA_SRC_BASE_ADDR),
@@ -141,8 +143,8 @@ int vnpu_ppu_task(vnpu_task *t)
                         int64_t iy = (int64_t)oy * p.sh + ky - p.pt;
                         int64_t ix = (int64_t)ox * p.sw + kx - p.pl;
                         int inside = iy >= 0 && ix >= 0 && iy < p.hin && ix < p.win;
-                        const uint8_t *e = inside ? s + (size_t)iy * p.line + (size_t)ix * atom
-                                                  : NULL;
+                        const uint8_t *e =
+                            inside ? s + (size_t)iy * p.line + (size_t)ix * atom : NULL;
                         if (p.fp) {
                             float v = e ? vnpu_f16_to_f32(vnpu_ld16(e)) : p.pad_f;
                             if (p.method == 0)

@@ -13,9 +13,9 @@
 
 /* The shape of the task's convolution, as the DPU needs it. */
 typedef struct {
-    uint32_t kout;         /* output channels (accumulators per pixel) */
-    uint32_t npix;         /* output pixels */
-    unsigned prec;         /* CORE output precision (enum vnpu_precision) */
+    uint32_t kout; /* output channels (accumulators per pixel) */
+    uint32_t npix; /* output pixels */
+    unsigned prec; /* CORE output precision (enum vnpu_precision) */
     uint8_t depthwise;
     uint32_t chunk_pixels; /* pixels per accumulator chunk */
 } vnpu_cna_shape;

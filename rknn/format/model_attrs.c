@@ -13,16 +13,16 @@
 
 typedef struct {
     const uint8_t *doc;
-    uint32_t size;   /* whole document incl. length and terminating NUL */
-    uint32_t pos;    /* next element */
+    uint32_t size; /* whole document incl. length and terminating NUL */
+    uint32_t pos;  /* next element */
 } bson_iter;
 
 typedef struct {
     uint8_t type;
     rknn_fbs_string key;
-    const uint8_t *value;  /* strings: the characters; binary: the bytes */
+    const uint8_t *value; /* strings: the characters; binary: the bytes */
     uint32_t value_size;
-    const uint8_t *raw;    /* documents/arrays: the embedded document */
+    const uint8_t *raw; /* documents/arrays: the embedded document */
     uint32_t raw_size;
 } bson_elem;
 
@@ -54,20 +54,13 @@ static int bson_fixed_size(uint8_t type)
     case 0x01: /* double */
     case 0x09: /* UTC datetime */
     case 0x11: /* timestamp */
-    case 0x12: /* int64 */
-        return 8;
-    case 0x10: /* int32 */
-        return 4;
-    case 0x08: /* bool */
-        return 1;
-    case 0x0a: /* null */
-        return 0;
-    case 0x07: /* object id */
-        return 12;
-    case 0x13: /* decimal128 */
-        return 16;
-    default:
-        return -1;
+    case 0x12: /* int64 */ return 8;
+    case 0x10: /* int32 */ return 4;
+    case 0x08: /* bool */ return 1;
+    case 0x0a: /* null */ return 0;
+    case 0x07: /* object id */ return 12;
+    case 0x13: /* decimal128 */ return 16;
+    default: return -1;
     }
 }
 
@@ -112,8 +105,7 @@ static int bson_value(bson_elem *e, const uint8_t *p, uint32_t left, uint32_t *u
         e->value_size = n;
         *used = 5 + n;
         return 0;
-    default:
-        return -1;
+    default: return -1;
     }
 }
 
@@ -268,4 +260,3 @@ int rknn_model_attr_elem(const rknn_model_attr *attr, uint32_t i, rknn_model_att
     out->size = e.value_size;
     return RKNN_SUCC;
 }
-

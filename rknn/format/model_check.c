@@ -67,13 +67,15 @@ int rknn_model_check_compat(const rknn_model_view *m, const npu_soc_profile *soc
         return RKNN_ERR_TARGET_PLATFORM_UNMATCH;
     }
     if (m->max_cores > soc->core_count) {
-        HAL_LOG_ERR("rknn_init: model has task groups for %lu cores, %s has %lu", (unsigned long)(m->max_cores),
-                    soc->name, (unsigned long)(soc->core_count));
+        HAL_LOG_ERR("rknn_init: model has task groups for %lu cores, %s has %lu",
+                    (unsigned long)(m->max_cores), soc->name, (unsigned long)(soc->core_count));
         return RKNN_ERR_TARGET_PLATFORM_UNMATCH;
     }
     if (m->compiler_code < COMPILER_CODE_MIN || m->compiler_code > COMPILER_CODE_MAX) {
         HAL_LOG_ERR("rknn_init: model compiler version code %lu is outside the supported range "
-                    "%lu..%lu (RKNN-Toolkit2 1.6 to 2.x)", (unsigned long)(m->compiler_code), (unsigned long)(COMPILER_CODE_MIN), (unsigned long)(COMPILER_CODE_MAX));
+                    "%lu..%lu (RKNN-Toolkit2 1.6 to 2.x)",
+                    (unsigned long)(m->compiler_code), (unsigned long)(COMPILER_CODE_MIN),
+                    (unsigned long)(COMPILER_CODE_MAX));
         return RKNN_ERR_TARGET_PLATFORM_UNMATCH;
     }
     return RKNN_SUCC;
@@ -83,9 +85,9 @@ int rknn_model_check_compat(const rknn_model_view *m, const npu_soc_profile *soc
 
 /* The registers that hold DMA addresses; relocation may patch only these. */
 static const uint16_t address_registers[] = {
-    NPU_CNA_FEATURE_DATA_ADDR, NPU_CNA_DCOMP_ADDR0,      NPU_DPU_DST_BASE_ADDR,
+    NPU_CNA_FEATURE_DATA_ADDR,  NPU_CNA_DCOMP_ADDR0,       NPU_DPU_DST_BASE_ADDR,
     NPU_DPU_RDMA_SRC_BASE_ADDR, NPU_DPU_RDMA_BS_BASE_ADDR, NPU_DPU_RDMA_BN_BASE_ADDR,
-    NPU_DPU_RDMA_EW_BASE_ADDR, NPU_PPU_DST_BASE_ADDR,     NPU_PPU_RDMA_SRC_BASE_ADDR,
+    NPU_DPU_RDMA_EW_BASE_ADDR,  NPU_PPU_DST_BASE_ADDR,     NPU_PPU_RDMA_SRC_BASE_ADDR,
 };
 
 FMT_API int fmt_is_address_word(uint64_t w)
@@ -127,11 +129,15 @@ static int check_task_record(const rknn_model_view *m, uint32_t t, const rknn_mo
     if (ti->regcmd_addr % 16u || ti->regcfg_amount == 0 ||
         first_word + ti->regcfg_amount + NPU_PC_TAIL_WORDS > m->n_regcmd_words) {
         HAL_LOG_ERR("rknn_init: task %lu: stream at byte %llu with %lu words is misaligned or "
-                    "outside the %lu-word command stream", (unsigned long)(t), (unsigned long long)ti->regcmd_addr, (unsigned long)(ti->regcfg_amount), (unsigned long)(m->n_regcmd_words));
+                    "outside the %lu-word command stream",
+                    (unsigned long)(t), (unsigned long long)ti->regcmd_addr,
+                    (unsigned long)(ti->regcfg_amount), (unsigned long)(m->n_regcmd_words));
         return RKNN_ERR_MODEL_INVALID;
     }
     if (ti->int_mask == 0 || (ti->int_mask & ~0xFFFu) || (ti->enable_mask & ~0x7Fu)) {
-        HAL_LOG_ERR("rknn_init: task %lu: interrupt mask 0x%lx / enable mask 0x%lx are not valid", (unsigned long)(t), (unsigned long)(ti->int_mask), (unsigned long)(ti->enable_mask));
+        HAL_LOG_ERR("rknn_init: task %lu: interrupt mask 0x%lx / enable mask 0x%lx are not valid",
+                    (unsigned long)(t), (unsigned long)(ti->int_mask),
+                    (unsigned long)(ti->enable_mask));
         return RKNN_ERR_MODEL_INVALID;
     }
     return RKNN_SUCC;
@@ -146,7 +152,10 @@ static int check_task_body(const rknn_model_view *m, uint32_t t, const rknn_mode
         uint64_t w = fmt_stream_word(m, first + i);
         if (!body_word_ok(w, soc)) {
             HAL_LOG_ERR("rknn_init: task %lu word %lu: target 0x%04lx register 0x%04lx is not a "
-                        "register of that block on %s", (unsigned long)(t), (unsigned long)(i), (unsigned long)(npu_regcmd_target(w)), (unsigned long)(npu_regcmd_reg(w)), soc->name);
+                        "register of that block on %s",
+                        (unsigned long)(t), (unsigned long)(i),
+                        (unsigned long)(npu_regcmd_target(w)), (unsigned long)(npu_regcmd_reg(w)),
+                        soc->name);
             return RKNN_ERR_MODEL_INVALID;
         }
     }
@@ -168,7 +177,8 @@ static int check_chain_end(const rknn_model_view *m, uint32_t t, uint64_t addr)
             return RKNN_SUCC;
     }
     HAL_LOG_ERR("rknn_init: task %lu ends its chain with a link to stream byte %lu, which is "
-                "not a task start", (unsigned long)t, (unsigned long)v);
+                "not a task start",
+                (unsigned long)t, (unsigned long)v);
     return RKNN_ERR_MODEL_INVALID;
 }
 
@@ -179,7 +189,8 @@ static int check_tail(const rknn_model_view *m, uint32_t t, const rknn_model_tas
     uint32_t at = (uint32_t)(ti->regcmd_addr / RKNN_MODEL_REGCMD_WORD_SIZE) + ti->regcfg_amount;
     uint64_t addr = fmt_stream_word(m, at), amount = fmt_stream_word(m, at + 1);
     uint64_t pre = fmt_stream_word(m, at + 2), op = fmt_stream_word(m, at + 3);
-    int addr_ok = npu_regcmd_target(addr) == NPU_TARGET_PC && npu_regcmd_reg(addr) == NPU_PC_DATA_ADDR;
+    int addr_ok =
+        npu_regcmd_target(addr) == NPU_TARGET_PC && npu_regcmd_reg(addr) == NPU_PC_DATA_ADDR;
     /* The vendor ends a chain with a NOP where the next address would be. */
     int pc_ok = (addr_ok || (!next && npu_regcmd_is_nop(addr))) &&
                 npu_regcmd_target(amount) == NPU_TARGET_PC &&
@@ -187,7 +198,8 @@ static int check_tail(const rknn_model_view *m, uint32_t t, const rknn_model_tas
 
     if (!pc_ok || !npu_regcmd_is_pre_enable(pre) || !npu_regcmd_is_op_enable(op)) {
         HAL_LOG_ERR("rknn_init: task %lu: the 4 words after its %lu registers are not the PC "
-                    "tail (next address, amount, pre-enable, op-enable)", (unsigned long)(t), (unsigned long)(ti->regcfg_amount));
+                    "tail (next address, amount, pre-enable, op-enable)",
+                    (unsigned long)(t), (unsigned long)(ti->regcfg_amount));
         return RKNN_ERR_MODEL_INVALID;
     }
     if (!next)
@@ -195,9 +207,12 @@ static int check_tail(const rknn_model_view *m, uint32_t t, const rknn_model_tas
     if (npu_regcmd_value(addr) != next->regcmd_addr ||
         NPU_PC_DATA_AMOUNT_DATA_AMOUNT_GET(npu_regcmd_value(amount)) !=
             npu_pc_fetch_amount(next->regcfg_amount, soc->pc_data_amount_scale)) {
-        HAL_LOG_ERR("rknn_init: task %lu: chain link points at stream byte %lu amount %lu, the next "
-                    "task starts at %llu with %lu words", (unsigned long)(t), (unsigned long)(npu_regcmd_value(addr)), (unsigned long)NPU_PC_DATA_AMOUNT_DATA_AMOUNT_GET(npu_regcmd_value(amount)),
-                    (unsigned long long)next->regcmd_addr, (unsigned long)(next->regcfg_amount));
+        HAL_LOG_ERR(
+            "rknn_init: task %lu: chain link points at stream byte %lu amount %lu, the next "
+            "task starts at %llu with %lu words",
+            (unsigned long)(t), (unsigned long)(npu_regcmd_value(addr)),
+            (unsigned long)NPU_PC_DATA_AMOUNT_DATA_AMOUNT_GET(npu_regcmd_value(amount)),
+            (unsigned long long)next->regcmd_addr, (unsigned long)(next->regcfg_amount));
         return RKNN_ERR_MODEL_INVALID;
     }
     return RKNN_SUCC;
@@ -242,7 +257,8 @@ FMT_API int fmt_check_tasks(const rknn_model_view *m, const npu_soc_profile *soc
 
 /* The extent a relocation into tensor t may start in: its blob for a
  * constant, its bytes in the arena for an activation. */
-static int tensor_extent(const rknn_model_view *m, const rknn_model_tensor_info *t, uint32_t *extent)
+static int tensor_extent(const rknn_model_view *m, const rknn_model_tensor_info *t,
+                         uint32_t *extent)
 {
     if (fmt_is_constant(t->kind)) {
         const uint8_t *data;
@@ -264,7 +280,7 @@ static int tensor_extent(const rknn_model_view *m, const rknn_model_tensor_info 
 /* Checks one relocation table; marks its words in the bitmap and hands
  * back the table and its tensor (out_ri/out_t may be NULL). */
 FMT_API int fmt_check_reloc(const rknn_model_view *m, uint32_t r, uint32_t *patched,
-                       rknn_model_reloc_info *out_ri, rknn_model_tensor_info *out_t)
+                            rknn_model_reloc_info *out_ri, rknn_model_tensor_info *out_t)
 {
     rknn_model_reloc_info ri;
     rknn_model_tensor_info t;
@@ -281,7 +297,8 @@ FMT_API int fmt_check_reloc(const rknn_model_view *m, uint32_t r, uint32_t *patc
         *out_t = t;
     if (tensor_extent(m, &t, &extent) != RKNN_SUCC || extent == 0) {
         HAL_LOG_ERR("rknn_init: relocation table %lu names tensor %lu (kind %d) which has no "
-                    "memory the NPU may address", (unsigned long)(r), (unsigned long)(ri.tensor_index), t.kind);
+                    "memory the NPU may address",
+                    (unsigned long)(r), (unsigned long)(ri.tensor_index), t.kind);
         return RKNN_ERR_MODEL_INVALID;
     }
     for (uint32_t e = 0; e < ri.n_entries; e++) {
@@ -291,8 +308,12 @@ FMT_API int fmt_check_reloc(const rknn_model_view *m, uint32_t r, uint32_t *patc
             return ret;
         w = fmt_stream_word(m, word);
         if (!fmt_is_address_word(w) || addend >= extent || npu_regcmd_value(w) != addend) {
-            HAL_LOG_ERR("rknn_init: relocation %lu.%lu (tensor %lu, +%lu of %lu bytes) patches word "
-                        "%lu = register 0x%04lx value 0x%lx: not an in-range address register", (unsigned long)(r), (unsigned long)(e), (unsigned long)(ri.tensor_index), (unsigned long)(addend), (unsigned long)(extent), (unsigned long)(word), (unsigned long)(npu_regcmd_reg(w)), (unsigned long)(npu_regcmd_value(w)));
+            HAL_LOG_ERR(
+                "rknn_init: relocation %lu.%lu (tensor %lu, +%lu of %lu bytes) patches word "
+                "%lu = register 0x%04lx value 0x%lx: not an in-range address register",
+                (unsigned long)(r), (unsigned long)(e), (unsigned long)(ri.tensor_index),
+                (unsigned long)(addend), (unsigned long)(extent), (unsigned long)(word),
+                (unsigned long)(npu_regcmd_reg(w)), (unsigned long)(npu_regcmd_value(w)));
             return RKNN_ERR_MODEL_INVALID;
         }
         if (patched)
@@ -317,7 +338,9 @@ FMT_API int fmt_check_unrelocated(const rknn_model_view *m, const uint32_t *patc
             if (fmt_is_address_word(w) && !(patched[i / 32] & (1u << (i % 32))) &&
                 npu_regcmd_value(w) != 0) {
                 HAL_LOG_ERR("rknn_init: task %lu sets address register 0x%04lx to 0x%lx but no "
-                            "relocation covers it", (unsigned long)(t), (unsigned long)(npu_regcmd_reg(w)), (unsigned long)(npu_regcmd_value(w)));
+                            "relocation covers it",
+                            (unsigned long)(t), (unsigned long)(npu_regcmd_reg(w)),
+                            (unsigned long)(npu_regcmd_value(w)));
                 return RKNN_ERR_MODEL_INVALID;
             }
         }

@@ -15,7 +15,7 @@
 
 /* A FlatBuffer access failed: say which item, which field, which table. */
 FMT_API int fmt_fb_error(const char *item, uint32_t index, const char *field,
-                 const rknn_fbs_table *table, int err)
+                         const rknn_fbs_table *table, int err)
 {
     HAL_LOG_ERR("rknn model: %s %lu: %s (table at payload offset 0x%lx): %s", item,
                 (unsigned long)index, field, (unsigned long)(table ? table->pos : 0),
@@ -123,24 +123,23 @@ static int parse_container(const uint8_t *d, size_t size, rknn_model_view *v)
 
 /* Opens a vector field and checks its length against a limit. */
 FMT_API int fmt_get_vector_limited(const rknn_fbs_table *t, uint32_t slot, uint32_t elem_size,
-                           uint32_t limit, rknn_fbs_vector *out, const char *item,
-                           uint32_t index, const char *field)
+                                   uint32_t limit, rknn_fbs_vector *out, const char *item,
+                                   uint32_t index, const char *field)
 {
     int ret = rknn_fbs_get_vector(t, slot, elem_size, out);
 
     if (fmt_is_error(ret))
         return fmt_fb_error(item, index, field, t, ret);
     if (out->count > limit) {
-        HAL_LOG_ERR("rknn model: %s %lu: %s has %lu entries, limit %lu", item,
-                    (unsigned long)index, field, (unsigned long)out->count,
-                    (unsigned long)limit);
+        HAL_LOG_ERR("rknn model: %s %lu: %s has %lu entries, limit %lu", item, (unsigned long)index,
+                    field, (unsigned long)out->count, (unsigned long)limit);
         return RKNN_ERR_MODEL_INVALID;
     }
     return RKNN_SUCC;
 }
 
 FMT_API int fmt_get_string_field(const rknn_fbs_table *t, uint32_t slot, rknn_fbs_string *out,
-                         const char *item, uint32_t index, const char *field)
+                                 const char *item, uint32_t index, const char *field)
 {
     int ret = rknn_fbs_get_string(t, slot, out);
 
@@ -149,7 +148,7 @@ FMT_API int fmt_get_string_field(const rknn_fbs_table *t, uint32_t slot, rknn_fb
 
 /* Copies a [int] shape into dims[]; more than RKNN_MODEL_MAX_DIMS is invalid. */
 FMT_API int fmt_get_shape(const rknn_fbs_table *t, uint32_t slot, uint32_t index, const char *field,
-                  int32_t *dims, uint32_t *n_dims)
+                          int32_t *dims, uint32_t *n_dims)
 {
     rknn_fbs_vector v;
     int ret = fmt_get_vector_limited(t, slot, 4, RKNN_MODEL_MAX_DIMS, &v, "tensor", index, field);
@@ -193,7 +192,7 @@ static int parse_model_strings(rknn_model_view *v)
 
     for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
         int ret = fmt_get_string_field(&v->model, fields[i].slot, fields[i].dst, "model", 0,
-                                   fields[i].field);
+                                       fields[i].field);
         if (ret != RKNN_SUCC)
             return ret;
     }
@@ -206,7 +205,8 @@ static int parse_model_table(rknn_model_view *v)
 
     if (!rknn_fbs_has_identifier(&v->fb, "RKNN")) {
         HAL_LOG_ERR("rknn model: payload (file offset 0x%lx) has no \"RKNN\" FlatBuffer "
-                    "identifier at +4", (unsigned long)v->payload_offset);
+                    "identifier at +4",
+                    (unsigned long)v->payload_offset);
         return RKNN_ERR_MODEL_INVALID;
     }
     ret = rknn_fbs_root(&v->fb, &v->model);
@@ -230,8 +230,8 @@ static int parse_blobs(rknn_model_view *v)
 {
     const uint8_t *data;
     uint32_t size;
-    int ret = fmt_get_vector_limited(&v->model, M_BLOBS, 4, RKNN_MODEL_MAX_BLOBS, &v->blobs, "model",
-                                 0, "blob table (slot 20)");
+    int ret = fmt_get_vector_limited(&v->model, M_BLOBS, 4, RKNN_MODEL_MAX_BLOBS, &v->blobs,
+                                     "model", 0, "blob table (slot 20)");
 
     if (ret != RKNN_SUCC)
         return ret;
@@ -251,8 +251,8 @@ static int parse_blobs(rknn_model_view *v)
 static int open_graph(rknn_model_view *v)
 {
     rknn_fbs_vector graphs;
-    int ret = fmt_get_vector_limited(&v->model, M_GRAPHS, 4, RKNN_MODEL_MAX_GRAPHS, &graphs, "model",
-                                 0, "graphs (slot 2)");
+    int ret = fmt_get_vector_limited(&v->model, M_GRAPHS, 4, RKNN_MODEL_MAX_GRAPHS, &graphs,
+                                     "model", 0, "graphs (slot 2)");
 
     if (ret != RKNN_SUCC)
         return ret;
@@ -271,22 +271,22 @@ static int parse_graph_vectors(rknn_model_view *v)
     int ret;
 
     ret = fmt_get_vector_limited(g, G_TENSORS, 4, RKNN_MODEL_MAX_TENSORS, &v->tensors, "graph", 0,
-                             "tensors (slot 0)");
+                                 "tensors (slot 0)");
     if (ret == RKNN_SUCC)
         ret = fmt_get_vector_limited(g, G_NODES, 4, RKNN_MODEL_MAX_NODES, &v->nodes, "graph", 0,
-                                 "nodes (slot 1)");
+                                     "nodes (slot 1)");
     if (ret == RKNN_SUCC)
         ret = fmt_get_vector_limited(g, G_INPUTS, 4, RKNN_MODEL_MAX_IO, &v->inputs, "graph", 0,
-                                 "inputs (slot 2)");
+                                     "inputs (slot 2)");
     if (ret == RKNN_SUCC)
         ret = fmt_get_vector_limited(g, G_OUTPUTS, 4, RKNN_MODEL_MAX_IO, &v->outputs, "graph", 0,
-                                 "outputs (slot 3)");
+                                     "outputs (slot 3)");
     if (ret == RKNN_SUCC)
         ret = fmt_get_vector_limited(g, G_NORMS, 4, RKNN_MODEL_MAX_IO, &v->norms, "graph", 0,
-                                 "norms (slot 4)");
+                                     "norms (slot 4)");
     if (ret == RKNN_SUCC)
         ret = fmt_get_vector_limited(g, G_RELOCS, 4, RKNN_MODEL_MAX_RELOCS, &v->relocs, "graph", 0,
-                                 "relocations (slot 7)");
+                                     "relocations (slot 7)");
     v->n_tensors = v->tensors.count;
     v->n_nodes = v->nodes.count;
     v->n_inputs = v->inputs.count;
@@ -306,7 +306,8 @@ static int parse_all(const uint8_t *d, size_t size, rknn_model_view *v)
         return RKNN_ERR_MODEL_INVALID;
     if ((ret = parse_model_table(v)) != RKNN_SUCC || (ret = parse_blobs(v)) != RKNN_SUCC ||
         (ret = open_graph(v)) != RKNN_SUCC || (ret = parse_graph_vectors(v)) != RKNN_SUCC ||
-        (ret = fmt_validate_tensors(v)) != RKNN_SUCC || (ret = fmt_validate_graph_io(v)) != RKNN_SUCC ||
+        (ret = fmt_validate_tensors(v)) != RKNN_SUCC ||
+        (ret = fmt_validate_graph_io(v)) != RKNN_SUCC ||
         (ret = fmt_validate_nodes(v)) != RKNN_SUCC || (ret = fmt_validate_tasks(v)) != RKNN_SUCC ||
         (ret = fmt_validate_relocs(v)) != RKNN_SUCC)
         return ret;
@@ -350,8 +351,8 @@ void rknn_model_rebase(rknn_model_view *v, const void *copy)
 {
     rebase_map r = {(uintptr_t)v->file, v->file_size, copy};
     rknn_fbs_string *strings[] = {
-        &v->npu_family,       &v->generator,     &v->compiler,   &v->target_platform,
-        &v->source_framework, &v->custom_string, &v->input_json, &v->output_json,
+        &v->npu_family,       &v->generator,       &v->compiler,   &v->target_platform,
+        &v->source_framework, &v->custom_string,   &v->input_json, &v->output_json,
         &v->shape_mode,       &v->custom_op_types,
     };
     rknn_fbs_vector *vectors[] = {&v->blobs,   &v->tensors, &v->nodes, &v->inputs,
@@ -369,4 +370,3 @@ void rknn_model_rebase(rknn_model_view *v, const void *copy)
     for (size_t i = 0; i < sizeof vectors / sizeof vectors[0]; i++)
         vectors[i]->buf.data = moved(&r, vectors[i]->buf.data);
 }
-

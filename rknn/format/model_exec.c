@@ -24,11 +24,11 @@ int rknn_model_reloc(const rknn_model_view *view, uint32_t i, rknn_model_reloc_i
     if (fmt_is_error(ret))
         return fmt_elem_error("relocation", i, &view->relocs, ret);
     ret = fmt_get_string_field(&t, RELOC_NAME, &out->tensor_name, "relocation", i,
-                           "tensor name (slot 0)");
+                               "tensor name (slot 0)");
     if (ret == RKNN_SUCC)
         ret = fmt_get_vector_limited(&t, RELOC_ENTRIES, RELOC_ENTRY_SIZE,
-                                 RKNN_MODEL_MAX_RELOC_ENTRIES, &out->entries, "relocation", i,
-                                 "entries (slot 1)");
+                                     RKNN_MODEL_MAX_RELOC_ENTRIES, &out->entries, "relocation", i,
+                                     "entries (slot 1)");
     if (ret != RKNN_SUCC)
         return ret;
     out->n_entries = out->entries.count;
@@ -117,8 +117,7 @@ FMT_API int fmt_validate_tasks(const rknn_model_view *v)
                         (unsigned long)t.op_idx, (unsigned long)v->n_nodes);
             return RKNN_ERR_MODEL_INVALID;
         }
-        if (t.regcmd_addr % RKNN_MODEL_REGCMD_WORD_SIZE != 0 ||
-            t.regcmd_addr > v->regcmd_size ||
+        if (t.regcmd_addr % RKNN_MODEL_REGCMD_WORD_SIZE != 0 || t.regcmd_addr > v->regcmd_size ||
             (uint64_t)t.regcfg_amount * RKNN_MODEL_REGCMD_WORD_SIZE >
                 v->regcmd_size - t.regcmd_addr) {
             HAL_LOG_ERR("rknn model: task %lu: %lu register words at regcmd offset 0x%lx do not "
@@ -152,8 +151,8 @@ FMT_API void fmt_check_task_order(rknn_model_view *v)
                 rknn_model_task(v, task, &rec);
                 if (rec.op_idx != k && v->tasks_in_node_order) {
                     HAL_LOG_WARN("rknn model: task %lu has op_idx %lu, expected node %lu from the "
-                                 "slot-10 counts", (unsigned long)task,
-                                 (unsigned long)rec.op_idx, (unsigned long)k);
+                                 "slot-10 counts",
+                                 (unsigned long)task, (unsigned long)rec.op_idx, (unsigned long)k);
                     v->tasks_in_node_order = 0;
                 }
             }
@@ -175,7 +174,7 @@ FMT_API int fmt_validate_relocs(rknn_model_view *v)
         total += r.n_entries;
         if (total > RKNN_MODEL_MAX_RELOC_ENTRIES)
             return fmt_limit_error("relocation entries", (uint32_t)total,
-                               RKNN_MODEL_MAX_RELOC_ENTRIES);
+                                   RKNN_MODEL_MAX_RELOC_ENTRIES);
         for (uint32_t j = 0; j < r.n_entries; j++) {
             ret = rknn_model_reloc_entry(&r, j, &addend, &word);
             if (ret != RKNN_SUCC)
@@ -185,4 +184,3 @@ FMT_API int fmt_validate_relocs(rknn_model_view *v)
     v->n_reloc_entries = (uint32_t)total;
     return RKNN_SUCC;
 }
-

@@ -19,8 +19,8 @@
 
 /* Container header (§2): magic, u32 zero, u64 version, u64 payload size,
  * 40 reserved bytes, then the payload and a u64-length-prefixed JSON. */
-#define CONTAINER_MIN_HEADER 24
-#define CONTAINER_HEADER 64
+#define CONTAINER_MIN_HEADER    24
+#define CONTAINER_HEADER        64
 #define CONTAINER_JSON_LEN_SIZE 8
 
 /* Model slots (§3.1). */
@@ -73,28 +73,27 @@ enum {
     T_BLOB = 18,
 };
 
-enum { BLOB_DATA = 0 };                            /* Blob slots (§3.1) */
-enum { RELOC_NAME = 0, RELOC_ENTRIES = 1 };        /* Reloc slots (§4.3) */
+enum { BLOB_DATA = 0 };                               /* Blob slots (§3.1) */
+enum { RELOC_NAME = 0, RELOC_ENTRIES = 1 };           /* Reloc slots (§4.3) */
 enum { NORM_MEAN = 0, NORM_STD = 1, NORM_ORDER = 2 }; /* Norm slots (§3.2) */
 
 #define RELOC_ENTRY_SIZE 8 /* {u32 addend, u32 word_index} */
 
-
 /* Logging helpers: each logs one line and returns RKNN_ERR_MODEL_INVALID. */
-FMT_API int fmt_fb_error(const char *item, uint32_t index, const char *field, const rknn_fbs_table *table,
-                 int err);
+FMT_API int fmt_fb_error(const char *item, uint32_t index, const char *field,
+                         const rknn_fbs_table *table, int err);
 FMT_API int fmt_elem_error(const char *item, uint32_t index, const rknn_fbs_vector *vec, int err);
 FMT_API int fmt_limit_error(const char *what, uint32_t count, uint32_t limit);
 FMT_API int fmt_is_error(int fbs_ret);
 
 /* Decoding helpers (model_container.c). */
 FMT_API int fmt_get_vector_limited(const rknn_fbs_table *t, uint32_t slot, uint32_t elem_size,
-                           uint32_t limit, rknn_fbs_vector *out, const char *item, uint32_t index,
-                           const char *field);
+                                   uint32_t limit, rknn_fbs_vector *out, const char *item,
+                                   uint32_t index, const char *field);
 FMT_API int fmt_get_string_field(const rknn_fbs_table *t, uint32_t slot, rknn_fbs_string *out,
-                         const char *item, uint32_t index, const char *field);
+                                 const char *item, uint32_t index, const char *field);
 FMT_API int fmt_get_shape(const rknn_fbs_table *t, uint32_t slot, uint32_t index, const char *field,
-                  int32_t *dims, uint32_t *n_dims);
+                          int32_t *dims, uint32_t *n_dims);
 FMT_API int fmt_check_view(const rknn_model_view *view);
 
 /* BSON attribute blobs (model_attrs.c): the blob's first bytes look like a
@@ -104,15 +103,15 @@ FMT_API int fmt_bson_validate(const uint8_t *d, uint32_t avail, uint32_t depth, 
 
 /* Node slot 10: the tasks node `t` adds to each core slot (model_nodes.c). */
 FMT_API int fmt_node_task_counts(const rknn_fbs_table *t, uint32_t index, uint32_t *counts,
-                         uint32_t *n_slots);
+                                 uint32_t *n_slots);
 
 /* Whole-model validation steps, run by rknn_model_parse in this order. */
-FMT_API int fmt_validate_tensors(rknn_model_view *v);   /* model_tensors.c */
-FMT_API int fmt_validate_graph_io(rknn_model_view *v);  /* model_tensors.c */
-FMT_API int fmt_validate_nodes(rknn_model_view *v);     /* model_nodes.c */
+FMT_API int fmt_validate_tensors(rknn_model_view *v);     /* model_tensors.c */
+FMT_API int fmt_validate_graph_io(rknn_model_view *v);    /* model_tensors.c */
+FMT_API int fmt_validate_nodes(rknn_model_view *v);       /* model_nodes.c */
 FMT_API int fmt_validate_tasks(const rknn_model_view *v); /* model_exec.c */
-FMT_API void fmt_check_task_order(rknn_model_view *v);  /* model_exec.c */
-FMT_API int fmt_validate_relocs(rknn_model_view *v);    /* model_exec.c */
+FMT_API void fmt_check_task_order(rknn_model_view *v);    /* model_exec.c */
+FMT_API int fmt_validate_relocs(rknn_model_view *v);      /* model_exec.c */
 
 /* Shared by the checks, the plan and relocation (model_check.c, model_plan.c). */
 FMT_API uint64_t fmt_stream_word(const rknn_model_view *m, uint32_t index);

@@ -33,11 +33,11 @@ static int node_index_list(const rknn_fbs_table *t, uint32_t slot, uint32_t inde
 
 /* Node slot 10: tasks per core slot (§3.3). */
 FMT_API int fmt_node_task_counts(const rknn_fbs_table *t, uint32_t index, uint32_t *counts,
-                         uint32_t *n_slots)
+                                 uint32_t *n_slots)
 {
     rknn_fbs_vector v;
     int ret = fmt_get_vector_limited(t, N_TASKS_PER_SLOT, 4, RKNN_MODEL_MAX_CORE_SLOTS, &v, "node",
-                                 index, "tasks per core slot (slot 10)");
+                                     index, "tasks per core slot (slot 10)");
 
     for (uint32_t i = 0; ret == RKNN_SUCC && i < v.count; i++) {
         ret = rknn_fbs_vec_u32(&v, i, &counts[i]);
@@ -45,7 +45,7 @@ FMT_API int fmt_node_task_counts(const rknn_fbs_table *t, uint32_t index, uint32
             return fmt_fb_error("node", index, "tasks per core slot (slot 10)", t, ret);
         if (counts[i] > RKNN_MODEL_MAX_TASKS)
             return fmt_limit_error("tasks of one node in one core slot", counts[i],
-                               RKNN_MODEL_MAX_TASKS);
+                                   RKNN_MODEL_MAX_TASKS);
     }
     *n_slots = v.count;
     return ret;
@@ -97,8 +97,8 @@ int rknn_model_node(const rknn_model_view *view, uint32_t index, rknn_model_node
             ret = fmt_fb_error("node", index, "executor (slot 3)", &t, fret);
     }
     if (ret == RKNN_SUCC)
-        ret = node_index_list(&t, N_INPUTS, index, "inputs (slot 4)", view->n_tensors,
-                              &out->inputs);
+        ret =
+            node_index_list(&t, N_INPUTS, index, "inputs (slot 4)", view->n_tensors, &out->inputs);
     if (ret == RKNN_SUCC)
         ret = node_index_list(&t, N_OUTPUTS, index, "outputs (slot 5)", view->n_tensors,
                               &out->outputs);
@@ -153,14 +153,10 @@ int rknn_model_output(const rknn_model_view *view, uint32_t i, uint32_t *tensor)
 static uint32_t cores_for_slots(uint32_t n_slots)
 {
     switch (n_slots) {
-    case 1:
-        return 1;
-    case 3:
-        return 2;
-    case 6:
-        return 3;
-    default:
-        return 0;
+    case 1: return 1;
+    case 3: return 2;
+    case 6: return 3;
+    default: return 0;
     }
 }
 
@@ -205,4 +201,3 @@ FMT_API int fmt_validate_nodes(rknn_model_view *v)
     }
     return RKNN_SUCC;
 }
-

@@ -20,7 +20,7 @@ FMT_API uint32_t fmt_align_up32(uint32_t v, uint32_t a)
  * zero-padding to the next blob because the NPU may prefetch it), and give
  * the region's total size. */
 FMT_API int fmt_weight_layout(const rknn_model_view *m, uint32_t *offsets, uint8_t *weights,
-                             uint32_t *total)
+                              uint32_t *total)
 {
     uint32_t off = 0;
 
@@ -123,7 +123,8 @@ static int input_home_bytes(const rknn_model_view *m, uint32_t *total)
 static uint32_t scratch_size(const rknn_model_view *m)
 {
     /* blob offset table + one bit per stream word */
-    return fmt_align_up32(m->n_blobs * 4u, 8) + fmt_align_up32((m->n_regcmd_words + 31) / 32 * 4u, 8);
+    return fmt_align_up32(m->n_blobs * 4u, 8) +
+           fmt_align_up32((m->n_regcmd_words + 31) / 32 * 4u, 8);
 }
 
 int rknn_model_plan(const rknn_model_view *m, const npu_soc_profile *soc, rknn_mem_plan *plan)

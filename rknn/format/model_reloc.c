@@ -78,7 +78,8 @@ static int rebase_chain(const rknn_model_view *m, const rknn_model_reloc_target 
         if (npu_regcmd_is_nop(w) || npu_regcmd_value(w) == 0)
             continue;
         if (npu_regcmd_value(w) % 16u || npu_regcmd_value(w) >= m->regcmd_size) {
-            HAL_LOG_ERR("rknn_init: task %lu links to stream byte %lu, outside the stream", (unsigned long)(t), (unsigned long)(npu_regcmd_value(w)));
+            HAL_LOG_ERR("rknn_init: task %lu links to stream byte %lu, outside the stream",
+                        (unsigned long)(t), (unsigned long)(npu_regcmd_value(w)));
             return RKNN_ERR_MODEL_INVALID;
         }
         put_word(to->stream, at, npu_regcmd_next_address(base + npu_regcmd_value(w)));

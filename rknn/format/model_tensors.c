@@ -11,8 +11,7 @@
 
 /* ---- blobs (§3.1) ---------------------------------------------------------- */
 
-int rknn_model_blob(const rknn_model_view *view, uint32_t i, const uint8_t **data,
-                    uint32_t *size)
+int rknn_model_blob(const rknn_model_view *view, uint32_t i, const uint8_t **data, uint32_t *size)
 {
     rknn_fbs_table blob;
     rknn_fbs_vector bytes;
@@ -69,16 +68,16 @@ static int tensor_quant(const rknn_fbs_table *t, uint32_t index, rknn_model_tens
     int ret;
 
     ret = fmt_get_string_field(t, T_QMETHOD, &out->quant_method, "tensor", index,
-                           "quant method (slot 6)");
+                               "quant method (slot 6)");
     if (ret == RKNN_SUCC)
         ret = fmt_get_string_field(t, T_QDTYPE, &out->quant_dtype, "tensor", index,
-                               "quant dtype (slot 7)");
+                                   "quant dtype (slot 7)");
     if (ret == RKNN_SUCC)
         ret = fmt_get_vector_limited(t, T_QSCALE, 4, RKNN_MODEL_MAX_QUANT, &out->scales, "tensor",
-                                 index, "scale (slot 10)");
+                                     index, "scale (slot 10)");
     if (ret == RKNN_SUCC)
         ret = fmt_get_vector_limited(t, T_QZP, 4, RKNN_MODEL_MAX_QUANT, &out->zero_points, "tensor",
-                                 index, "zero point (slot 11)");
+                                     index, "zero point (slot 11)");
     out->n_scales = out->scales.count;
     out->n_zero_points = out->zero_points.count;
     return ret;
@@ -111,7 +110,7 @@ int rknn_model_tensor(const rknn_model_view *view, uint32_t index, rknn_model_te
     ret = tensor_scalars(&t, index, out);
     if (ret == RKNN_SUCC)
         ret = fmt_get_shape(&t, T_NATIVE_SHAPE, index, "native shape (slot 3)", out->native_dims,
-                        &out->n_native_dims);
+                            &out->n_native_dims);
     if (ret == RKNN_SUCC)
         ret = fmt_get_shape(&t, T_SHAPE, index, "shape (slot 4)", out->dims, &out->n_dims);
     if (ret == RKNN_SUCC)
@@ -135,7 +134,7 @@ int rknn_model_tensor_zero_point(const rknn_model_tensor_info *t, uint32_t i, in
     if (!t || !out || i >= t->n_zero_points)
         return RKNN_ERR_PARAM_INVALID;
     return fmt_is_error(rknn_fbs_vec_i32(&t->zero_points, i, out)) ? RKNN_ERR_PARAM_INVALID
-                                                               : RKNN_SUCC;
+                                                                   : RKNN_SUCC;
 }
 
 static int tensor_name(const rknn_model_view *view, uint32_t index, rknn_fbs_string *name)
@@ -182,13 +181,13 @@ int rknn_model_norm(const rknn_model_view *view, uint32_t i, rknn_model_norm_inf
     if (fmt_is_error(ret))
         return fmt_elem_error("norm", i, &view->norms, ret);
     ret = fmt_get_vector_limited(&t, NORM_MEAN, 4, RKNN_MODEL_MAX_NORM_CHANNELS, &out->mean, "norm",
-                             i, "mean (slot 0)");
+                                 i, "mean (slot 0)");
     if (ret == RKNN_SUCC)
         ret = fmt_get_vector_limited(&t, NORM_STD, 4, RKNN_MODEL_MAX_NORM_CHANNELS, &out->std,
-                                 "norm", i, "std (slot 1)");
+                                     "norm", i, "std (slot 1)");
     if (ret == RKNN_SUCC)
         ret = fmt_get_vector_limited(&t, NORM_ORDER, 4, RKNN_MODEL_MAX_NORM_CHANNELS, &out->order,
-                                 "norm", i, "channel order (slot 2)");
+                                     "norm", i, "channel order (slot 2)");
     if (ret == RKNN_SUCC && out->mean.count != out->std.count) {
         HAL_LOG_ERR("rknn model: norm %lu: %lu mean values but %lu std values", (unsigned long)i,
                     (unsigned long)out->mean.count, (unsigned long)out->std.count);
@@ -305,4 +304,3 @@ FMT_API int fmt_validate_graph_io(rknn_model_view *v)
     }
     return RKNN_SUCC;
 }
-

@@ -31,8 +31,7 @@ int rknn_fbs_has_identifier(const rknn_fbs_buf *buf, const char id[4])
     return memcmp(buf->data + 4, id, 4) == 0;
 }
 
-int rknn_fbs_table_at(const rknn_fbs_buf *buf, uint32_t pos, uint32_t depth,
-                      rknn_fbs_table *out)
+int rknn_fbs_table_at(const rknn_fbs_buf *buf, uint32_t pos, uint32_t depth, rknn_fbs_table *out)
 {
     int64_t vt;
     uint16_t vt_size, tbl_size;
@@ -82,8 +81,7 @@ uint32_t rknn_fbs_slot_count(const rknn_fbs_table *t)
     return t ? (uint32_t)(t->vtable_size - 4) / 2 : 0;
 }
 
-int rknn_fbs_field_pos(const rknn_fbs_table *t, uint32_t slot, uint32_t size,
-                       uint32_t *pos)
+int rknn_fbs_field_pos(const rknn_fbs_table *t, uint32_t slot, uint32_t size, uint32_t *pos)
 {
     uint16_t off;
 
@@ -234,8 +232,8 @@ int rknn_fbs_get_table(const rknn_fbs_table *t, uint32_t slot, rknn_fbs_table *o
 }
 
 /* Opens the vector whose u32 length prefix is at `pos`. */
-static int vector_at(const rknn_fbs_buf *buf, uint32_t pos, uint32_t elem_size,
-                     uint32_t depth, rknn_fbs_vector *out)
+static int vector_at(const rknn_fbs_buf *buf, uint32_t pos, uint32_t elem_size, uint32_t depth,
+                     rknn_fbs_vector *out)
 {
     uint32_t count;
 
@@ -417,27 +415,16 @@ const uint8_t *rknn_fbs_vec_data(const rknn_fbs_vector *v)
 const char *rknn_fbs_strerror(int err)
 {
     switch (err) {
-    case RKNN_FBS_OK:
-        return "ok";
-    case RKNN_FBS_ABSENT:
-        return "field absent";
-    case RKNN_FBS_E_RANGE:
-        return "offset out of range";
-    case RKNN_FBS_E_ALIGN:
-        return "misaligned offset";
-    case RKNN_FBS_E_VTABLE:
-        return "malformed vtable";
-    case RKNN_FBS_E_SIZE:
-        return "vector length exceeds buffer";
-    case RKNN_FBS_E_DEPTH:
-        return "tables nested too deep";
-    case RKNN_FBS_E_FIELD:
-        return "field outside its table";
-    case RKNN_FBS_E_INDEX:
-        return "index out of range";
-    case RKNN_FBS_E_PARAM:
-        return "invalid argument";
-    default:
-        return "unknown error";
+    case RKNN_FBS_OK: return "ok";
+    case RKNN_FBS_ABSENT: return "field absent";
+    case RKNN_FBS_E_RANGE: return "offset out of range";
+    case RKNN_FBS_E_ALIGN: return "misaligned offset";
+    case RKNN_FBS_E_VTABLE: return "malformed vtable";
+    case RKNN_FBS_E_SIZE: return "vector length exceeds buffer";
+    case RKNN_FBS_E_DEPTH: return "tables nested too deep";
+    case RKNN_FBS_E_FIELD: return "field outside its table";
+    case RKNN_FBS_E_INDEX: return "index out of range";
+    case RKNN_FBS_E_PARAM: return "invalid argument";
+    default: return "unknown error";
     }
 }

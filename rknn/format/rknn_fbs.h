@@ -25,16 +25,16 @@ extern "C" {
 #endif
 
 /* Return codes. Absent optional fields are not errors. */
-#define RKNN_FBS_OK 0
-#define RKNN_FBS_ABSENT 1          /* field not stored (scalars: default returned) */
-#define RKNN_FBS_E_RANGE (-1)      /* offset or length points outside the buffer */
-#define RKNN_FBS_E_ALIGN (-2)      /* table/vector/string/offset not 4-byte aligned */
-#define RKNN_FBS_E_VTABLE (-3)     /* vtable too small, odd or outside the buffer */
-#define RKNN_FBS_E_SIZE (-4)       /* count * element size overflows the buffer */
-#define RKNN_FBS_E_DEPTH (-5)      /* tables nested deeper than RKNN_FBS_MAX_DEPTH */
-#define RKNN_FBS_E_FIELD (-6)      /* field does not fit inside its table */
-#define RKNN_FBS_E_INDEX (-7)      /* vector index out of range / wrong element size */
-#define RKNN_FBS_E_PARAM (-8)      /* NULL argument or buffer too large */
+#define RKNN_FBS_OK       0
+#define RKNN_FBS_ABSENT   1    /* field not stored (scalars: default returned) */
+#define RKNN_FBS_E_RANGE  (-1) /* offset or length points outside the buffer */
+#define RKNN_FBS_E_ALIGN  (-2) /* table/vector/string/offset not 4-byte aligned */
+#define RKNN_FBS_E_VTABLE (-3) /* vtable too small, odd or outside the buffer */
+#define RKNN_FBS_E_SIZE   (-4) /* count * element size overflows the buffer */
+#define RKNN_FBS_E_DEPTH  (-5) /* tables nested deeper than RKNN_FBS_MAX_DEPTH */
+#define RKNN_FBS_E_FIELD  (-6) /* field does not fit inside its table */
+#define RKNN_FBS_E_INDEX  (-7) /* vector index out of range / wrong element size */
+#define RKNN_FBS_E_PARAM  (-8) /* NULL argument or buffer too large */
 
 /* Deepest table nesting accepted (root = 0). The .rknn schema needs 3. */
 #define RKNN_FBS_MAX_DEPTH 16
@@ -48,19 +48,19 @@ typedef struct {
 
 typedef struct {
     rknn_fbs_buf buf;
-    uint32_t pos;          /* table start (where its soffset to the vtable is) */
-    uint32_t vtable;       /* vtable start */
-    uint16_t vtable_size;  /* bytes, including the two u16 header fields */
-    uint16_t table_size;   /* inline size of the table in bytes */
-    uint8_t depth;         /* nesting depth (root table = 0) */
+    uint32_t pos;         /* table start (where its soffset to the vtable is) */
+    uint32_t vtable;      /* vtable start */
+    uint16_t vtable_size; /* bytes, including the two u16 header fields */
+    uint16_t table_size;  /* inline size of the table in bytes */
+    uint8_t depth;        /* nesting depth (root table = 0) */
 } rknn_fbs_table;
 
 typedef struct {
     rknn_fbs_buf buf;
-    uint32_t pos;          /* first element */
-    uint32_t count;        /* number of elements */
-    uint32_t elem_size;    /* bytes per element (4 for offsets to tables) */
-    uint8_t depth;         /* depth of the table that holds the vector */
+    uint32_t pos;       /* first element */
+    uint32_t count;     /* number of elements */
+    uint32_t elem_size; /* bytes per element (4 for offsets to tables) */
+    uint8_t depth;      /* depth of the table that holds the vector */
 } rknn_fbs_vector;
 
 /* A string view: NOT necessarily NUL-terminated; use len. ptr is never NULL
@@ -88,8 +88,7 @@ static inline uint16_t rknn_fbs_le16(const uint8_t *p)
 
 static inline uint32_t rknn_fbs_le32(const uint8_t *p)
 {
-    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) |
-           ((uint32_t)p[3] << 24);
+    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
 }
 
 static inline uint64_t rknn_fbs_le64(const uint8_t *p)
@@ -109,16 +108,14 @@ int rknn_fbs_has_identifier(const rknn_fbs_buf *buf, const char id[4]);
 int rknn_fbs_root(const rknn_fbs_buf *buf, rknn_fbs_table *out);
 
 /* Open the table starting at pos with the given nesting depth. */
-int rknn_fbs_table_at(const rknn_fbs_buf *buf, uint32_t pos, uint32_t depth,
-                      rknn_fbs_table *out);
+int rknn_fbs_table_at(const rknn_fbs_buf *buf, uint32_t pos, uint32_t depth, rknn_fbs_table *out);
 
 /* Number of slots the table's vtable describes. */
 uint32_t rknn_fbs_slot_count(const rknn_fbs_table *t);
 
 /* Position of slot's inline data of `size` bytes: RKNN_FBS_OK (pos set),
  * RKNN_FBS_ABSENT, or an error if the field does not fit in the table. */
-int rknn_fbs_field_pos(const rknn_fbs_table *t, uint32_t slot, uint32_t size,
-                       uint32_t *pos);
+int rknn_fbs_field_pos(const rknn_fbs_table *t, uint32_t slot, uint32_t size, uint32_t *pos);
 
 /* ---- scalar fields: RKNN_FBS_OK, RKNN_FBS_ABSENT (def stored) or error ---- */
 

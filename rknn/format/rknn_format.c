@@ -6,11 +6,11 @@
  */
 #define FMT_API static
 
-#include "model_container.c"
-#include "model_tensors.c"
 #include "model_attrs.c"
-#include "model_nodes.c"
-#include "model_exec.c"
 #include "model_check.c"
+#include "model_container.c"
+#include "model_exec.c"
+#include "model_nodes.c"
 #include "model_plan.c"
 #include "model_reloc.c"
+#include "model_tensors.c"

@@ -19,10 +19,10 @@
  * these keep the linear look-ups of the loader in a known range (the largest
  * sample, PP-OCRv4 det, has 415 tensors, 170 nodes, 233 blobs). */
 #define RKNN_MODEL_MAX_TENSORS 4096
-#define RKNN_MODEL_MAX_NODES 4096
-#define RKNN_MODEL_MAX_BLOBS 8192
+#define RKNN_MODEL_MAX_NODES   4096
+#define RKNN_MODEL_MAX_BLOBS   8192
 /* Graph inputs or outputs, and the tensors of one node. */
-#define RKNN_MODEL_MAX_IO 256
+#define RKNN_MODEL_MAX_IO      256
 #define RKNN_MODEL_MAX_NODE_IO 1024
 /* Rank of a shape, original or native: what rknn_tensor_attr.dims can hold
  * (the vendor API's RKNN_MAX_DIMS). Native weight shapes of toolkit 2.3 have
@@ -33,14 +33,14 @@
 /* mean/std entries per input (the toolkit stores 4). */
 #define RKNN_MODEL_MAX_NORM_CHANNELS 16
 /* Relocation tables (one per relocated tensor) and their entries in all. */
-#define RKNN_MODEL_MAX_RELOCS 4096
+#define RKNN_MODEL_MAX_RELOCS        4096
 #define RKNN_MODEL_MAX_RELOC_ENTRIES 1048576
 /* Task records: 16-bit task numbers of the PC on RV1106 bound one chain. */
 #define RKNN_MODEL_MAX_TASKS 65536
 /* Core slots of Node slot 10: 1 + 2 + 3 for the RK3588's core configurations. */
 #define RKNN_MODEL_MAX_CORE_SLOTS 6
 /* Operator attributes of one node, and BSON nesting inside one. */
-#define RKNN_MODEL_MAX_ATTRS 256
+#define RKNN_MODEL_MAX_ATTRS      256
 #define RKNN_MODEL_MAX_ATTR_DEPTH 4
 
 /* DMA alignment of every buffer the NPU reads or writes (the PC fetches the
@@ -57,11 +57,11 @@
 #define RKNN_MAX_CONTEXTS 2
 #endif
 /* Inputs and outputs of one model: per-context bindings are arrays of this. */
-#define RKNN_CTX_MAX_INPUTS 16
+#define RKNN_CTX_MAX_INPUTS  16
 #define RKNN_CTX_MAX_OUTPUTS 16
 /* Custom-op nodes of one model, and the tensors of one such node. */
 #define RKNN_CTX_MAX_CUSTOM_NODES 8
-#define RKNN_CUSTOM_MAX_IO 8
+#define RKNN_CUSTOM_MAX_IO        8
 /* Tensor-memory handles (rknn_create_mem and friends) alive at once. */
 #ifndef RKNN_MAX_TENSOR_MEMS
 #define RKNN_MAX_TENSOR_MEMS 32

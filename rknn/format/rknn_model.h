@@ -22,8 +22,8 @@
 
 #include "npu_regcmd.h"
 #include "npu_soc.h"
-#include "rknn_limits.h"
 #include "rknn_fbs.h"
+#include "rknn_limits.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -77,59 +77,59 @@ typedef struct {
     /* ---- container (§2) ---- */
     const uint8_t *file;
     size_t file_size;
-    uint32_t container_version;  /* always 6 after a successful parse */
-    size_t header_size;          /* 64 */
-    size_t payload_offset;       /* FlatBuffer start in the file */
+    uint32_t container_version; /* always 6 after a successful parse */
+    size_t header_size;         /* 64 */
+    size_t payload_offset;      /* FlatBuffer start in the file */
     size_t payload_size;
-    const char *json;            /* JSON trailer, NOT NUL-terminated */
-    size_t json_offset;          /* file offset of the JSON text */
+    const char *json;   /* JSON trailer, NOT NUL-terminated */
+    size_t json_offset; /* file offset of the JSON text */
     size_t json_size;
-    size_t trailing_bytes;       /* bytes after the JSON (0 for toolkit-2) */
+    size_t trailing_bytes; /* bytes after the JSON (0 for toolkit-2) */
 
     /* ---- Model (root table, §3.1) ---- */
-    rknn_fbs_buf fb;             /* the payload */
+    rknn_fbs_buf fb; /* the payload */
     rknn_fbs_table model;
-    rknn_fbs_table graph;        /* graph 0 */
-    int32_t schema_generation;   /* slot 0, always 6 after a successful parse */
-    uint32_t compiler_code;      /* slot 6, MMmmpp (10602 = 1.6.2) */
-    rknn_fbs_string npu_family;      /* slot 1: "RKNPU v2", "RKNPU lite", ... */
-    rknn_fbs_string generator;       /* slot 3: Python-literal dict */
-    rknn_fbs_string compiler;        /* slot 7: compiler version string */
-    rknn_fbs_string target_platform; /* slot 8: "rk3588", "rk3566", ... */
-    rknn_fbs_string source_framework;/* slot 9: "ONNX" */
-    rknn_fbs_string custom_string;   /* slot 11 (inferred): rknn.config(custom_string=); "" if none */
-    rknn_fbs_string input_json;      /* slot 12: native I/O dtype/layout JSON */
-    rknn_fbs_string output_json;     /* slot 13 */
-    rknn_fbs_string shape_mode;      /* slot 16: "static_shape" */
+    rknn_fbs_table graph;             /* graph 0 */
+    int32_t schema_generation;        /* slot 0, always 6 after a successful parse */
+    uint32_t compiler_code;           /* slot 6, MMmmpp (10602 = 1.6.2) */
+    rknn_fbs_string npu_family;       /* slot 1: "RKNPU v2", "RKNPU lite", ... */
+    rknn_fbs_string generator;        /* slot 3: Python-literal dict */
+    rknn_fbs_string compiler;         /* slot 7: compiler version string */
+    rknn_fbs_string target_platform;  /* slot 8: "rk3588", "rk3566", ... */
+    rknn_fbs_string source_framework; /* slot 9: "ONNX" */
+    rknn_fbs_string custom_string; /* slot 11 (inferred): rknn.config(custom_string=); "" if none */
+    rknn_fbs_string input_json;    /* slot 12: native I/O dtype/layout JSON */
+    rknn_fbs_string output_json;   /* slot 13 */
+    rknn_fbs_string shape_mode;    /* slot 16: "static_shape" */
     rknn_fbs_string custom_op_types; /* slot 21 (inferred): custom op types used, "" if none */
     uint32_t n_graphs;
 
     /* ---- tables, as vectors into the payload ---- */
-    rknn_fbs_vector blobs;       /* Model slot 20: [Blob] */
-    rknn_fbs_vector tensors;     /* Graph slot 0: [Tensor] */
-    rknn_fbs_vector nodes;       /* Graph slot 1: [Node] */
-    rknn_fbs_vector inputs;      /* Graph slot 2: [int] tensor indices */
-    rknn_fbs_vector outputs;     /* Graph slot 3: [int] tensor indices */
-    rknn_fbs_vector norms;       /* Graph slot 4: [Norm], one per input */
-    rknn_fbs_vector relocs;      /* Graph slot 7: [Reloc] */
+    rknn_fbs_vector blobs;   /* Model slot 20: [Blob] */
+    rknn_fbs_vector tensors; /* Graph slot 0: [Tensor] */
+    rknn_fbs_vector nodes;   /* Graph slot 1: [Node] */
+    rknn_fbs_vector inputs;  /* Graph slot 2: [int] tensor indices */
+    rknn_fbs_vector outputs; /* Graph slot 3: [int] tensor indices */
+    rknn_fbs_vector norms;   /* Graph slot 4: [Norm], one per input */
+    rknn_fbs_vector relocs;  /* Graph slot 7: [Reloc] */
     uint32_t n_blobs, n_tensors, n_nodes, n_inputs, n_outputs, n_norms, n_relocs;
-    uint32_t n_reloc_entries;    /* sum over all relocation tables */
+    uint32_t n_reloc_entries; /* sum over all relocation tables */
 
     /* ---- execution payload (§4) ---- */
-    uint32_t regcmd_tensor;      /* index of the kind-9 tensor */
-    uint32_t task_tensor;        /* index of the kind-10 tensor */
+    uint32_t regcmd_tensor;          /* index of the kind-9 tensor */
+    uint32_t task_tensor;            /* index of the kind-10 tensor */
     uint32_t regcmd_blob, task_blob; /* their blobs: the two that are not weights */
-    const uint8_t *regcmd;       /* regcmd words, 8 bytes each, little endian */
-    uint32_t regcmd_size;        /* bytes */
+    const uint8_t *regcmd;           /* regcmd words, 8 bytes each, little endian */
+    uint32_t regcmd_size;            /* bytes */
     uint32_t n_regcmd_words;
-    const uint8_t *task_data;    /* task records, 40 bytes each */
+    const uint8_t *task_data; /* task records, 40 bytes each */
     uint32_t n_tasks;
     /* Task groups in blob order (Node slot 10 summed over nodes, §4.2):
      * RK3588 (6 slots) = [1-core | 2-core c0, c1 | 3-core c0, c1, c2],
      * RK356x (1 slot) = one group. Use rknn_model_task_group() to pick one. */
     uint32_t n_core_slots;
     rknn_model_task_range groups[RKNN_MODEL_MAX_CORE_SLOTS];
-    uint32_t max_cores;          /* core configurations: 1 slot -> 1, 3 -> 2, 6 -> 3 */
+    uint32_t max_cores; /* core configurations: 1 slot -> 1, 3 -> 2, 6 -> 3 */
     /* 1 if every task's op_idx matches the node whose slot-10 count covers it
      * (true for every sample; a warning is logged otherwise). */
     uint8_t tasks_in_node_order;
@@ -139,38 +139,38 @@ typedef struct {
 } rknn_model_view;
 
 typedef struct {
-    rknn_fbs_string name;        /* slot 5; also the relocation key */
-    int8_t dtype;                /* slot 0, RKNN_MODEL_DTYPE_* */
-    int8_t layout_class;         /* slot 1: 64 feature map, 65 weight (inferred) */
-    int8_t kind;                 /* slot 2, RKNN_MODEL_KIND_* */
-    uint8_t compressed;          /* slot 14: 1 = DCOMP-compressed weights */
-    uint32_t n_native_dims;      /* slot 3: native shape, e.g. [N, C1, H, W, C2] */
+    rknn_fbs_string name;   /* slot 5; also the relocation key */
+    int8_t dtype;           /* slot 0, RKNN_MODEL_DTYPE_* */
+    int8_t layout_class;    /* slot 1: 64 feature map, 65 weight (inferred) */
+    int8_t kind;            /* slot 2, RKNN_MODEL_KIND_* */
+    uint8_t compressed;     /* slot 14: 1 = DCOMP-compressed weights */
+    uint32_t n_native_dims; /* slot 3: native shape, e.g. [N, C1, H, W, C2] */
     int32_t native_dims[RKNN_MODEL_MAX_DIMS];
-    uint32_t n_dims;             /* slot 4: original shape (NCHW / OIHW) */
+    uint32_t n_dims; /* slot 4: original shape (NCHW / OIHW) */
     int32_t dims[RKNN_MODEL_MAX_DIMS];
-    rknn_fbs_string quant_method;/* slot 6: "layer" / "channel" / "" */
-    rknn_fbs_string quant_dtype; /* slot 7: "int8" / "" */
-    uint32_t n_scales;           /* slot 10 */
-    uint32_t n_zero_points;      /* slot 11 */
-    rknn_fbs_vector scales;      /* [float], read with rknn_model_tensor_scale() */
-    rknn_fbs_vector zero_points; /* [int32], read with rknn_model_tensor_zero_point() */
-    uint32_t size;               /* slot 12: bytes of the native tensor */
-    uint32_t arena_offset;       /* slot 13: offset in the activation arena */
-    uint32_t blob_index;         /* slot 18 */
+    rknn_fbs_string quant_method; /* slot 6: "layer" / "channel" / "" */
+    rknn_fbs_string quant_dtype;  /* slot 7: "int8" / "" */
+    uint32_t n_scales;            /* slot 10 */
+    uint32_t n_zero_points;       /* slot 11 */
+    rknn_fbs_vector scales;       /* [float], read with rknn_model_tensor_scale() */
+    rknn_fbs_vector zero_points;  /* [int32], read with rknn_model_tensor_zero_point() */
+    uint32_t size;                /* slot 12: bytes of the native tensor */
+    uint32_t arena_offset;        /* slot 13: offset in the activation arena */
+    uint32_t blob_index;          /* slot 18 */
     /* Blob bytes for kinds CONST / GENERATED_CONST / REGCMD / TASKS, else NULL. */
     const uint8_t *data;
     uint32_t data_size;
 } rknn_model_tensor_info;
 
 typedef struct {
-    rknn_fbs_string op_type;     /* slot 1: "Conv", "ConvAdd", "InputOperator", "cst..." */
-    rknn_fbs_string name;        /* slot 2 */
-    uint8_t executor;            /* slot 3: RKNN_MODEL_EXECUTOR_NPU or 0 */
-    uint32_t n_inputs;           /* slot 4 */
-    uint32_t n_outputs;          /* slot 5 */
-    rknn_fbs_vector inputs;      /* read with rknn_model_node_input() */
-    rknn_fbs_vector outputs;     /* read with rknn_model_node_output() */
-    uint32_t n_core_slots;       /* slot 10 length: 0, 1 or 6 */
+    rknn_fbs_string op_type; /* slot 1: "Conv", "ConvAdd", "InputOperator", "cst..." */
+    rknn_fbs_string name;    /* slot 2 */
+    uint8_t executor;        /* slot 3: RKNN_MODEL_EXECUTOR_NPU or 0 */
+    uint32_t n_inputs;       /* slot 4 */
+    uint32_t n_outputs;      /* slot 5 */
+    rknn_fbs_vector inputs;  /* read with rknn_model_node_input() */
+    rknn_fbs_vector outputs; /* read with rknn_model_node_output() */
+    uint32_t n_core_slots;   /* slot 10 length: 0, 1 or 6 */
     uint32_t tasks_per_slot[RKNN_MODEL_MAX_CORE_SLOTS];
     /* Operator attributes (slot 9, inferred): a BSON document
      * {name: {"dtype": <type code>, "value": <value>}}; NULL if the slot holds
@@ -178,37 +178,37 @@ typedef struct {
     const uint8_t *attrs;
     uint32_t attrs_size;
     uint32_t n_attrs;
-    uint32_t tensor_limit;       /* n_tensors of the view, for index checks */
+    uint32_t tensor_limit; /* n_tensors of the view, for index checks */
 } rknn_model_node_info;
 
 /* BSON element types that can appear in an attribute value. */
 enum {
-    RKNN_MODEL_ATTR_DOUBLE = 0x01,   /* 8 bytes, IEEE double */
-    RKNN_MODEL_ATTR_STRING = 0x02,   /* value = the characters, no NUL */
+    RKNN_MODEL_ATTR_DOUBLE = 0x01, /* 8 bytes, IEEE double */
+    RKNN_MODEL_ATTR_STRING = 0x02, /* value = the characters, no NUL */
     RKNN_MODEL_ATTR_DOCUMENT = 0x03,
-    RKNN_MODEL_ATTR_ARRAY = 0x04,    /* elements via rknn_model_attr_elem() */
-    RKNN_MODEL_ATTR_BINARY = 0x05,   /* value = the bytes (subtype skipped) */
-    RKNN_MODEL_ATTR_BOOL = 0x08,     /* 1 byte */
-    RKNN_MODEL_ATTR_NULL = 0x0a,     /* 0 bytes */
-    RKNN_MODEL_ATTR_INT32 = 0x10,    /* 4 bytes */
-    RKNN_MODEL_ATTR_INT64 = 0x12,    /* 8 bytes */
+    RKNN_MODEL_ATTR_ARRAY = 0x04,  /* elements via rknn_model_attr_elem() */
+    RKNN_MODEL_ATTR_BINARY = 0x05, /* value = the bytes (subtype skipped) */
+    RKNN_MODEL_ATTR_BOOL = 0x08,   /* 1 byte */
+    RKNN_MODEL_ATTR_NULL = 0x0a,   /* 0 bytes */
+    RKNN_MODEL_ATTR_INT32 = 0x10,  /* 4 bytes */
+    RKNN_MODEL_ATTR_INT64 = 0x12,  /* 8 bytes */
 };
 
 /* One operator attribute, e.g. cstDualResidual: name "alpha", dtype "f",
  * value_type RKNN_MODEL_ATTR_DOUBLE, value -> 8 bytes of 0.5. */
 typedef struct {
     rknn_fbs_string name;
-    rknn_fbs_string dtype;       /* toolkit type code: "f", "i", "is", "fs", "s"...; "" if none */
-    uint8_t value_type;          /* RKNN_MODEL_ATTR_*, 0 if no "value" */
-    const uint8_t *value;        /* raw little-endian value bytes (see types) */
+    rknn_fbs_string dtype; /* toolkit type code: "f", "i", "is", "fs", "s"...; "" if none */
+    uint8_t value_type;    /* RKNN_MODEL_ATTR_*, 0 if no "value" */
+    const uint8_t *value;  /* raw little-endian value bytes (see types) */
     uint32_t value_size;
-    uint32_t n_elems;            /* elements of arrays; 1 for scalars and strings (length
+    uint32_t n_elems; /* elements of arrays; 1 for scalars and strings (length
                                   * in value_size); 0 if there is no value */
 } rknn_model_attr;
 
 /* One element of an attribute value (arrays: element i; scalars: i == 0). */
 typedef struct {
-    uint8_t type;                /* RKNN_MODEL_ATTR_* */
+    uint8_t type; /* RKNN_MODEL_ATTR_* */
     const uint8_t *data;
     uint32_t size;
 } rknn_model_attr_value;
@@ -222,10 +222,10 @@ typedef struct {
 } rknn_model_reloc_info;
 
 typedef struct {
-    uint32_t n_channels;         /* entries of mean/std (4 in the samples) */
-    rknn_fbs_vector mean;        /* slot 0, [float] */
-    rknn_fbs_vector std;         /* slot 1, [float] */
-    rknn_fbs_vector order;       /* slot 2, [int] channel order (inferred) */
+    uint32_t n_channels;   /* entries of mean/std (4 in the samples) */
+    rknn_fbs_vector mean;  /* slot 0, [float] */
+    rknn_fbs_vector std;   /* slot 1, [float] */
+    rknn_fbs_vector order; /* slot 2, [int] channel order (inferred) */
 } rknn_model_norm_info;
 
 /* One task record, struct rknpu_task layout (§4.2). regcmd_addr is a byte
@@ -237,7 +237,7 @@ typedef struct {
     uint32_t int_mask;
     uint32_t int_clear;
     uint32_t int_status;
-    uint32_t regcfg_amount;      /* register words of the task */
+    uint32_t regcfg_amount; /* register words of the task */
     uint32_t regcfg_offset;
     uint64_t regcmd_addr;
 } rknn_model_task_info;
@@ -281,8 +281,7 @@ int rknn_model_reloc(const rknn_model_view *view, uint32_t i, rknn_model_reloc_i
 int rknn_model_reloc_entry(const rknn_model_reloc_info *reloc, uint32_t i, uint32_t *addend,
                            uint32_t *word_index);
 
-int rknn_model_blob(const rknn_model_view *view, uint32_t i, const uint8_t **data,
-                    uint32_t *size);
+int rknn_model_blob(const rknn_model_view *view, uint32_t i, const uint8_t **data, uint32_t *size);
 
 int rknn_model_task(const rknn_model_view *view, uint32_t i, rknn_model_task_info *out);
 
@@ -296,14 +295,14 @@ int rknn_model_task_group(const rknn_model_view *view, uint32_t n_cores, uint32_
 
 /* Sizes one context needs (rknpu_model_mem is the public view of it). */
 typedef struct {
-    uint32_t weight_bytes;  /* constant blobs, each 64-byte aligned */
-    uint32_t regcmd_bytes;  /* register command stream */
-    uint32_t arena_bytes;   /* activations incl. inputs and outputs */
-    uint32_t scratch_bytes; /* loader work area, freed before rknn_init returns */
-    uint32_t io_plan_bytes; /* per-input conversion plans (the runtime's: rknn_io.c) */
+    uint32_t weight_bytes;     /* constant blobs, each 64-byte aligned */
+    uint32_t regcmd_bytes;     /* register command stream */
+    uint32_t arena_bytes;      /* activations incl. inputs and outputs */
+    uint32_t scratch_bytes;    /* loader work area, freed before rknn_init returns */
+    uint32_t io_plan_bytes;    /* per-input conversion plans (the runtime's: rknn_io.c) */
     uint32_t input_home_bytes; /* own buffers of inputs whose arena bytes other tensors reuse */
-    uint32_t image_bytes;   /* the runtime's copy of the model file (default mode) */
-    uint8_t blobs_aligned;  /* every weight blob is 64-byte aligned in the file */
+    uint32_t image_bytes;      /* the runtime's copy of the model file (default mode) */
+    uint8_t blobs_aligned;     /* every weight blob is 64-byte aligned in the file */
 } rknn_mem_plan;
 
 /* The model must be able to run on this SoC: target platform, NPU family,
@@ -335,13 +334,13 @@ int rknn_model_input_home_size(const rknn_model_view *m, uint32_t input, uint32_
 
 /* The memory one relocated copy of the stream points at. */
 typedef struct {
-    uint8_t *stream;             /* the copy: stream_bytes long, overwritten */
-    uint32_t stream_dma;         /* its DMA address (chain links are rebased to it) */
-    uint32_t stream_bytes;       /* plan.regcmd_bytes */
-    uint32_t constants_dma;      /* DMA address blob_offsets are relative to */
-    const uint32_t *blob_offsets;/* per blob: its offset in the constants */
-    uint32_t arena_dma;          /* the activation arena */
-    uint32_t *bitmap;            /* scratch: one bit per stream word */
+    uint8_t *stream;              /* the copy: stream_bytes long, overwritten */
+    uint32_t stream_dma;          /* its DMA address (chain links are rebased to it) */
+    uint32_t stream_bytes;        /* plan.regcmd_bytes */
+    uint32_t constants_dma;       /* DMA address blob_offsets are relative to */
+    const uint32_t *blob_offsets; /* per blob: its offset in the constants */
+    uint32_t arena_dma;           /* the activation arena */
+    uint32_t *bitmap;             /* scratch: one bit per stream word */
 } rknn_model_reloc_target;
 
 /* Copy the model's stream into to->stream and point every relocated word at

@@ -38,9 +38,9 @@ typedef uint64_t rknn_context;
 /* ---- rknn_init() flags ------------------------------------------------- */
 
 /* Priority hints; rknpu-bm has one submit queue and ignores them. */
-#define RKNN_FLAG_PRIOR_HIGH 0x00000000
+#define RKNN_FLAG_PRIOR_HIGH   0x00000000
 #define RKNN_FLAG_PRIOR_MEDIUM 0x00000001
-#define RKNN_FLAG_PRIOR_LOW 0x00000002
+#define RKNN_FLAG_PRIOR_LOW    0x00000002
 /* rknn_run() returns once the job is submitted; rknn_outputs_get() returns
  * the PREVIOUS frame's outputs (the first call returns size 0, buf NULL),
  * so the application can post-process frame N-1 while frame N runs. Models
@@ -53,7 +53,7 @@ typedef uint64_t rknn_context;
 /* Share the weights of rknn_init_extend.ctx instead of loading them again. */
 #define RKNN_FLAG_SHARE_WEIGHT_MEM 0x00000020
 /* Fence file descriptors (Linux sync files): not available on bare metal. */
-#define RKNN_FLAG_FENCE_IN_OUTSIDE 0x00000040
+#define RKNN_FLAG_FENCE_IN_OUTSIDE  0x00000040
 #define RKNN_FLAG_FENCE_OUT_OUTSIDE 0x00000080
 /* Parse the model only, so that RKNN_QUERY_MEM_SIZE can be asked. */
 #define RKNN_FLAG_COLLECT_MODEL_INFO_ONLY 0x00000100
@@ -69,7 +69,7 @@ typedef uint64_t rknn_context;
 #define RKNN_FLAG_DISABLE_PROC_HIGH_PRIORITY 0x00002000
 /* Skip the cache maintenance of input / output buffers; the caller then
  * uses rknn_mem_sync() itself. */
-#define RKNN_FLAG_DISABLE_FLUSH_INPUT_MEM_CACHE 0x00004000
+#define RKNN_FLAG_DISABLE_FLUSH_INPUT_MEM_CACHE  0x00004000
 #define RKNN_FLAG_DISABLE_FLUSH_OUTPUT_MEM_CACHE 0x00008000
 /* (v2.3.x) Run from the caller's model buffer without copying it; the
  * buffer must then outlive the context. */
@@ -79,27 +79,27 @@ typedef uint64_t rknn_context;
 
 /* ---- Error codes ------------------------------------------------------- */
 
-#define RKNN_SUCC 0                      /* success */
-#define RKNN_ERR_FAIL -1                 /* generic failure, see the log */
-#define RKNN_ERR_TIMEOUT -2              /* the NPU did not finish in time */
-#define RKNN_ERR_DEVICE_UNAVAILABLE -3   /* no platform / NPU not answering */
-#define RKNN_ERR_MALLOC_FAIL -4          /* carve-out or static pool full */
-#define RKNN_ERR_PARAM_INVALID -5        /* bad argument */
-#define RKNN_ERR_MODEL_INVALID -6        /* model file rejected */
-#define RKNN_ERR_CTX_INVALID -7          /* unknown or destroyed context */
-#define RKNN_ERR_INPUT_INVALID -8        /* bad rknn_input */
-#define RKNN_ERR_OUTPUT_INVALID -9       /* bad rknn_output */
-#define RKNN_ERR_DEVICE_UNMATCH -10      /* version mismatch */
+#define RKNN_SUCC                   0   /* success */
+#define RKNN_ERR_FAIL               -1  /* generic failure, see the log */
+#define RKNN_ERR_TIMEOUT            -2  /* the NPU did not finish in time */
+#define RKNN_ERR_DEVICE_UNAVAILABLE -3  /* no platform / NPU not answering */
+#define RKNN_ERR_MALLOC_FAIL        -4  /* carve-out or static pool full */
+#define RKNN_ERR_PARAM_INVALID      -5  /* bad argument */
+#define RKNN_ERR_MODEL_INVALID      -6  /* model file rejected */
+#define RKNN_ERR_CTX_INVALID        -7  /* unknown or destroyed context */
+#define RKNN_ERR_INPUT_INVALID      -8  /* bad rknn_input */
+#define RKNN_ERR_OUTPUT_INVALID     -9  /* bad rknn_output */
+#define RKNN_ERR_DEVICE_UNMATCH     -10 /* version mismatch */
 /* Both spellings "INCOMPATILE" are the vendor header's. */
-#define RKNN_ERR_INCOMPATILE_PRE_COMPILE_MODEL -11
+#define RKNN_ERR_INCOMPATILE_PRE_COMPILE_MODEL          -11
 #define RKNN_ERR_INCOMPATILE_OPTIMIZATION_LEVEL_VERSION -12
-#define RKNN_ERR_TARGET_PLATFORM_UNMATCH -13 /* model built for another SoC */
+#define RKNN_ERR_TARGET_PLATFORM_UNMATCH                -13 /* model built for another SoC */
 
 /* ---- Size limits ------------------------------------------------------- */
 
-#define RKNN_MAX_DIMS 16
-#define RKNN_MAX_NUM_CHANNEL 15
-#define RKNN_MAX_NAME_LEN 256
+#define RKNN_MAX_DIMS              16
+#define RKNN_MAX_NUM_CHANNEL       15
+#define RKNN_MAX_NAME_LEN          256
 #define RKNN_MAX_DYNAMIC_SHAPE_NUM 512
 
 /* ---- Enumerations ------------------------------------------------------ */
@@ -219,14 +219,14 @@ static inline const char *get_format_string(rknn_tensor_format fmt)
 /* NPU cores a context may use (bit n = core n). Multi-core masks exist on
  * RK3588 only; single-core SoCs accept AUTO, CORE_0 and ALL. */
 typedef enum _rknn_core_mask {
-    RKNN_NPU_CORE_AUTO = 0,       /* one idle core, chosen per run */
+    RKNN_NPU_CORE_AUTO = 0, /* one idle core, chosen per run */
     RKNN_NPU_CORE_0 = 1,
     RKNN_NPU_CORE_1 = 2,
     RKNN_NPU_CORE_2 = 4,
     RKNN_NPU_CORE_0_1 = 3,
     RKNN_NPU_CORE_0_1_2 = 7,
-    RKNN_NPU_CORE_ALL = 0xffff,   /* every core the SoC has */
-    RKNN_NPU_CORE_UNDEFINED       /* 0x10000 */
+    RKNN_NPU_CORE_ALL = 0xffff, /* every core the SoC has */
+    RKNN_NPU_CORE_UNDEFINED     /* 0x10000 */
 } rknn_core_mask;
 
 /* rknn_tensor_mem.flags: who created the handle. */
@@ -239,17 +239,17 @@ typedef enum _rknn_tensor_mem_flags {
 
 /* alloc_flags of rknn_create_mem2(). */
 typedef enum _rknn_mem_alloc_flags {
-    RKNN_FLAG_MEMORY_FLAGS_DEFAULT = 0,     /* = CACHEABLE */
+    RKNN_FLAG_MEMORY_FLAGS_DEFAULT = 0, /* = CACHEABLE */
     RKNN_FLAG_MEMORY_CACHEABLE = 1,
     RKNN_FLAG_MEMORY_NON_CACHEABLE = 2,
-    RKNN_FLAG_MEMORY_TRY_ALLOC_SRAM = 4     /* (v2.3.x) SRAM first, then DRAM */
+    RKNN_FLAG_MEMORY_TRY_ALLOC_SRAM = 4 /* (v2.3.x) SRAM first, then DRAM */
 } rknn_mem_alloc_flags;
 
 /* Direction of rknn_mem_sync(). */
 typedef enum _rknn_mem_sync_mode {
-    RKNN_MEMORY_SYNC_TO_DEVICE = 0x1,     /* CPU wrote, NPU reads next */
-    RKNN_MEMORY_SYNC_FROM_DEVICE = 0x2,   /* NPU wrote, CPU reads next */
-    RKNN_MEMORY_SYNC_BIDIRECTIONAL = 0x3  /* both (when unsure) */
+    RKNN_MEMORY_SYNC_TO_DEVICE = 0x1,    /* CPU wrote, NPU reads next */
+    RKNN_MEMORY_SYNC_FROM_DEVICE = 0x2,  /* NPU wrote, CPU reads next */
+    RKNN_MEMORY_SYNC_BIDIRECTIONAL = 0x3 /* both (when unsure) */
 } rknn_mem_sync_mode;
 
 /* ---- Structures (layouts are ABI: do not reorder) ---------------------- */
@@ -262,28 +262,28 @@ typedef struct _rknn_input_output_num {
 
 /* RKNN_QUERY_*_ATTR, rknn_set_io_mem(), rknn_set_input_shapes() */
 typedef struct _rknn_tensor_attr {
-    uint32_t index;                 /* in: tensor index, set before rknn_query */
-    uint32_t n_dims;                /* valid entries of dims */
-    uint32_t dims[RKNN_MAX_DIMS];   /* in fmt order, dims[0] = batch */
+    uint32_t index;               /* in: tensor index, set before rknn_query */
+    uint32_t n_dims;              /* valid entries of dims */
+    uint32_t dims[RKNN_MAX_DIMS]; /* in fmt order, dims[0] = batch */
     char name[RKNN_MAX_NAME_LEN];
-    uint32_t n_elems;               /* element count */
-    uint32_t size;                  /* bytes, without stride padding */
+    uint32_t n_elems; /* element count */
+    uint32_t size;    /* bytes, without stride padding */
     rknn_tensor_format fmt;
     rknn_tensor_type type;
     rknn_tensor_qnt_type qnt_type;
-    int8_t fl;                      /* fractional length (DFP) */
-    int32_t zp;                     /* zero point (affine) */
-    float scale;                    /* scale (affine) */
-    uint32_t w_stride;              /* read-only: row pitch in pixels, 0 = width */
-    uint32_t size_with_stride;      /* bytes including stride padding */
-    uint8_t pass_through;           /* 1: buffer already in model type/layout */
-    uint32_t h_stride;              /* write-only: rows per plane, 0 = height */
+    int8_t fl;                 /* fractional length (DFP) */
+    int32_t zp;                /* zero point (affine) */
+    float scale;               /* scale (affine) */
+    uint32_t w_stride;         /* read-only: row pitch in pixels, 0 = width */
+    uint32_t size_with_stride; /* bytes including stride padding */
+    uint8_t pass_through;      /* 1: buffer already in model type/layout */
+    uint32_t h_stride;         /* write-only: rows per plane, 0 = height */
 } rknn_tensor_attr;
 
 /* RKNN_QUERY_INPUT_DYNAMIC_RANGE: the shapes a dynamic input accepts. */
 typedef struct _rknn_input_range {
-    uint32_t index;                 /* in: input index */
-    uint32_t shape_number;          /* valid rows of dyn_range */
+    uint32_t index;        /* in: input index */
+    uint32_t shape_number; /* valid rows of dyn_range */
     rknn_tensor_format fmt;
     char name[RKNN_MAX_NAME_LEN];
     uint32_t dyn_range[RKNN_MAX_DYNAMIC_SHAPE_NUM][RKNN_MAX_DIMS];
@@ -292,13 +292,13 @@ typedef struct _rknn_input_range {
 
 /* RKNN_QUERY_PERF_DETAIL: a text table owned by the context. */
 typedef struct _rknn_perf_detail {
-    char *perf_data;                /* do not free; valid until the next run */
+    char *perf_data; /* do not free; valid until the next run */
     uint64_t data_len;
 } rknn_perf_detail;
 
 /* RKNN_QUERY_PERF_RUN */
 typedef struct _rknn_perf_run {
-    int64_t run_duration;           /* last run, microseconds */
+    int64_t run_duration; /* last run, microseconds */
 } rknn_perf_run;
 
 /* RKNN_QUERY_SDK_VERSION */
@@ -309,11 +309,11 @@ typedef struct _rknn_sdk_version {
 
 /* RKNN_QUERY_MEM_SIZE */
 typedef struct _rknn_mem_size {
-    uint32_t total_weight_size;         /* bytes of weights */
-    uint32_t total_internal_size;       /* intermediate tensors, not I/O */
-    uint64_t total_dma_allocated_size;  /* all NPU memory of the context */
-    uint32_t total_sram_size;           /* SRAM reserved for the NPU */
-    uint32_t free_sram_size;            /* SRAM still free */
+    uint32_t total_weight_size;        /* bytes of weights */
+    uint32_t total_internal_size;      /* intermediate tensors, not I/O */
+    uint64_t total_dma_allocated_size; /* all NPU memory of the context */
+    uint32_t total_sram_size;          /* SRAM reserved for the NPU */
+    uint32_t free_sram_size;           /* SRAM still free */
     uint32_t reserved[10];
 } rknn_mem_size;
 
@@ -324,56 +324,56 @@ typedef struct _rknn_custom_string {
 
 /* A buffer the NPU can reach. In rknpu-bm fd is always -1. */
 typedef struct _rknn_tensor_memory {
-    void *virt_addr;                /* CPU address of the buffer */
-    uint64_t phys_addr;             /* NPU (DMA) address of the buffer */
-    int32_t fd;                     /* dma-buf fd; -1 on bare metal */
-    int32_t offset;                 /* data starts at virt_addr + offset */
-    uint32_t size;                  /* bytes */
-    uint32_t flags;                 /* rknn_tensor_mem_flags */
-    void *priv_data;                /* runtime-private */
+    void *virt_addr;    /* CPU address of the buffer */
+    uint64_t phys_addr; /* NPU (DMA) address of the buffer */
+    int32_t fd;         /* dma-buf fd; -1 on bare metal */
+    int32_t offset;     /* data starts at virt_addr + offset */
+    uint32_t size;      /* bytes */
+    uint32_t flags;     /* rknn_tensor_mem_flags */
+    void *priv_data;    /* runtime-private */
 } rknn_tensor_mem;
 
 /* One input for rknn_inputs_set(). */
 typedef struct _rknn_input {
     uint32_t index;
     void *buf;
-    uint32_t size;                  /* bytes in buf */
-    uint8_t pass_through;           /* 1: copy as is, no conversion */
-    rknn_tensor_type type;          /* type of buf (pass_through = 0) */
-    rknn_tensor_format fmt;         /* layout of buf (pass_through = 0) */
+    uint32_t size;          /* bytes in buf */
+    uint8_t pass_through;   /* 1: copy as is, no conversion */
+    rknn_tensor_type type;  /* type of buf (pass_through = 0) */
+    rknn_tensor_format fmt; /* layout of buf (pass_through = 0) */
 } rknn_input;
 
 /* One output for rknn_outputs_get(). */
 typedef struct _rknn_output {
-    uint8_t want_float;             /* 1: dequantise to float32 */
-    uint8_t is_prealloc;            /* 1: buf/size are the caller's */
+    uint8_t want_float;  /* 1: dequantise to float32 */
+    uint8_t is_prealloc; /* 1: buf/size are the caller's */
     uint32_t index;
-    void *buf;                      /* runtime buffer if !is_prealloc, valid
+    void *buf; /* runtime buffer if !is_prealloc, valid
                                        until rknn_outputs_release() */
     uint32_t size;
 } rknn_output;
 
 /* Optional argument of rknn_init() (v2.3.x field set). */
 typedef struct _rknn_init_extend {
-    rknn_context ctx;               /* weight owner for SHARE_WEIGHT_MEM */
-    int32_t real_model_offset;      /* model position inside the file given */
-    uint32_t real_model_size;       /* model size inside the file given */
-    int32_t model_buffer_fd;        /* dma-buf of the model: unsupported */
+    rknn_context ctx;          /* weight owner for SHARE_WEIGHT_MEM */
+    int32_t real_model_offset; /* model position inside the file given */
+    uint32_t real_model_size;  /* model size inside the file given */
+    int32_t model_buffer_fd;   /* dma-buf of the model: unsupported */
     uint32_t model_buffer_flags;
     uint8_t reserved[112];
 } rknn_init_extend;
 
 /* Optional argument of rknn_run() / rknn_wait(). */
 typedef struct _rknn_run_extend {
-    uint64_t frame_id;              /* out: sequence number of this run */
-    int32_t non_block;              /* 1: return after submit, see rknn_wait */
-    int32_t timeout_ms;             /* 0: the platform's job timeout */
-    int32_t fence_fd;               /* no fences on bare metal: ignored */
+    uint64_t frame_id;  /* out: sequence number of this run */
+    int32_t non_block;  /* 1: return after submit, see rknn_wait */
+    int32_t timeout_ms; /* 0: the platform's job timeout */
+    int32_t fence_fd;   /* no fences on bare metal: ignored */
 } rknn_run_extend;
 
 /* Optional argument of rknn_outputs_get(). */
 typedef struct _rknn_output_extend {
-    uint64_t frame_id;              /* out: frame_id of the run read */
+    uint64_t frame_id; /* out: frame_id of the run read */
 } rknn_output_extend;
 
 /* ---- Context lifecycle ------------------------------------------------- */

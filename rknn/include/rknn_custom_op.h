@@ -23,7 +23,7 @@ extern "C" {
  * the op instead (when it has one). */
 #define RKNN_WARNING_SKIP_CUSTOM_OP_COMPUTE -14
 
-#define RKNN_CUSTOM_OP_MAX_STR_LEN 64
+#define RKNN_CUSTOM_OP_MAX_STR_LEN   64
 #define RKNN_CUSTOM_OP_MAX_VALUE_LEN 32
 
 /* Marks get_rknn_custom_op() in a plugin library (vendor tooling). */
@@ -43,7 +43,7 @@ typedef uint64_t rknn_custom_op_interal_context;
 /* Where an op runs. */
 typedef enum _rknn_target_type {
     RKNN_TARGET_TYPE_CPU = 1,
-    RKNN_TARGET_TYPE_GPU = 2,   /* not supported by rknpu-bm */
+    RKNN_TARGET_TYPE_GPU = 2, /* not supported by rknpu-bm */
     RKNN_TARGET_TYPE_MAX = 3,
     RKNPU_BM_TARGET_TYPE_ENUM_4_BYTES = 0x7fffffff /* see rknn_api.h */
 } rknn_target_type;
@@ -60,7 +60,7 @@ typedef struct _rknn_custom_op_context {
     rknn_target_type target;
     rknn_custom_op_interal_context internal_ctx; /* runtime-private */
     rknn_gpu_op_context gpu_ctx;
-    void *priv_data;    /* the op's own: create in init, free in destroy */
+    void *priv_data; /* the op's own: create in init, free in destroy */
 } rknn_custom_op_context;
 
 /* One input or output of an op: float32 (int64 if the model says so), NCHW
@@ -73,9 +73,9 @@ typedef struct _rknn_custom_op_tensor {
 /* One attribute of an op from the model (rknn_custom_op_get_op_attr). */
 typedef struct _rknn_custom_op_attr {
     char name[RKNN_MAX_NAME_LEN];
-    rknn_tensor_type dtype;     /* strings come as UINT8, ints as INT64 */
+    rknn_tensor_type dtype; /* strings come as UINT8, ints as INT64 */
     uint32_t n_elems;
-    void *data;                 /* points into the model; do not free */
+    void *data; /* points into the model; do not free */
 } rknn_custom_op_attr;
 
 /* Signature of init, prepare, compute and compute_native (rknpu-bm names). */
@@ -87,18 +87,18 @@ typedef int (*rknn_custom_op_destroy_func)(rknn_custom_op_context *op_ctx);
 
 /* Registration record of one op type. */
 typedef struct _rknn_custom_op {
-    uint32_t version;                               /* the op's own version, e.g. 1 */
-    rknn_target_type target;                        /* RKNN_TARGET_TYPE_CPU */
-    char op_type[RKNN_MAX_NAME_LEN];                /* as in the model, e.g. "cstSoftmax" */
-    char cl_kernel_name[RKNN_MAX_NAME_LEN];         /* GPU only */
-    char *cl_kernel_source;                         /* GPU only */
-    uint64_t cl_source_size;                        /* GPU only */
-    char cl_build_options[RKNN_MAX_NAME_LEN];       /* GPU only */
-    rknn_custom_op_kernel_func init;                /* optional, once at register */
-    rknn_custom_op_kernel_func prepare;             /* optional, each run before compute */
-    rknn_custom_op_kernel_func compute;             /* required, each run */
-    rknn_custom_op_kernel_func compute_native;      /* reserved: set NULL */
-    rknn_custom_op_destroy_func destroy;            /* optional, in rknn_destroy */
+    uint32_t version;                          /* the op's own version, e.g. 1 */
+    rknn_target_type target;                   /* RKNN_TARGET_TYPE_CPU */
+    char op_type[RKNN_MAX_NAME_LEN];           /* as in the model, e.g. "cstSoftmax" */
+    char cl_kernel_name[RKNN_MAX_NAME_LEN];    /* GPU only */
+    char *cl_kernel_source;                    /* GPU only */
+    uint64_t cl_source_size;                   /* GPU only */
+    char cl_build_options[RKNN_MAX_NAME_LEN];  /* GPU only */
+    rknn_custom_op_kernel_func init;           /* optional, once at register */
+    rknn_custom_op_kernel_func prepare;        /* optional, each run before compute */
+    rknn_custom_op_kernel_func compute;        /* required, each run */
+    rknn_custom_op_kernel_func compute_native; /* reserved: set NULL */
+    rknn_custom_op_destroy_func destroy;       /* optional, in rknn_destroy */
 } rknn_custom_op;
 
 /* Type of get_rknn_custom_op() exported by a plugin library. */

@@ -37,11 +37,11 @@ typedef enum _rknn_matmul_type {
     RKNN_FLOAT16_MM_INT8_TO_FLOAT16 = 6,
     RKNN_FLOAT16_MM_INT4_TO_FLOAT32 = 7,
     RKNN_FLOAT16_MM_INT4_TO_FLOAT16 = 8,
-    RKNN_INT8_MM_INT8_TO_FLOAT32 = 9,       /* v2.3.x */
+    RKNN_INT8_MM_INT8_TO_FLOAT32 = 9, /* v2.3.x */
     RKNN_INT4_MM_INT4_TO_INT16 = 10,
     RKNN_INT8_MM_INT4_TO_INT32 = 11,
-    RKNN_FLOAT16_MM_INT4_TO_BFLOAT16 = 12,  /* v2.3.x */
-    RKNN_INT8_MM_INT4_TO_FLOAT16 = 15,      /* v2.3.x */
+    RKNN_FLOAT16_MM_INT4_TO_BFLOAT16 = 12,         /* v2.3.x */
+    RKNN_INT8_MM_INT4_TO_FLOAT16 = 15,             /* v2.3.x */
     RKNPU_BM_MATMUL_TYPE_ENUM_4_BYTES = 0x7fffffff /* see rknn_api.h */
 } rknn_matmul_type;
 
@@ -69,9 +69,9 @@ static inline const char *get_matmul_type_string(rknn_matmul_type type)
 
 /* (v2.3.x names) values of rknn_matmul_info.B_layout / AC_layout. */
 typedef enum _rknn_matmul_layout {
-    RKNN_MM_LAYOUT_NORM = 0,    /* row-major as in C */
-    RKNN_MM_LAYOUT_NATIVE = 1,  /* the NPU's blocked layout, no conversion */
-    RKNN_MM_LAYOUT_TP_NORM = 2  /* transposed row-major (v2.3.x) */
+    RKNN_MM_LAYOUT_NORM = 0,   /* row-major as in C */
+    RKNN_MM_LAYOUT_NATIVE = 1, /* the NPU's blocked layout, no conversion */
+    RKNN_MM_LAYOUT_TP_NORM = 2 /* transposed row-major (v2.3.x) */
 } rknn_matmul_layout;
 
 /* (v2.3.x names) values of rknn_matmul_info.B_quant_type / AC_quant_type.
@@ -87,23 +87,23 @@ typedef enum _rknn_matmul_quant_type {
 
 /* One matrix as the runtime stores it (returned by rknn_matmul_create). */
 typedef struct _rknn_matmul_tensor_attr {
-    char name[RKNN_MAX_NAME_LEN];   /* "A", "B" or "C" */
+    char name[RKNN_MAX_NAME_LEN]; /* "A", "B" or "C" */
     uint32_t n_dims;
-    uint32_t dims[RKNN_MAX_DIMS];   /* normal (M,K) or native blocked shape */
-    uint32_t size;                  /* bytes to allocate */
+    uint32_t dims[RKNN_MAX_DIMS]; /* normal (M,K) or native blocked shape */
+    uint32_t size;                /* bytes to allocate */
     rknn_tensor_type type;
 } rknn_matmul_tensor_attr;
 
 typedef struct _rknn_matmul_io_attr {
     rknn_matmul_tensor_attr A;
-    rknn_matmul_tensor_attr B;      /* native B: dims[2] = subN, dims[3] = subK */
+    rknn_matmul_tensor_attr B; /* native B: dims[2] = subN, dims[3] = subK */
     rknn_matmul_tensor_attr C;
 } rknn_matmul_io_attr;
 
 /* Quantisation of one matrix for rknn_matmul_set/get_quant_params(). */
 typedef struct _rknn_quant_params {
-    char name[RKNN_MAX_NAME_LEN];   /* which matrix: "A", "B" or "C" */
-    float *scale;                   /* 1 (per layer) or N (per channel) */
+    char name[RKNN_MAX_NAME_LEN]; /* which matrix: "A", "B" or "C" */
+    float *scale;                 /* 1 (per layer) or N (per channel) */
     int32_t scale_len;
     int32_t *zp;
     int32_t zp_len;
@@ -126,11 +126,11 @@ typedef struct rknn_matmul_info_t {
     int32_t K;
     int32_t N;
     rknn_matmul_type type;
-    int16_t B_layout;               /* 0 normal, 1 native */
-    int16_t B_quant_type;           /* 0 per layer, 1 per channel */
-    int16_t AC_layout;              /* 0 normal, 1 native (A and C) */
-    int16_t AC_quant_type;          /* 0 per layer (the only choice) */
-    int32_t iommu_domain_id;        /* no IOMMU on bare metal: must be 0 */
+    int16_t B_layout;        /* 0 normal, 1 native */
+    int16_t B_quant_type;    /* 0 per layer, 1 per channel */
+    int16_t AC_layout;       /* 0 normal, 1 native (A and C) */
+    int16_t AC_quant_type;   /* 0 per layer (the only choice) */
+    int32_t iommu_domain_id; /* no IOMMU on bare metal: must be 0 */
     int8_t reserved[36];
 } rknn_matmul_info;
 
@@ -141,7 +141,8 @@ int rknn_matmul_create(rknn_matmul_ctx *ctx, rknn_matmul_info *info, rknn_matmul
 /* Create a context for shape_num shapes (info's M/K/N ignored); io_attrs[i]
  * describes dynamic_shapes[i]. Allocate buffers for the largest sizes. */
 int rknn_matmul_create_dyn_shape(rknn_matmul_ctx *ctx, rknn_matmul_info *info, int shape_num,
-                                 rknn_matmul_shape dynamic_shapes[], rknn_matmul_io_attr io_attrs[]);
+                                 rknn_matmul_shape dynamic_shapes[],
+                                 rknn_matmul_io_attr io_attrs[]);
 
 /* The v2.3.x name of rknn_matmul_create_dyn_shape(); same behaviour. */
 int rknn_matmul_create_dynamic_shape(rknn_matmul_ctx *ctx, rknn_matmul_info *info, int shape_num,
@@ -154,7 +155,8 @@ int rknn_matmul_set_dynamic_shape(rknn_matmul_ctx ctx, rknn_matmul_shape *shape)
 
 /* Bind mem to the matrix attr describes (A, B or C) and convert its contents
  * to the NPU layout where needed: call it after every change of A or B. */
-int rknn_matmul_set_io_mem(rknn_matmul_ctx ctx, rknn_tensor_mem *mem, rknn_matmul_tensor_attr *attr);
+int rknn_matmul_set_io_mem(rknn_matmul_ctx ctx, rknn_tensor_mem *mem,
+                           rknn_matmul_tensor_attr *attr);
 
 /* NPU cores for later runs; multi-core masks on RK3588 only. */
 int rknn_matmul_set_core_mask(rknn_matmul_ctx context, rknn_core_mask core_mask);

@@ -29,9 +29,9 @@
 extern "C" {
 #endif
 
-#define RKNPU_BM_VERSION_MAJOR 0
-#define RKNPU_BM_VERSION_MINOR 1
-#define RKNPU_BM_VERSION_PATCH 0
+#define RKNPU_BM_VERSION_MAJOR  0
+#define RKNPU_BM_VERSION_MINOR  1
+#define RKNPU_BM_VERSION_PATCH  0
 #define RKNPU_BM_VERSION_STRING "0.1.0"
 
 /* What the board tells the runtime. Zero fields take the SoC's defaults. */
@@ -91,16 +91,16 @@ int rknpu_mem_get_stats(rknpu_mem_stats *stats);
  * rknn_create_mem2(0, size, RKNN_MEM_FLAG_ALLOC_NO_CONTEXT)) and is 64-byte
  * aligned the NPU reads the constants there, else they are copied. */
 typedef struct {
-    uint32_t weight_bytes;         /* constants, packed (the size rknn_set_weight_mem needs) */
-    uint32_t regcmd_bytes;         /* relocated command stream, per context */
-    uint32_t internal_bytes;       /* activation arena incl. inputs/outputs, per context */
-    uint32_t loader_scratch_bytes; /* needed only while rknn_init() runs */
-    uint64_t carveout_bytes;       /* default mode: peak rknn_init() needs from an empty
+    uint32_t weight_bytes;             /* constants, packed (the size rknn_set_weight_mem needs) */
+    uint32_t regcmd_bytes;             /* relocated command stream, per context */
+    uint32_t internal_bytes;           /* activation arena incl. inputs/outputs, per context */
+    uint32_t loader_scratch_bytes;     /* needed only while rknn_init() runs */
+    uint64_t carveout_bytes;           /* default mode: peak rknn_init() needs from an empty
                                     * carve-out, the model copy included */
-    uint32_t model_copy_bytes;     /* of which the runtime's copy of the model file */
+    uint32_t model_copy_bytes;         /* of which the runtime's copy of the model file */
     uint64_t carveout_zero_copy_bytes; /* zero-copy mode, buffer in the carve-out: peak
                                         * beyond the buffer itself */
-    uint32_t context_static_bytes; /* static RAM of one context slot (the pools hold
+    uint32_t context_static_bytes;     /* static RAM of one context slot (the pools hold
                                     * max_contexts of them whether used or not) */
 } rknpu_model_mem;
 
@@ -124,12 +124,12 @@ int rknpu_host_force_soc(rknpu_soc_id soc);
  * every NPU core; every output byte is compared with the same network
  * evaluated on the CPU. */
 typedef struct {
-    uint32_t cores_tested;  /* bit n: core n ran */
-    uint32_t cores_passed;  /* bit n: core n produced exactly the reference */
-    uint32_t mismatches;    /* output bytes that differed, all cores */
-    uint64_t time_us;       /* the whole test, reference included */
-    int first_error;        /* RKNN_SUCC, or the first failing core's error */
-    char reason[96];        /* why it failed; "" when it passed */
+    uint32_t cores_tested; /* bit n: core n ran */
+    uint32_t cores_passed; /* bit n: core n produced exactly the reference */
+    uint32_t mismatches;   /* output bytes that differed, all cores */
+    uint64_t time_us;      /* the whole test, reference included */
+    int first_error;       /* RKNN_SUCC, or the first failing core's error */
+    char reason[96];       /* why it failed; "" when it passed */
 } rknpu_selftest_result;
 
 /* RKNN_SUCC if every core passed; else the first error (RKNN_ERR_TIMEOUT,

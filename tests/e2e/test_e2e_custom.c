@@ -21,10 +21,10 @@
 #include "test_soc.h"
 #include "test_util.h"
 
-#define C 3
-#define HW 10
+#define C     3
+#define HW    10
 #define ELEMS (C * HW * HW)
-#define TOL 4e-3f /* fp16 carries ~3 significant digits; values stay below 8 */
+#define TOL   4e-3f /* fp16 carries ~3 significant digits; values stay below 8 */
 
 static uint8_t model[64 * 1024];
 static uint8_t npy[2][4096];
@@ -118,8 +118,8 @@ static int load_npy(const char *name, uint8_t *buf, float *out)
     if (n < 12 || memcmp(buf, "\x93NUMPY", 6) != 0)
         return -1;
     header = 10 + (size_t)(buf[8] | buf[9] << 8);
-    if (!strstr((const char *)buf + 10, "'<f4'") || !strstr((const char *)buf + 10, "(1, 10, 10, 3)") ||
-        n != header + ELEMS * 4)
+    if (!strstr((const char *)buf + 10, "'<f4'") ||
+        !strstr((const char *)buf + 10, "(1, 10, 10, 3)") || n != header + ELEMS * 4)
         return -1;
     memcpy(out, buf + header, ELEMS * 4);
     return 0;
@@ -165,7 +165,7 @@ static float check_outputs(rknn_context ctx)
     for (uint32_t c = 0; c < C; c++)
         for (uint32_t p = 0; p < HW * HW; p++) {
             float x = x_nhwc[p * C + c], y = y_nhwc[p * C + c]; /* NHWC source */
-            float e0 = out0[c * HW * HW + p] - (x * 0.5f - y); /* NCHW result */
+            float e0 = out0[c * HW * HW + p] - (x * 0.5f - y);  /* NCHW result */
             float e1 = out1[c * HW * HW + p] - (y * 0.5f - x);
             e0 = e0 < 0 ? -e0 : e0;
             e1 = e1 < 0 ? -e1 : e1;
@@ -258,7 +258,8 @@ int main(int argc, char **argv)
     if (load_npy("dual_residual_custom/input_0_nhwc.npy", npy[0], x_nhwc) != 0 ||
         load_npy("dual_residual_custom/input_1_nhwc.npy", npy[1], y_nhwc) != 0) {
         printf("FAIL: dual_residual_custom/input_{0,1}_nhwc.npy under %s missing, unreadable or "
-               "not float32 (1,10,10,3)\n", dir);
+               "not float32 (1,10,10,3)\n",
+               dir);
         return TEST_MISSING_INPUT;
     }
     if (!CHECK(board_init() == RKNN_SUCC))

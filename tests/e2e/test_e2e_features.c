@@ -22,21 +22,21 @@
 
 #include "board.h"
 #include "npu_driver.h"
-#include "rknpu_platform_internal.h"
 #include "npu_soc.h"
 #include "rknn_api.h"
 #include "rknn_model.h"
 #include "rknpu_bm.h"
+#include "rknpu_platform_internal.h"
 #include "test_files.h"
 #include "test_mid.h"
 #include "test_soc.h"
 #include "test_util.h"
 
-#define H MID_H
-#define W MID_W
+#define H         MID_H
+#define W         MID_W
 #define OUT_ELEMS MID_OUT_ELEMS
 #define OUT_SCALE MID_OUT_SCALE
-#define MODEL "rk3588_multiple_input_demo.v6.rknn"
+#define MODEL     "rk3588_multiple_input_demo.v6.rknn"
 
 static uint8_t file[64 * 1024], model[64 * 1024];
 static size_t file_size;

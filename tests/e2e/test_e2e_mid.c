@@ -24,12 +24,12 @@
 #include "test_util.h"
 #include "vnpu.h"
 
-#define H 128
-#define W 128
-#define OUT_C 8
+#define H         128
+#define W         128
+#define OUT_C     8
 #define OUT_ELEMS (OUT_C * H * W)
 #define OUT_SCALE 4.142374515533447f
-#define OUT_ZP 20
+#define OUT_ZP    20
 #define MAX_STEPS 1 /* issue requirement: within 1-2 steps; the stream's own rounding gives 1 */
 
 static uint8_t model[64 * 1024];
@@ -117,9 +117,12 @@ static void run_general(rknn_context ctx, const char *label)
 
 static void test_core_masks(const char *file, rknpu_soc_id soc)
 {
-    static const struct { rknn_core_mask mask; const char *name; } masks[] = {
-        {RKNN_NPU_CORE_AUTO, "AUTO"},  {RKNN_NPU_CORE_0, "0"},       {RKNN_NPU_CORE_1, "1"},
-        {RKNN_NPU_CORE_2, "2"},        {RKNN_NPU_CORE_0_1, "0_1"},   {RKNN_NPU_CORE_0_1_2, "0_1_2"},
+    static const struct {
+        rknn_core_mask mask;
+        const char *name;
+    } masks[] = {
+        {RKNN_NPU_CORE_AUTO, "AUTO"}, {RKNN_NPU_CORE_0, "0"},     {RKNN_NPU_CORE_1, "1"},
+        {RKNN_NPU_CORE_2, "2"},       {RKNN_NPU_CORE_0_1, "0_1"}, {RKNN_NPU_CORE_0_1_2, "0_1_2"},
         {RKNN_NPU_CORE_ALL, "ALL"},
     };
     rknn_context ctx;
@@ -208,7 +211,7 @@ static void test_zero_copy(const char *file, rknpu_soc_id soc)
     CHECK(rknn_destroy_mem(ctx, out_mem) == RKNN_SUCC);
     CHECK(out_f32 && rknn_destroy_mem(ctx, out_f32) == RKNN_SUCC);
     CHECK(rknn_destroy_mem(ctx, out_mem) == RKNN_ERR_PARAM_INVALID); /* twice */
-    CHECK(rknn_run(ctx, NULL) == RKNN_ERR_INPUT_INVALID); /* its inputs were destroyed */
+    CHECK(rknn_run(ctx, NULL) == RKNN_ERR_INPUT_INVALID);            /* its inputs were destroyed */
     CHECK(rknn_destroy(ctx) == RKNN_SUCC);
 }
 
@@ -226,8 +229,8 @@ static void test_memory_from_outside(void)
     char path[512];
 
     test_switch_soc(RKNPU_SOC_RK3588);
-    n = test_read_file(test_path(path, sizeof path, dir, "rk3588_multiple_input_demo.v6.rknn"), model,
-                       sizeof model);
+    n = test_read_file(test_path(path, sizeof path, dir, "rk3588_multiple_input_demo.v6.rknn"),
+                       model, sizeof model);
     CHECK(rknn_init(&ctx, model, (uint32_t)n,
                     RKNN_FLAG_MEM_ALLOC_OUTSIDE | RKNN_FLAG_COLLECT_PERF_MASK, NULL) == RKNN_SUCC);
     CHECK(rknn_query(ctx, RKNN_QUERY_MEM_SIZE, &ms, sizeof ms) == RKNN_SUCC);
@@ -271,7 +274,8 @@ static void test_memory_from_outside(void)
     if (out_mem)
         compare_q("memory from outside + from_phys input", out_mem->virt_addr);
     CHECK(rknn_query(ctx, RKNN_QUERY_PERF_DETAIL, &perf, sizeof perf) == RKNN_SUCC);
-    CHECK(perf.perf_data && strstr(perf.perf_data, "core 0") && perf.data_len == strlen(perf.perf_data));
+    CHECK(perf.perf_data && strstr(perf.perf_data, "core 0") &&
+          perf.data_len == strlen(perf.perf_data));
     CHECK(rknn_destroy_mem(ctx, in_mem[1]) == RKNN_SUCC);
     CHECK(rknn_destroy_mem(ctx, outer) == RKNN_SUCC);
     CHECK(rknn_destroy_mem(ctx, out_mem) == RKNN_SUCC);
@@ -335,8 +339,8 @@ static void test_binding_changes(void)
     CHECK(rknn_destroy(ctx) == RKNN_SUCC);
 
     /* An info-only context has no weights to move. */
-    n = test_read_file(test_path(path, sizeof path, dir, "rk3588_multiple_input_demo.v6.rknn"), model,
-                       sizeof model);
+    n = test_read_file(test_path(path, sizeof path, dir, "rk3588_multiple_input_demo.v6.rknn"),
+                       model, sizeof model);
     CHECK(rknn_init(&ctx, model, (uint32_t)n,
                     RKNN_FLAG_MEM_ALLOC_OUTSIDE | RKNN_FLAG_COLLECT_MODEL_INFO_ONLY,
                     NULL) == RKNN_SUCC);
@@ -372,7 +376,11 @@ static uint32_t outside_tolerance(const int8_t *q)
 /* Faults end in a clean error, and the next run works. */
 static void test_faults(void)
 {
-    static const struct { vnpu_fault fault; int expect; const char *name; } faults[] = {
+    static const struct {
+        vnpu_fault fault;
+        int expect;
+        const char *name;
+    } faults[] = {
         {VNPU_FAULT_NEVER_COMPLETE, RKNN_ERR_TIMEOUT, "never completes"},
         {VNPU_FAULT_DROP_IRQ, RKNN_ERR_TIMEOUT, "drops its interrupt"},
         {VNPU_FAULT_DMA_ERROR, RKNN_ERR_FAIL, "DMA error"},
@@ -386,7 +394,8 @@ static void test_faults(void)
         vnpu_inject_fault(board_vnpu(), 0, faults[i].fault, 1);
         CHECK(set_inputs(ctx) == RKNN_SUCC);
         CHECK(rknn_run(ctx, NULL) == faults[i].expect);
-        printf("  fault '%s': rknn_run -> %d, then a clean run:\n", faults[i].name, faults[i].expect);
+        printf("  fault '%s': rknn_run -> %d, then a clean run:\n", faults[i].name,
+               faults[i].expect);
         run_general(ctx, "  after the fault");
     }
     /* A corrupted output is caught by the comparison with the reference: the
@@ -477,8 +486,8 @@ static void test_non_blocking_and_async(void)
     sync_run(sync, frame_b);
     CHECK(memcmp(frame_a, frame_b, sizeof frame_a) != 0);
 
-    n = test_read_file(test_path(path, sizeof path, dir, "rk3588_multiple_input_demo.v6.rknn"), model,
-                       sizeof model);
+    n = test_read_file(test_path(path, sizeof path, dir, "rk3588_multiple_input_demo.v6.rknn"),
+                       model, sizeof model);
     CHECK(rknn_init(&async, model, (uint32_t)n, RKNN_FLAG_ASYNC_MASK, NULL) == RKNN_SUCC);
     for (size_t i = 0; i < sizeof image2; i++)
         image2[i] = (uint8_t)(255 - image2[i]); /* back to A */
@@ -541,7 +550,7 @@ static void test_bad_arguments(void)
     memset(&in, 0, sizeof in);
     memset(&out, 0, sizeof out);
     memset(&attr, 0, sizeof attr);
-    CHECK(rknn_run(ctx, NULL) == RKNN_ERR_INPUT_INVALID);        /* no inputs yet */
+    CHECK(rknn_run(ctx, NULL) == RKNN_ERR_INPUT_INVALID);                   /* no inputs yet */
     CHECK(rknn_outputs_get(ctx, 1, &out, NULL) == RKNN_ERR_OUTPUT_INVALID); /* no run yet */
     CHECK(rknn_inputs_set(ctx, 0, &in) == RKNN_ERR_PARAM_INVALID);
     CHECK(rknn_inputs_set(ctx, 3, &in) == RKNN_ERR_PARAM_INVALID);
@@ -601,8 +610,9 @@ static int load_data(const char *ref_path)
         return TEST_MISSING_INPUT;
     }
     if (test_read_file(ref_path, (uint8_t *)reference, sizeof reference) != sizeof reference) {
-        printf("FAIL: missing or malformed reference output %s (tests/tools/onnx_ref.py makes it)\n",
-               ref_path);
+        printf(
+            "FAIL: missing or malformed reference output %s (tests/tools/onnx_ref.py makes it)\n",
+            ref_path);
         return TEST_MISSING_INPUT;
     }
     for (int i = 0; i < OUT_ELEMS; i++)

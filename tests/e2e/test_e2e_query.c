@@ -24,12 +24,12 @@
 #include "test_soc.h"
 #include "test_util.h"
 
-#define H MID_H
-#define W MID_W
-#define OUT_C MID_OUT_C
+#define H         MID_H
+#define W         MID_W
+#define OUT_C     MID_OUT_C
 #define OUT_ELEMS MID_OUT_ELEMS
 #define OUT_SCALE MID_OUT_SCALE
-#define OUT_ZP MID_OUT_ZP
+#define OUT_ZP    MID_OUT_ZP
 
 static uint8_t model[64 * 1024];
 static uint8_t image1[H * W], image2[H * W * 3];
@@ -71,7 +71,10 @@ static void query_attr(rknn_context ctx, rknn_query_cmd cmd, uint32_t index, rkn
 /* Every command answers a buffer one byte too small with PARAM_INVALID. */
 static void check_small_buffers(rknn_context ctx)
 {
-    static const struct { rknn_query_cmd cmd; uint32_t size; } cmds[] = {
+    static const struct {
+        rknn_query_cmd cmd;
+        uint32_t size;
+    } cmds[] = {
         {RKNN_QUERY_IN_OUT_NUM, sizeof(rknn_input_output_num)},
         {RKNN_QUERY_INPUT_ATTR, sizeof(rknn_tensor_attr)},
         {RKNN_QUERY_OUTPUT_ATTR, sizeof(rknn_tensor_attr)},
@@ -170,7 +173,8 @@ static void check_run_queries(rknn_context ctx, const sample *s, uint32_t flags,
     CHECK_EQ_U(ms.total_dma_allocated_size, dma_used);
     CHECK(ms.total_sram_size == 0 && ms.free_sram_size == 0);
     /* before any run: nothing measured, and no error (vendor code asks early too) */
-    CHECK(rknn_query(ctx, RKNN_QUERY_PERF_RUN, &pr, sizeof pr) == RKNN_SUCC && pr.run_duration == 0);
+    CHECK(rknn_query(ctx, RKNN_QUERY_PERF_RUN, &pr, sizeof pr) == RKNN_SUCC &&
+          pr.run_duration == 0);
     CHECK(rknn_query(ctx, RKNN_QUERY_PERF_DETAIL, &pd, sizeof pd) == RKNN_SUCC);
     CHECK(pd.perf_data && strcmp(pd.perf_data, "no run yet\n") == 0);
     CHECK(set_inputs(ctx) == RKNN_SUCC);

@@ -37,10 +37,10 @@
 #endif
 #define DUAL_RUNS 100
 
-#define MID_OUT MID_OUT_ELEMS
-#define MID_SCALE MID_OUT_SCALE
-#define DUAL_ELEMS 300         /* [1, 3, 10, 10] */
-#define DUAL_TOL 4e-3f         /* fp16 carries ~3 significant digits; values < 8 */
+#define MID_OUT       MID_OUT_ELEMS
+#define MID_SCALE     MID_OUT_SCALE
+#define DUAL_ELEMS    300   /* [1, 3, 10, 10] */
+#define DUAL_TOL      4e-3f /* fp16 carries ~3 significant digits; values < 8 */
 #define MAX_OUT_BYTES (MID_OUT * 4)
 
 static uint8_t model[64 * 1024];
@@ -53,7 +53,7 @@ static const char *dir;
 typedef struct {
     const char *file;
     rknpu_soc_id soc;
-    int dual;        /* dual_residual_custom (custom op), else multiple_input_demo */
+    int dual; /* dual_residual_custom (custom op), else multiple_input_demo */
 } model_case;
 
 /* ---- the custom op, as an application writes it ----------------------------- */
@@ -363,8 +363,8 @@ int main(int argc, char **argv)
     if (test_mid_load(dir, argv[argc - 1], mid_ref, image1, image2))
         return 1;
     for (size_t i = 0; i < sizeof models / sizeof models[0]; i++)
-        if (test_read_file(test_path(path, sizeof path, dir, models[i].file), model, sizeof model) ==
-            0) {
+        if (test_read_file(test_path(path, sizeof path, dir, models[i].file), model,
+                           sizeof model) == 0) {
             printf("FAIL: missing model %s\n", path);
             return 1;
         }

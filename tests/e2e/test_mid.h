@@ -13,12 +13,12 @@
 #include "rknn_api.h"
 #include "test_files.h"
 
-#define MID_H 128
-#define MID_W 128
-#define MID_OUT_C 8
+#define MID_H         128
+#define MID_W         128
+#define MID_OUT_C     8
 #define MID_OUT_ELEMS (MID_OUT_C * MID_H * MID_W)
 #define MID_OUT_SCALE 4.142374515533447f
-#define MID_OUT_ZP 20
+#define MID_OUT_ZP    20
 
 /* Both inputs, NHWC, of `type` (1 byte an element, 4 for FLOAT32). */
 static inline int test_mid_set_inputs(rknn_context ctx, rknn_tensor_type type, const void *in0,

@@ -29,7 +29,7 @@
 #include "rknpu_bm.h"
 #include "test_ctx.h"
 
-#define CARVE_BYTES (8u << 20)
+#define CARVE_BYTES    (8u << 20)
 #define CARVE_NPU_ADDR 0x30000000u
 
 static uint8_t carve[CARVE_BYTES] __attribute__((aligned(4096)));
@@ -95,8 +95,7 @@ static size_t used_bytes(void)
 
 static const uint16_t address_regs[] = {0x1070, 0x1110, 0x4020, 0x5018, 0x5020,
                                         0x502C, 0x5038, 0x6070, 0x701C};
-static const uint16_t compute_targets[] = {0x0201, 0x0401, 0x0801, 0x1001,
-                                           0x2001, 0x4001, 0x8001};
+static const uint16_t compute_targets[] = {0x0201, 0x0401, 0x0801, 0x1001, 0x2001, 0x4001, 0x8001};
 
 static int in_list(const uint16_t *list, size_t n, uint16_t v)
 {
@@ -147,7 +146,7 @@ static void scan_stream(rknn_context h)
             require(is_task_start(ctx, v, stream));
         else if (in_list(compute_targets, 7, target) && in_list(address_regs, 9, reg))
             require((ctx->store->dma && test_in_constants(ctx, v, weights)) ||
-                     test_in_input_homes(ctx, v, ctx->in_plan ? npu_addr(ctx->in_plan) : 0) ||
+                    test_in_input_homes(ctx, v, ctx->in_plan ? npu_addr(ctx->in_plan) : 0) ||
                     inside(v, arena, ctx->plan.arena_bytes));
     }
 }
@@ -185,9 +184,9 @@ static void query_all(rknn_context h)
                 cmd == RKNN_QUERY_MEM_SIZE || cmd == RKNN_QUERY_CUSTOM_STRING ||
                 cmd == RKNN_QUERY_PERF_RUN)
                 require(ret == RKNN_SUCC);
-            if (ret == RKNN_SUCC && (cmd == RKNN_QUERY_INPUT_ATTR || cmd == RKNN_QUERY_OUTPUT_ATTR ||
-                                     cmd == RKNN_QUERY_NATIVE_INPUT_ATTR ||
-                                     cmd == RKNN_QUERY_NATIVE_OUTPUT_ATTR))
+            if (ret == RKNN_SUCC &&
+                (cmd == RKNN_QUERY_INPUT_ATTR || cmd == RKNN_QUERY_OUTPUT_ATTR ||
+                 cmd == RKNN_QUERY_NATIVE_INPUT_ATTR || cmd == RKNN_QUERY_NATIVE_OUTPUT_ATTR))
                 require(i < count && buf.attr.index == i && buf.attr.n_dims <= RKNN_MAX_DIMS &&
                         memchr(buf.attr.name, 0, sizeof buf.attr.name) != NULL);
         }

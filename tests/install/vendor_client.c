@@ -34,20 +34,20 @@
 #include "rknn_api.h"
 #include "rknn_custom_op.h"
 
-#define RUNS 4
+#define RUNS            4
 #define GARBAGE_BUFFERS 4
-#define MAX_IO 4
+#define MAX_IO          4
 
 static int failures;
 
-#define EXPECT(cond, ...)                                 \
-    do {                                                  \
-        if (!(cond)) {                                    \
-            failures++;                                   \
-            printf("FAIL line %d: %s: ", __LINE__, #cond); \
-            printf(__VA_ARGS__);                          \
-            printf("\n");                                 \
-        }                                                 \
+#define EXPECT(cond, ...)                                                                          \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            failures++;                                                                            \
+            printf("FAIL line %d: %s: ", __LINE__, #cond);                                         \
+            printf(__VA_ARGS__);                                                                   \
+            printf("\n");                                                                          \
+        }                                                                                          \
     } while (0)
 
 static unsigned char *load_file(const char *path, size_t *size)
@@ -172,7 +172,7 @@ typedef struct {
     rknn_tensor_type in_type;
     float *reference; /* MID: float32 NCHW of output 0 */
     size_t ref_bytes;
-    float *x, *y;     /* DUAL: float32 NHWC inputs 0 and 1 */
+    float *x, *y; /* DUAL: float32 NHWC inputs 0 and 1 */
 } client;
 
 static void print_attr(const char *what, const rknn_tensor_attr *a)
@@ -222,12 +222,14 @@ static int prepare_inputs(client *c, const char *data_dir)
 
     for (uint32_t i = 0; i < 2; i++) {
         const rknn_tensor_attr *a = &c->in_attr[i];
-        EXPECT(a->n_dims == 4 && a->fmt == RKNN_TENSOR_NHWC, "input %u: %u dims, %s", i,
-               a->n_dims, get_format_string(a->fmt));
+        EXPECT(a->n_dims == 4 && a->fmt == RKNN_TENSOR_NHWC, "input %u: %u dims, %s", i, a->n_dims,
+               get_format_string(a->fmt));
         if (a->n_dims != 4)
             return -1;
         if (c->kind == MID) {
-            const char *file = a->dims[3] == 1 ? "input1.bin" : a->dims[3] == 3 ? "input2.bin" : NULL;
+            const char *file = a->dims[3] == 1   ? "input1.bin"
+                               : a->dims[3] == 3 ? "input2.bin"
+                                                 : NULL;
             EXPECT(file != NULL, "input %u has %u channels", i, a->dims[3]);
             if (!file)
                 return -1;
@@ -235,8 +237,8 @@ static int prepare_inputs(client *c, const char *data_dir)
             c->in_buf[i] = load_file(path, &c->in_size[i]);
             if (!c->in_buf[i])
                 return -1;
-            EXPECT(c->in_size[i] == (size_t)a->dims[1] * a->dims[2] * a->dims[3],
-                   "%s: %lu bytes", path, (unsigned long)c->in_size[i]);
+            EXPECT(c->in_size[i] == (size_t)a->dims[1] * a->dims[2] * a->dims[3], "%s: %lu bytes",
+                   path, (unsigned long)c->in_size[i]);
         } else {
             size_t elems = (size_t)a->dims[1] * a->dims[2] * a->dims[3];
             snprintf(path, sizeof path, "%s/input_%u_nhwc.npy", data_dir, i);
@@ -364,8 +366,8 @@ static void run_once(rknn_context ctx, client *c, int run)
             EXPECT(steps <= 1.5, "run %d: %.3f steps", run, steps);
         } else {
             double err = check_dual(c, i, (const float *)outputs[i].buf);
-            printf("run %d: output %u: max |error| %.5f against the cstDualResidual formula\n",
-                   run, i, err);
+            printf("run %d: output %u: max |error| %.5f against the cstDualResidual formula\n", run,
+                   i, err);
             EXPECT(err <= 4e-3, "run %d: output %u: max |error| %.5f", run, i, err);
         }
     }
@@ -394,7 +396,8 @@ int main(int argc, char **argv)
         c.kind = DUAL;
     } else {
         printf("usage: %s MODEL.rknn multiple_input_demo DATA_DIR REFERENCE.f32\n"
-               "       %s MODEL.rknn dual_residual_custom DATA_DIR\n", argv[0], argv[0]);
+               "       %s MODEL.rknn dual_residual_custom DATA_DIR\n",
+               argv[0], argv[0]);
         return 2;
     }
 

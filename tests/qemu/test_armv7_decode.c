@@ -38,14 +38,14 @@ static void wr(void *ctx, uintptr_t off, uint32_t v)
 
 static const hal_mmio_region region = {BASE, SIZE, NULL, rd, wr};
 
-#define EXPECT(name, got, want)                                                           \
-    do {                                                                                  \
-        uint32_t g_ = (uint32_t)(got), w_ = (uint32_t)(want);                            \
-        if (g_ != w_) {                                                                   \
-            printf("FAIL %s: got 0x%08lx want 0x%08lx\n", name, (unsigned long)g_,        \
-                   (unsigned long)w_);                                                    \
-            failures++;                                                                   \
-        }                                                                                 \
+#define EXPECT(name, got, want)                                                                    \
+    do {                                                                                           \
+        uint32_t g_ = (uint32_t)(got), w_ = (uint32_t)(want);                                      \
+        if (g_ != w_) {                                                                            \
+            printf("FAIL %s: got 0x%08lx want 0x%08lx\n", name, (unsigned long)g_,                 \
+                   (unsigned long)w_);                                                             \
+            failures++;                                                                            \
+        }                                                                                          \
     } while (0)
 
 static void reset_regs(void)
@@ -165,14 +165,20 @@ static void test_thumb(void)
      * instruction that follows would run under the "eq" condition. */
     v = 0;
     __asm__ volatile("cmp %1, %1\n\tite eq\n\tldreq %0, [%1]\n\tmovne %0, #0"
-                     : "+l"(v) : "l"(p + 4) : "cc");
+                     : "+l"(v)
+                     : "l"(p + 4)
+                     : "cc");
     EXPECT("it ite ldreq", v, 0x11111111u);
     __asm__ volatile("cmp %1, %1\n\titt eq\n\tldreq %0, [%1]\n\taddeq %0, %0, #1"
-                     : "+l"(v) : "l"(p + 4) : "cc");
+                     : "+l"(v)
+                     : "l"(p + 4)
+                     : "cc");
     EXPECT("it itt ldreq", v, 0x11111112u);
     __asm__ volatile("cmp %1, %1\n\titete eq\n\tldreq %0, [%1]\n\tmovne %0, #0\n\t"
                      "addeq %0, %0, #2\n\tmovne %0, #0"
-                     : "+l"(v) : "l"(p + 4) : "cc");
+                     : "+l"(v)
+                     : "l"(p + 4)
+                     : "cc");
     EXPECT("it itete", v, 0x11111113u);
 }
 #else
@@ -247,7 +253,8 @@ int main(int argc, char **argv)
         printf("register failed\n");
         return 1;
     }
-    static const char *const scenarios[] = {"ldrd", "ldm", "outside", "undef", "svc", "pabt", "nested"};
+    static const char *const scenarios[] = {"ldrd", "ldm",  "outside", "undef",
+                                            "svc",  "pabt", "nested"};
     for (unsigned i = 0; argc > 0 && i < sizeof scenarios / sizeof scenarios[0]; i++) {
         if (strcmp(argv[argc - 1], scenarios[i]) != 0)
             continue;

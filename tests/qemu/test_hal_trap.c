@@ -29,9 +29,9 @@
 #define REG_SCRATCH0 0x0000u
 #define REG_SCRATCH1 0x0010u
 #define REG_DOORBELL 0x0020u /* write v: REG_STATUS becomes v | STATUS_DONE */
-#define REG_STATUS 0x0024u
-#define REG_LAST (DEV_SIZE - 4u)
-#define STATUS_DONE 0x80000000u
+#define REG_STATUS   0x0024u
+#define REG_LAST     (DEV_SIZE - 4u)
+#define STATUS_DONE  0x80000000u
 
 #define LOG_MAX 64
 
@@ -51,14 +51,14 @@ typedef struct {
 static fake_device dev;
 static int failures;
 
-#define CHECK(cond, ...)                                                                    \
-    do {                                                                                    \
-        if (!(cond)) {                                                                      \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__);                                     \
-            printf(__VA_ARGS__);                                                            \
-            printf("\n");                                                                   \
-            failures++;                                                                     \
-        }                                                                                   \
+#define CHECK(cond, ...)                                                                           \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            printf("FAIL %s:%d: ", __FILE__, __LINE__);                                            \
+            printf(__VA_ARGS__);                                                                   \
+            printf("\n");                                                                          \
+            failures++;                                                                            \
+        }                                                                                          \
     } while (0)
 
 static void log_access(fake_device *d, char kind, uintptr_t offset, uint32_t value)
@@ -168,8 +168,8 @@ static void test_hal_accessors(void)
 
     write_via_hal(REG_DOORBELL, 0x42u);
     v = read_via_hal(REG_STATUS);
-    CHECK(v == (0x42u | STATUS_DONE), "doorbell via hal: status 0x%08x, want 0x%08x",
-          (unsigned)v, (unsigned)(0x42u | STATUS_DONE));
+    CHECK(v == (0x42u | STATUS_DONE), "doorbell via hal: status 0x%08x, want 0x%08x", (unsigned)v,
+          (unsigned)(0x42u | STATUS_DONE));
 
     write_via_hal(REG_LAST, 0xdeadbeefu);
     v = read_via_hal(REG_LAST);
@@ -190,8 +190,8 @@ static void test_fp_survives_hal_access(void)
     __asm__ volatile("" : "+w"(x));
 #endif
     volatile double result = x + 0.25;
-    CHECK(result == 4.75, "FP value changed across hal access: %f (read 0x%08x)",
-          (double)result, (unsigned)v);
+    CHECK(result == 4.75, "FP value changed across hal access: %f (read 0x%08x)", (double)result,
+          (unsigned)v);
 }
 
 #if TEST_BARE_METAL
@@ -276,13 +276,13 @@ int main(void)
     uint32_t traps = hal_mmio_trap_count - traps_before;
     sync_with_device();
 
-    CHECK(dev.log_count == expected_accesses, "device saw %u accesses, test made %u",
-          dev.log_count, expected_accesses);
+    CHECK(dev.log_count == expected_accesses, "device saw %u accesses, test made %u", dev.log_count,
+          expected_accesses);
     CHECK(dev.bad_offsets == 0, "%u accesses at misaligned or out-of-window offsets",
           dev.bad_offsets);
 #if TEST_BARE_METAL
-    CHECK(traps == expected_accesses, "hal_mmio_trap_count rose by %u, want %u",
-          (unsigned)traps, expected_accesses);
+    CHECK(traps == expected_accesses, "hal_mmio_trap_count rose by %u, want %u", (unsigned)traps,
+          expected_accesses);
 #endif
     printf("accesses=%u traps=%u\n", expected_accesses, (unsigned)traps);
     hal_mmio_unregister(&dev_region);

@@ -28,7 +28,7 @@ ALLOWED = [
     ("npu/model/vnpu_cna.c", r"\(uint32_t\)1 << vnpu_cvt_trunc", "2^truncation, the converter's identity scale"),
     ("npu/model/vnpu_dpu.c", r"scale != 0x3C00", "fp16 1.0, a value"),
     ("npu/model/vnpu_dpu.c", r"VNPU_INT_BOUND \(\(int64_t\)1 << 46\)", "an arithmetic range bound"),
-    ("rknn/rknpu_selftest.c", r"#define ST_SEED 0x", "the test pattern's PRNG seed"),
+    ("rknn/rknpu_selftest.c", r"#define ST_SEED +0x", "the test pattern's PRNG seed"),
     ("rknn/rknpu_selftest.c", r"return \*s >> 8;", "the PRNG"),
     ("rknn/rknpu_selftest.c", r"\(int64_t\)1 << s", "rounding in the CPU reference"),
     ("rknn/rknpu_selftest.c", r"v >> \(8 \* i\)", "little-endian bytes of a bias word"),

@@ -33,9 +33,8 @@
 #error "test_api_abi.c: no expected layout for this ABI (LP64 or 32-bit ARM only)"
 #endif
 
-#define SIZE(type, lp64, arm32) \
-    _Static_assert(sizeof(type) == L(lp64, arm32), "sizeof(" #type ")")
-#define OFF(type, field, lp64, arm32) \
+#define SIZE(type, lp64, arm32) _Static_assert(sizeof(type) == L(lp64, arm32), "sizeof(" #type ")")
+#define OFF(type, field, lp64, arm32)                                                              \
     _Static_assert(offsetof(type, field) == L(lp64, arm32), "offsetof(" #type ", " #field ")")
 
 /* Scalar types the layouts depend on. */
@@ -245,7 +244,10 @@ typedef struct {
     long long expected; /* what the documentation says */
 } value_check;
 
-#define V(name, expected) { #name, (long long)(name), (expected) }
+#define V(name, expected)                                                                          \
+    {                                                                                              \
+#name, (long long)(name), (expected)                                                       \
+    }
 
 static const value_check k_values[] = {
     /* init flags (§7.1) */
@@ -397,7 +399,10 @@ typedef struct {
     const char *expected;
 } string_check;
 
-#define S(call, expected) { #call, (call), (expected) }
+#define S(call, expected)                                                                          \
+    {                                                                                              \
+#call, (call), (expected)                                                                  \
+    }
 
 static const char *matmul_name(int type)
 {

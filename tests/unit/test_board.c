@@ -14,8 +14,17 @@
 #define RK3588_PC_VERSION 0x46495245u /* "FIRE", read on silicon (hw.md §1.2) */
 
 static uint32_t last_write;
-static uint32_t dev_read(void *ctx, uintptr_t off) { (void)ctx; return 0xA5000000u | (uint32_t)off; }
-static void dev_write(void *ctx, uintptr_t off, uint32_t v) { (void)ctx; (void)off; last_write = v; }
+static uint32_t dev_read(void *ctx, uintptr_t off)
+{
+    (void)ctx;
+    return 0xA5000000u | (uint32_t)off;
+}
+static void dev_write(void *ctx, uintptr_t off, uint32_t v)
+{
+    (void)ctx;
+    (void)off;
+    last_write = v;
+}
 
 int main(void)
 {

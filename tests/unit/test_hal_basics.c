@@ -80,7 +80,8 @@ static void test_dma_translation(void)
     CHECK_EQ_U(hal_virt_to_dma(window), 0x30000000u);
     CHECK_EQ_U(hal_virt_to_dma(window + 4095), 0x30000000u + 4095);
     CHECK(hal_dma_to_virt(0x30001000u) == window + 4096);
-    CHECK(hal_dma_to_virt(0x30000000u + sizeof window) == (void *)(uintptr_t)(0x30000000u + sizeof window));
+    CHECK(hal_dma_to_virt(0x30000000u + sizeof window) ==
+          (void *)(uintptr_t)(0x30000000u + sizeof window));
     CHECK(rknpu_hook_virt_to_phys(window + 8) == 0x30000008u);
     CHECK(rknpu_hook_phys_to_virt(0x30000010u) == window + 16);
     hal_dma_window_set(NULL, 0, 0);

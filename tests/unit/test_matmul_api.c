@@ -8,8 +8,8 @@
 #include "rknn_matmul_api.h"
 #include "test_util.h"
 
-#define K 70
-#define N 40
+#define K    70
+#define N    40
 #define SUBK 32
 #define SUBN 16
 
@@ -36,18 +36,18 @@ int main(void)
                     bad += native[((nb * 3 + kb) * SUBN + n) * SUBK + k] != want;
                 }
     CHECK_EQ_U(bad, 0);
-    CHECK(rknn_B_normal_layout_to_native_layout(b, native, 0, N, SUBN, SUBK,
-                                                RKNN_INT8_MM_INT8_TO_INT32) == RKNN_ERR_PARAM_INVALID);
+    CHECK(rknn_B_normal_layout_to_native_layout(
+              b, native, 0, N, SUBN, SUBK, RKNN_INT8_MM_INT8_TO_INT32) == RKNN_ERR_PARAM_INVALID);
     CHECK(rknn_B_normal_layout_to_native_layout(NULL, native, K, N, SUBN, SUBK,
-                                                RKNN_INT8_MM_INT8_TO_INT32) == RKNN_ERR_PARAM_INVALID);
+                                                RKNN_INT8_MM_INT8_TO_INT32) ==
+          RKNN_ERR_PARAM_INVALID);
     /* fp16 B: two bytes an element, the same walk */
     {
         static uint16_t b16[K * N], n16[3 * 3 * SUBN * SUBK];
         for (int i = 0; i < K * N; i++)
             b16[i] = (uint16_t)(i * 31 + 7);
-        CHECK(rknn_B_normal_layout_to_native_layout(b16, n16, K, N, SUBN, SUBK,
-                                                    RKNN_FLOAT16_MM_FLOAT16_TO_FLOAT32) ==
-              RKNN_SUCC);
+        CHECK(rknn_B_normal_layout_to_native_layout(
+                  b16, n16, K, N, SUBN, SUBK, RKNN_FLOAT16_MM_FLOAT16_TO_FLOAT32) == RKNN_SUCC);
         bad = 0;
         for (int nb = 0; nb < 3; nb++)
             for (int kb = 0; kb < 3; kb++)
@@ -60,8 +60,8 @@ int main(void)
         CHECK_EQ_U(bad, 0);
     }
     /* int4 B is not laid out here yet: a clear refusal */
-    CHECK(rknn_B_normal_layout_to_native_layout(b, native, K, N, SUBN, SUBK,
-                                                RKNN_INT4_MM_INT4_TO_INT16) == RKNN_ERR_PARAM_INVALID);
+    CHECK(rknn_B_normal_layout_to_native_layout(
+              b, native, K, N, SUBN, SUBK, RKNN_INT4_MM_INT4_TO_INT16) == RKNN_ERR_PARAM_INVALID);
     /* Every other entry point is not implemented yet: RKNN_ERR_FAIL, a zeroed
      * handle, never a crash (README status: matmul "not yet"). */
     memset(&info, 0, sizeof info);
@@ -69,7 +69,8 @@ int main(void)
     ctx = 123;
     CHECK(rknn_matmul_create_dyn_shape(&ctx, &info, 0, NULL, NULL) == RKNN_ERR_FAIL && ctx == 0);
     ctx = 123;
-    CHECK(rknn_matmul_create_dynamic_shape(&ctx, &info, 0, NULL, NULL) == RKNN_ERR_FAIL && ctx == 0);
+    CHECK(rknn_matmul_create_dynamic_shape(&ctx, &info, 0, NULL, NULL) == RKNN_ERR_FAIL &&
+          ctx == 0);
     CHECK(rknn_matmul_set_dynamic_shape(ctx, NULL) == RKNN_ERR_FAIL);
     CHECK(rknn_matmul_set_io_mem(ctx, NULL, NULL) == RKNN_ERR_FAIL);
     CHECK(rknn_matmul_set_core_mask(ctx, RKNN_NPU_CORE_AUTO) == RKNN_ERR_FAIL);

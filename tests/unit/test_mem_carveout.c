@@ -11,10 +11,10 @@
 #include "mem.h"
 #include "test_util.h"
 
-#define UNIT 64u
+#define UNIT         64u
 #define REGION_BYTES (256u * 1024u)
-#define UNITS (REGION_BYTES / UNIT)
-#define MAX_LIVE 64
+#define UNITS        (REGION_BYTES / UNIT)
+#define MAX_LIVE     64
 
 static uint8_t region[REGION_BYTES] __attribute__((aligned(4096)));
 static mem_carveout heap;
@@ -151,7 +151,7 @@ static void test_params(void)
     CHECK(((uintptr_t)heap.base & 63) == 0 && heap.size == 4096 - 64);
     CHECK(mem_carveout_alloc(&heap, 0, 64, &p) == MEM_ERR_PARAM);
     CHECK(mem_carveout_alloc(&heap, 64, 48, &p) == MEM_ERR_PARAM); /* not a power of two */
-    CHECK(mem_carveout_alloc(&heap, 1, 0, &p) == MEM_OK);           /* 0 = default alignment */
+    CHECK(mem_carveout_alloc(&heap, 1, 0, &p) == MEM_OK);          /* 0 = default alignment */
     CHECK(mem_carveout_alloc_size(&heap, p) == 64);
     CHECK(mem_carveout_contains(&heap, p, 64) && !mem_carveout_contains(&heap, p, 4096));
 }

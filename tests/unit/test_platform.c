@@ -38,7 +38,7 @@ int main(void)
     c.carveout_size = 100;
     CHECK(rknpu_platform_init(&c) == RKNN_ERR_PARAM_INVALID); /* too small */
     c.carveout_size = sizeof carve;
-    c.carveout_phys = 0xFFF01000ull; /* last byte at 4 GiB + 4095 */
+    c.carveout_phys = 0xFFF01000ull;                          /* last byte at 4 GiB + 4095 */
     CHECK(rknpu_platform_init(&c) == RKNN_ERR_PARAM_INVALID); /* crosses 4 GiB */
     CHECK(rknpu_platform_get() == NULL);
 

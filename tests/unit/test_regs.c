@@ -35,7 +35,10 @@ struct spot {
     uint32_t expected;   /* typed from hw.md */
 };
 
-#define SPOT(name, off) {#name, NPU_##name, (off)}
+#define SPOT(name, off)                                                                            \
+    {                                                                                              \
+#name, NPU_##name, (off)                                                                   \
+    }
 
 static const struct spot spots[] = {
     SPOT(PC_VERSION, 0x0000),
@@ -124,8 +127,8 @@ static void test_spot_offsets(void)
         const npu_reg_info *by_off = npu_reg_lookup(s->expected);
 
         if (s->enum_value != s->expected)
-            fail("FAIL spot %s: enum 0x%04x, hw.md 0x%04x\n", s->name,
-                 (unsigned)s->enum_value, (unsigned)s->expected);
+            fail("FAIL spot %s: enum 0x%04x, hw.md 0x%04x\n", s->name, (unsigned)s->enum_value,
+                 (unsigned)s->expected);
         if (by_name == NULL || by_name->offset != s->expected)
             fail("FAIL spot %s: lookup_name\n", s->name);
         if (by_off == NULL || strcmp(by_off->name, s->name) != 0)
@@ -209,8 +212,8 @@ static void test_table_invariants(void)
 static void test_unknown_offsets(void)
 {
     size_t count = 99;
-    static const uint32_t unknown[] = {0x0018, 0x0040, 0x1008 + 2, 0x302C, 0x3020, 0x40F0,
-                                       0x5070, 0x7034, 0xA000, 0xF000, 0x10000, 0xFFFFFFFFu};
+    static const uint32_t unknown[] = {0x0018, 0x0040, 0x1008 + 2, 0x302C, 0x3020,  0x40F0,
+                                       0x5070, 0x7034, 0xA000,     0xF000, 0x10000, 0xFFFFFFFFu};
 
     for (size_t i = 0; i < sizeof(unknown) / sizeof(unknown[0]); i++) {
         if (npu_reg_lookup(unknown[i]) != NULL)
@@ -220,8 +223,8 @@ static void test_unknown_offsets(void)
     CHECK_EQ_U(count, 0);
     CHECK(npu_reg_fields(NPU_CNA_FEATURE_DATA_ADDR, NULL) == NULL); /* no fields */
     CHECK(npu_reg_lookup_name(NULL) == NULL);
-    CHECK(npu_reg_lookup_name("TASK_CON") == NULL);      /* block prefix required */
-    CHECK(npu_reg_lookup_name("pc_task_con") == NULL);   /* exact case */
+    CHECK(npu_reg_lookup_name("TASK_CON") == NULL);    /* block prefix required */
+    CHECK(npu_reg_lookup_name("pc_task_con") == NULL); /* exact case */
     CHECK(npu_reg_lookup_name("PC_TASK_CONX") == NULL);
 }
 
@@ -304,8 +307,8 @@ static void test_fields(void)
     CHECK_EQ_U(NPU_PC_INTERRUPT_MASK_UNDOC_16_MASK, 0x10000u);
     /* the universal S_POINTER value 0xE = PP_EN | EXECUTER_PP_EN | PP_MODE (§1.3) */
     CHECK_EQ_U(NPU_DPU_S_POINTER_POINTER_PP_EN_MASK | NPU_DPU_S_POINTER_EXECUTER_PP_EN_MASK |
-                 NPU_DPU_S_POINTER_POINTER_PP_MODE_MASK,
-             0xEu);
+                   NPU_DPU_S_POINTER_POINTER_PP_MODE_MASK,
+               0xEu);
     /* BSP multi-core S_POINTER: 0xE + 0x10000000 * core (§3.2) */
     CHECK_EQ_U(NPU_FIELD_PREP(NPU_CORE_S_POINTER_CORE_INDEX, 2) | 0xEu, 0x2000000Eu);
 
@@ -313,11 +316,11 @@ static void test_fields(void)
     CHECK_EQ_U(NPU_FIELD_GET(0xA8000002u, NPU_DPU_DATA_FORMAT_OUT_PRECISION), 5); /* fp32 */
     CHECK_EQ_U(NPU_FIELD_GET(0xA8000002u, NPU_DPU_DATA_FORMAT_IN_PRECISION), 2);  /* fp16 */
     CHECK_EQ_U(NPU_FIELD_GET(0xA8000002u, NPU_DPU_DATA_FORMAT_PROC_PRECISION), 2);
-    CHECK_EQ_U(NPU_FIELD_GET(0x1E4u, NPU_DPU_FEATURE_MODE_CFG_OUTPUT_MODE), 2);    /* to memory */
+    CHECK_EQ_U(NPU_FIELD_GET(0x1E4u, NPU_DPU_FEATURE_MODE_CFG_OUTPUT_MODE), 2); /* to memory */
     CHECK_EQ_U(NPU_FIELD_GET(0x1E4u, NPU_DPU_FEATURE_MODE_CFG_BURST_LEN), 15);
     CHECK_EQ_U(NPU_FIELD_GET(0x7810u, NPU_DPU_RDMA_FEATURE_MODE_CFG_MRDMA_DISABLE), 1);
     CHECK_EQ_U(NPU_FIELD_GET(0x7810u, NPU_DPU_RDMA_FEATURE_MODE_CFG_BURST_LEN), 15);
-    CHECK_EQ_U(NPU_FIELD_GET(0x120u, NPU_CNA_CONV_CON1_PROC_PRECISION), 2);       /* fp16 */
+    CHECK_EQ_U(NPU_FIELD_GET(0x120u, NPU_CNA_CONV_CON1_PROC_PRECISION), 2); /* fp16 */
     CHECK_EQ_U(NPU_FIELD_GET(0x120u, NPU_CNA_CONV_CON1_IN_PRECISION), 2);
     CHECK_EQ_U(NPU_FIELD_GET(0x000F000Fu, NPU_CNA_DMA_CON0_WEIGHT_BURST_LEN), 15);
     CHECK_EQ_U(NPU_FIELD_GET(0x7001u, NPU_PC_TASK_CON_TASK_NUMBER), 1);
@@ -343,23 +346,34 @@ static void test_blocks(void)
         uint32_t offset;
         int block;
     } pages[] = {
-        {0x0000, NPU_BLOCK_PC},   {0x0FFC, NPU_BLOCK_PC},       {0x1070, NPU_BLOCK_CNA},
-        {0x2004, NPU_BLOCK_CMAC}, {0x3030, NPU_BLOCK_CORE},     {0x4FFF, NPU_BLOCK_DPU},
-        {0x5020, NPU_BLOCK_DPU_RDMA}, {0x6070, NPU_BLOCK_PPU},  {0x7038, NPU_BLOCK_PPU_RDMA},
-        {0x8028, NPU_BLOCK_DDMA}, {0x9000, NPU_BLOCK_SDMA},     {0xF008, NPU_BLOCK_GLOBAL},
-        {0xA000, -1},             {0xE004, -1},                 {0x10000, -1},
-        {0x11070, -1},            {0xFFFFFFFFu, -1},
+        {0x0000, NPU_BLOCK_PC},
+        {0x0FFC, NPU_BLOCK_PC},
+        {0x1070, NPU_BLOCK_CNA},
+        {0x2004, NPU_BLOCK_CMAC},
+        {0x3030, NPU_BLOCK_CORE},
+        {0x4FFF, NPU_BLOCK_DPU},
+        {0x5020, NPU_BLOCK_DPU_RDMA},
+        {0x6070, NPU_BLOCK_PPU},
+        {0x7038, NPU_BLOCK_PPU_RDMA},
+        {0x8028, NPU_BLOCK_DDMA},
+        {0x9000, NPU_BLOCK_SDMA},
+        {0xF008, NPU_BLOCK_GLOBAL},
+        {0xA000, -1},
+        {0xE004, -1},
+        {0x10000, -1},
+        {0x11070, -1},
+        {0xFFFFFFFFu, -1},
     };
     static const struct {
         int block;
         const char *name;
         uint16_t target;
     } blocks[] = {
-        {NPU_BLOCK_PC, "PC", 0x0101},           {NPU_BLOCK_CNA, "CNA", 0x0201},
-        {NPU_BLOCK_CMAC, "CMAC", 0x0401},       {NPU_BLOCK_CORE, "CORE", 0x0801},
-        {NPU_BLOCK_DPU, "DPU", 0x1001},         {NPU_BLOCK_DPU_RDMA, "DPU_RDMA", 0x2001},
-        {NPU_BLOCK_PPU, "PPU", 0x4001},         {NPU_BLOCK_PPU_RDMA, "PPU_RDMA", 0x8001},
-        {NPU_BLOCK_DDMA, "DDMA", 0},            {NPU_BLOCK_SDMA, "SDMA", 0},
+        {NPU_BLOCK_PC, "PC", 0x0101},     {NPU_BLOCK_CNA, "CNA", 0x0201},
+        {NPU_BLOCK_CMAC, "CMAC", 0x0401}, {NPU_BLOCK_CORE, "CORE", 0x0801},
+        {NPU_BLOCK_DPU, "DPU", 0x1001},   {NPU_BLOCK_DPU_RDMA, "DPU_RDMA", 0x2001},
+        {NPU_BLOCK_PPU, "PPU", 0x4001},   {NPU_BLOCK_PPU_RDMA, "PPU_RDMA", 0x8001},
+        {NPU_BLOCK_DDMA, "DDMA", 0},      {NPU_BLOCK_SDMA, "SDMA", 0},
         {NPU_BLOCK_GLOBAL, "GLOBAL", 0},
     };
 
@@ -392,8 +406,8 @@ static void test_blocks(void)
 /* The one S_POINTER arming value is the same three fields in every block. */
 static void test_s_pointer_arm(void)
 {
-#define ARM_FIELDS(b)                                                                           \
-    (NPU_##b##_S_POINTER_POINTER_PP_EN_MASK | NPU_##b##_S_POINTER_EXECUTER_PP_EN_MASK |       \
+#define ARM_FIELDS(b)                                                                              \
+    (NPU_##b##_S_POINTER_POINTER_PP_EN_MASK | NPU_##b##_S_POINTER_EXECUTER_PP_EN_MASK |            \
      NPU_##b##_S_POINTER_POINTER_PP_MODE_MASK)
     CHECK_EQ_U(NPU_S_POINTER_PP_ARM, ARM_FIELDS(CNA));
     CHECK_EQ_U(NPU_S_POINTER_PP_ARM, ARM_FIELDS(CMAC));
@@ -469,7 +483,7 @@ static void test_fetch_amount(void)
         CHECK(npu_pc_fetch_words(npu_pc_fetch_amount(body, 2), 2) >= body + 4);
         CHECK(npu_pc_fetch_words(npu_pc_fetch_amount(body, 2), 2) <= body + 5);
     }
-    CHECK_EQ_U(npu_pc_fetch_amount(10, 0), 13);          /* scale 0 acts as 1 */
+    CHECK_EQ_U(npu_pc_fetch_amount(10, 0), 13);                   /* scale 0 acts as 1 */
     CHECK_EQ_U(npu_pc_fetch_amount(0xFFFFFFFFu, 2), 0x80000001u); /* no 32-bit wrap */
     CHECK_EQ_U(npu_pc_fetch_words(54, 2), 110);
 }
@@ -493,14 +507,78 @@ struct soc_expect {
 };
 
 static const struct soc_expect socs[] = {
-    {RKNPU_SOC_RK3588, "RK3588", 3, {0xFDAB0000u, 0xFDAC0000u, 0xFDAD0000u}, {110, 111, 112},
-     2, 12, 0xFFF, 0x3C, 4095, 1, 16, 16, 8, 12, 32768, 0, 0},
-    {RKNPU_SOC_RK3566, "RK3566", 1, {0xFDE40000u, 0, 0}, {151, 0, 0},
-     1, 12, 0xFFF, 0x3C, 4095, 0, 8, 8, 4, 8, 32768, -4, 1},
-    {RKNPU_SOC_RK3568, "RK3568", 1, {0xFDE40000u, 0, 0}, {151, 0, 0},
-     1, 12, 0xFFF, 0x3C, 4095, 0, 8, 8, 4, 8, 32768, -4, 1},
-    {RKNPU_SOC_RV1106, "RV1106", 1, {0xFF660000u, 0, 0}, {109, 0, 0},
-     2, 16, 0xFFFF, 0x3C, 65535, 0, 16, 16, 8, 0, 0, 0, 0},
+    {RKNPU_SOC_RK3588,
+     "RK3588",
+     3,
+     {0xFDAB0000u, 0xFDAC0000u, 0xFDAD0000u},
+     {110, 111, 112},
+     2,
+     12,
+     0xFFF,
+     0x3C,
+     4095,
+     1,
+     16,
+     16,
+     8,
+     12,
+     32768,
+     0,
+     0},
+    {RKNPU_SOC_RK3566,
+     "RK3566",
+     1,
+     {0xFDE40000u, 0, 0},
+     {151, 0, 0},
+     1,
+     12,
+     0xFFF,
+     0x3C,
+     4095,
+     0,
+     8,
+     8,
+     4,
+     8,
+     32768,
+     -4,
+     1},
+    {RKNPU_SOC_RK3568,
+     "RK3568",
+     1,
+     {0xFDE40000u, 0, 0},
+     {151, 0, 0},
+     1,
+     12,
+     0xFFF,
+     0x3C,
+     4095,
+     0,
+     8,
+     8,
+     4,
+     8,
+     32768,
+     -4,
+     1},
+    {RKNPU_SOC_RV1106,
+     "RV1106",
+     1,
+     {0xFF660000u, 0, 0},
+     {109, 0, 0},
+     2,
+     16,
+     0xFFFF,
+     0x3C,
+     65535,
+     0,
+     16,
+     16,
+     8,
+     0,
+     0,
+     0,
+     0},
 };
 
 static void test_profiles(void)

@@ -38,16 +38,16 @@
 
 static int failures;
 
-#define CHECK(cond, ...)                                                                     \
-    do {                                                                                     \
-        if (!(cond)) {                                                                       \
-            if (failures < 50) {                                                             \
-                printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);                       \
-                printf(__VA_ARGS__);                                                         \
-                printf("\n");                                                                \
-            }                                                                                \
-            failures++;                                                                      \
-        }                                                                                    \
+#define CHECK(cond, ...)                                                                           \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            if (failures < 50) {                                                                   \
+                printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);                             \
+                printf(__VA_ARGS__);                                                               \
+                printf("\n");                                                                      \
+            }                                                                                      \
+            failures++;                                                                            \
+        }                                                                                          \
     } while (0)
 
 static unsigned long log_lines;
@@ -135,7 +135,8 @@ static void check_small_valid(void)
     CHECK(rknn_fbs_vec_i32(&v, 2, &i) == RKNN_FBS_E_INDEX, "elem 2");
     CHECK(rknn_fbs_vec_u8(&v, 0, NULL) == RKNN_FBS_E_INDEX, "wrong element size");
     CHECK(rknn_fbs_get_string(&t, 2, &s) == RKNN_FBS_OK && s.len == 3 &&
-              memcmp(s.ptr, "abc", 3) == 0, "string");
+              memcmp(s.ptr, "abc", 3) == 0,
+          "string");
     CHECK(rknn_fbs_get_string(&t, 9, &s) == RKNN_FBS_ABSENT && s.ptr && s.len == 0, "absent");
     /* 2 elements of 8 bytes fill the 16 bytes after the count; 2 of 12 do not fit. */
     CHECK(rknn_fbs_get_vector(&t, 1, 8, &v) == RKNN_FBS_OK, "elem size 8");
@@ -160,14 +161,16 @@ static void check_small_valid(void)
     CHECK(rknn_fbs_buf_init(&buf, NULL, 4) == RKNN_FBS_E_PARAM, "NULL buffer");
 
     /* A vector of strings: root @12, vtable @4 (1 slot), vector @20, "hi" @28. */
-    static const uint8_t strvec[36] = {12, 0, 0, 0, 6, 0, 8, 0, 4, 0, 0, 0, 8, 0, 0, 0, 4, 0,
-                                       0, 0, 1, 0, 0, 0, 4, 0, 0, 0, 2, 0, 0, 0, 'h', 'i', 0, 0};
+    static const uint8_t strvec[36] = {12, 0, 0, 0, 6, 0, 8, 0, 4, 0, 0, 0, 8, 0, 0,   0,   4, 0,
+                                       0,  0, 1, 0, 0, 0, 4, 0, 0, 0, 2, 0, 0, 0, 'h', 'i', 0, 0};
     const uint8_t *elem = NULL;
     CHECK(rknn_fbs_buf_init(&buf, strvec, sizeof(strvec)) == RKNN_FBS_OK &&
-              rknn_fbs_root(&buf, &t) == RKNN_FBS_OK, "string vector root");
+              rknn_fbs_root(&buf, &t) == RKNN_FBS_OK,
+          "string vector root");
     CHECK(rknn_fbs_get_vector(&t, 0, 4, &v) == RKNN_FBS_OK && v.count == 1, "string vector");
     CHECK(rknn_fbs_vec_string(&v, 0, &s) == RKNN_FBS_OK && s.len == 2 &&
-              memcmp(s.ptr, "hi", 2) == 0, "vec string");
+              memcmp(s.ptr, "hi", 2) == 0,
+          "vec string");
     CHECK(rknn_fbs_vec_string(&v, 1, &s) == RKNN_FBS_E_INDEX, "vec string index");
     CHECK(rknn_fbs_vec_struct(&v, 0, &elem) == RKNN_FBS_OK && elem == strvec + 24, "vec struct");
     CHECK(rknn_fbs_vec_table(&v, 0, &t) == RKNN_FBS_E_VTABLE, "string is not a table");
@@ -178,7 +181,7 @@ static void check_small_valid(void)
 typedef struct {
     const char *what;
     uint32_t pos;
-    int width;       /* 2 or 4 */
+    int width; /* 2 or 4 */
     uint32_t value;
     int expect_root; /* error from rknn_fbs_root, or OK */
     int slot;        /* if root OK: slot to read */
@@ -282,9 +285,9 @@ static void check_depth(void)
 
     memset(b, 0, sizeof(b));
     put32(b, 0, FIRST);
-    put16(b, 4, 6);  /* vtable: 1 slot */
-    put16(b, 6, 8);  /* table: soffset + uoffset */
-    put16(b, 8, 4);  /* slot 0 at +4 */
+    put16(b, 4, 6); /* vtable: 1 slot */
+    put16(b, 6, 8); /* table: soffset + uoffset */
+    put16(b, 8, 4); /* slot 0 at +4 */
     for (uint32_t k = 0; k < N; k++) {
         uint32_t pos = FIRST + 8 * k;
         put32(b, pos, pos - 4);
@@ -374,8 +377,8 @@ static void walk_valid(const rknn_model_view *v, const char *what)
     bad |= rknn_model_node(v, v->n_nodes, &n) != RKNN_ERR_PARAM_INVALID;
     bad |= rknn_model_reloc(v, v->n_relocs, &r) != RKNN_ERR_PARAM_INVALID;
     bad |= rknn_model_task(v, v->n_tasks, &task) != RKNN_ERR_PARAM_INVALID;
-    bad |= v->regcmd && (v->regcmd < v->fb.data ||
-                         v->regcmd + v->regcmd_size > v->fb.data + v->fb.size);
+    bad |= v->regcmd &&
+           (v->regcmd < v->fb.data || v->regcmd + v->regcmd_size > v->fb.data + v->fb.size);
     CHECK(!bad, "%s: an accessor failed on a model that parsed", what);
 }
 
@@ -527,10 +530,10 @@ static void word_values(uint32_t *vals, uint32_t original, uint32_t payload)
     vals[1] = 0xffffffffu;
     vals[2] = 0x7fffffffu;
     vals[3] = 0x80000000u;
-    vals[4] = 0xfffffffcu;     /* -4 */
-    vals[5] = 0x00100000u;     /* big */
-    vals[6] = payload;         /* just past the end */
-    vals[7] = original + 4;    /* shifted by one slot */
+    vals[4] = 0xfffffffcu;  /* -4 */
+    vals[5] = 0x00100000u;  /* big */
+    vals[6] = payload;      /* just past the end */
+    vals[7] = original + 4; /* shifted by one slot */
 }
 
 static void truncations(const uint8_t *model, size_t size, const char *name)
@@ -592,15 +595,9 @@ static void random_mutations(uint8_t *buf, const uint8_t *model, size_t size,
             uint32_t r = rng();
             touched[m] = p;
             switch (r % 4) {
-            case 0:
-                buf[p] = byte_values[(r >> 8) % 4];
-                break;
-            case 1:
-                buf[p] ^= (uint8_t)(1u << ((r >> 8) % 8));
-                break;
-            case 2:
-                buf[p] = (uint8_t)(r >> 8);
-                break;
+            case 0: buf[p] = byte_values[(r >> 8) % 4]; break;
+            case 1: buf[p] ^= (uint8_t)(1u << ((r >> 8) % 8)); break;
+            case 2: buf[p] = (uint8_t)(r >> 8); break;
             default:
                 p &= ~(size_t)3;
                 touched[m] = p;

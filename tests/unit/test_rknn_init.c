@@ -21,7 +21,7 @@
 #include "test_files.h"
 #include "test_util.h"
 
-#define CARVE_BYTES (4u << 20)
+#define CARVE_BYTES    (4u << 20)
 #define CARVE_NPU_ADDR 0x30000000u
 
 static uint8_t carve[CARVE_BYTES] __attribute__((aligned(4096)));
@@ -48,8 +48,7 @@ static const sample samples[] = {
     {"rk3566_multiple_input_demo.v6.rknn", RKNPU_SOC_RK3566, 2, 1, 6528, 7232, 1114112, 10, 8, 0},
     {"rk3588_dual_residual_custom.v6.rknn", RKNPU_SOC_RK3588, 2, 2, 2176, 12032, 9920, 17, 0,
      2 * 960},
-    {"rk3566_dual_residual_custom.v6.rknn", RKNPU_SOC_RK3566, 2, 2, 128, 1920, 5568, 2, 0,
-     2 * 768},
+    {"rk3566_dual_residual_custom.v6.rknn", RKNPU_SOC_RK3566, 2, 2, 128, 1920, 5568, 2, 0, 2 * 768},
 };
 
 /* Keep expected error lines out of the log; count them instead. */
@@ -138,7 +137,9 @@ static void check_relocated_stream(rknn_context h, const sample *s)
         } else if (npu_regcmd_target(w) != 0x0101 && is_address_reg(npu_regcmd_reg(w)) && v) {
             addresses++;
             bad += !((v >= w0 && v < w0 + w_bytes) ||
-                     test_in_input_homes(ctx, v, CARVE_NPU_ADDR + (uint32_t)((uint8_t *)ctx->in_plan - carve)) || (v >= a0 && v < a0 + s->arena_bytes));
+                     test_in_input_homes(
+                         ctx, v, CARVE_NPU_ADDR + (uint32_t)((uint8_t *)ctx->in_plan - carve)) ||
+                     (v >= a0 && v < a0 + s->arena_bytes));
         }
     }
     CHECK(addresses > 0 && links > 0);
@@ -275,7 +276,8 @@ static void test_sample(const sample *s)
     check_relocated_stream(h, s);
     /* the runtime's copy of the file (constants read in place), stream,
      * arena, and the small per-input plan block */
-    CHECK_EQ_U(used_bytes(), (n + 63) / 64 * 64 + s->regcmd_bytes + (s->arena_bytes + 63) / 64 * 64 +
+    CHECK_EQ_U(used_bytes(), (n + 63) / 64 * 64 + s->regcmd_bytes +
+                                 (s->arena_bytes + 63) / 64 * 64 +
                                  rknn_ctx_from_handle(h)->plan.io_plan_bytes + s->home_bytes);
     CHECK_EQ_U(rknn_ctx_from_handle(h)->plan.input_home_bytes, s->home_bytes);
     CHECK(rknn_ctx_from_handle(h)->plan.io_plan_bytes <= 64u * 4u * s->n_in);
@@ -352,7 +354,8 @@ static void test_flags(void)
     CHECK(rknn_init(&h, model, (uint32_t)n, RKNN_FLAG_MEM_ALLOC_OUTSIDE, NULL) == RKNN_SUCC);
     /* only the model copy, the stream and the input plans: weights and arena
      * come from the user */
-    CHECK_EQ_U(used_bytes(), (n + 63) / 64 * 64 + 13696 + rknn_ctx_from_handle(h)->plan.io_plan_bytes);
+    CHECK_EQ_U(used_bytes(),
+               (n + 63) / 64 * 64 + 13696 + rknn_ctx_from_handle(h)->plan.io_plan_bytes);
     CHECK(rknn_destroy(h) == RKNN_SUCC);
 
     CHECK(rknn_init(&h, model, (uint32_t)n, RKNN_FLAG_COLLECT_PERF_MASK | RKNN_FLAG_PRIOR_LOW,

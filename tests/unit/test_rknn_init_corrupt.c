@@ -39,11 +39,11 @@
 #include "test_ctx.h"
 #include "test_files.h"
 
-#define CARVE_BYTES (4u << 20)
-#define CARVE_NPU_ADDR 0x30000000u
-#define MODEL_MAX (256u * 1024u)
+#define CARVE_BYTES            (4u << 20)
+#define CARVE_NPU_ADDR         0x30000000u
+#define MODEL_MAX              (256u * 1024u)
 #define RANDOM_CASES_PER_MODEL 2000u
-#define MAX_PRINTED_FAILURES 40u
+#define MAX_PRINTED_FAILURES   40u
 
 static uint8_t carve[CARVE_BYTES] __attribute__((aligned(4096)));
 static uint8_t original[MODEL_MAX];
@@ -82,10 +82,10 @@ static void fail(const char *fmt, ...)
     printf("\n");
 }
 
-#define EXPECT(cond, ...)        \
-    do {                         \
-        if (!(cond))             \
-            fail(__VA_ARGS__);   \
+#define EXPECT(cond, ...)                                                                          \
+    do {                                                                                           \
+        if (!(cond))                                                                               \
+            fail(__VA_ARGS__);                                                                     \
     } while (0)
 
 static void set_label(const char *fmt, ...)
@@ -164,9 +164,18 @@ static uint64_t make_word(uint16_t target, uint16_t reg, uint32_t value)
     return (uint64_t)target << 48 | (uint64_t)value << 16 | reg;
 }
 
-static uint16_t word_target(uint64_t w) { return (uint16_t)(w >> 48); }
-static uint16_t word_reg(uint64_t w) { return (uint16_t)w; }
-static uint32_t word_value(uint64_t w) { return (uint32_t)(w >> 16); }
+static uint16_t word_target(uint64_t w)
+{
+    return (uint16_t)(w >> 48);
+}
+static uint16_t word_reg(uint64_t w)
+{
+    return (uint16_t)w;
+}
+static uint32_t word_value(uint64_t w)
+{
+    return (uint32_t)(w >> 16);
+}
 
 /* ---- the independent scan of a relocated stream ---------------------------- */
 
@@ -176,10 +185,9 @@ static uint32_t word_value(uint64_t w) { return (uint32_t)(w >> 16); }
 static const uint16_t address_regs[] = {0x1070, 0x1110, 0x4020, 0x5018, 0x5020,
                                         0x502C, 0x5038, 0x6070, 0x701C};
 /* Targets that write a compute block (CNA, CMAC, CORE, DPU, DPU RDMA, PPU, PPU RDMA). */
-static const uint16_t compute_targets[] = {0x0201, 0x0401, 0x0801, 0x1001,
-                                           0x2001, 0x4001, 0x8001};
-#define TARGET_PC 0x0101u
-#define REG_PC_DATA_ADDR 0x0010u
+static const uint16_t compute_targets[] = {0x0201, 0x0401, 0x0801, 0x1001, 0x2001, 0x4001, 0x8001};
+#define TARGET_PC          0x0101u
+#define REG_PC_DATA_ADDR   0x0010u
 #define REG_PC_DATA_AMOUNT 0x0014u
 
 static int in_list(const uint16_t *list, size_t n, uint16_t v)
@@ -239,15 +247,16 @@ static void scan_stream(rknn_context h)
             }
             if (!ok && bad_link++ == 0)
                 fail("stream word %u: PC_DATA_ADDR 0x%08x is not a task start of this "
-                     "context's stream (at 0x%08x)", i, v, stream);
+                     "context's stream (at 0x%08x)",
+                     i, v, stream);
         } else if (is_compute_target(word_target(w)) && is_address_reg(word_reg(w)) && v) {
             int ok = (ctx->store->dma && test_in_constants(ctx, v, weights)) ||
                      test_in_input_homes(ctx, v, ctx->in_plan ? npu_addr(ctx->in_plan) : 0) ||
                      inside(v, arena, ctx->plan.arena_bytes);
             if (!ok && bad_addr++ == 0)
                 fail("stream word %u: target 0x%04x register 0x%04x = 0x%08x is outside "
-                     "the constants [0x%08x +%u] and the arena [0x%08x +%u]", i, word_target(w),
-                     word_reg(w), v, weights, weights_bytes, arena,
+                     "the constants [0x%08x +%u] and the arena [0x%08x +%u]",
+                     i, word_target(w), word_reg(w), v, weights, weights_bytes, arena,
                      ctx->plan.arena_bytes);
         }
     }
@@ -308,13 +317,15 @@ static void query_one(rknn_context h, int cmd, uint32_t index, uint32_t count)
     ret = rknn_query(h, (rknn_query_cmd)cmd, &buf, sizeof buf);
     EXPECT(ret == RKNN_SUCC || ret == RKNN_ERR_PARAM_INVALID || ret == RKNN_ERR_MODEL_INVALID,
            "rknn_query(%d, index %u) returned %d", cmd, index, ret);
-    EXPECT(ret == RKNN_SUCC || errors_logged > before, "rknn_query(%d, index %u) failed (%d) "
-           "without an error line", cmd, index, ret);
+    EXPECT(ret == RKNN_SUCC || errors_logged > before,
+           "rknn_query(%d, index %u) failed (%d) "
+           "without an error line",
+           cmd, index, ret);
     if (must_succeed(cmd))
         EXPECT(ret == RKNN_SUCC, "rknn_query(%d) returned %d", cmd, ret);
     if (is_io_attr_query(cmd) && index >= count)
-        EXPECT(ret == RKNN_ERR_PARAM_INVALID, "rknn_query(%d) accepted index %u of %u", cmd,
-               index, count);
+        EXPECT(ret == RKNN_ERR_PARAM_INVALID, "rknn_query(%d) accepted index %u of %u", cmd, index,
+               count);
     if (ret != RKNN_SUCC)
         return;
     if (is_io_attr_query(cmd))
@@ -347,11 +358,11 @@ static void query_all(rknn_context h)
 /* ---- one case ------------------------------------------------------------------ */
 
 enum expectation {
-    EXPECT_ANY,              /* any documented outcome */
-    EXPECT_SUCCESS,          /* the unmodified sample */
-    EXPECT_REFUSED,          /* any documented init error */
-    EXPECT_INVALID,          /* RKNN_ERR_MODEL_INVALID */
-    EXPECT_UNMATCH,          /* RKNN_ERR_TARGET_PLATFORM_UNMATCH */
+    EXPECT_ANY,     /* any documented outcome */
+    EXPECT_SUCCESS, /* the unmodified sample */
+    EXPECT_REFUSED, /* any documented init error */
+    EXPECT_INVALID, /* RKNN_ERR_MODEL_INVALID */
+    EXPECT_UNMATCH, /* RKNN_ERR_TARGET_PLATFORM_UNMATCH */
 };
 
 static const char *expectation_name(enum expectation e)
@@ -376,8 +387,7 @@ static void check_success(rknn_context h, const uint8_t *copy, size_t len)
     scan_stream(h);
     /* The pre-init size query must accept what init accepted, with the same plan. */
     ret = rknpu_model_mem_requirements(copy, len, &need);
-    EXPECT(ret == RKNN_SUCC, "rknpu_model_mem_requirements returned %d after init succeeded",
-           ret);
+    EXPECT(ret == RKNN_SUCC, "rknpu_model_mem_requirements returned %d after init succeeded", ret);
     if (ret == RKNN_SUCC && ctx)
         EXPECT(need.weight_bytes == ctx->plan.weight_bytes &&
                    need.regcmd_bytes == ctx->plan.regcmd_bytes &&
@@ -601,7 +611,7 @@ static void corrupt_flatbuffer_offsets(void)
         try32(payload_pos(v->pos - 4), 0x3FFFFFFFu, EXPECT_INVALID, what);
         snprintf(what, sizeof what, "%s vector length +1", names[k]);
         try32(payload_pos(v->pos - 4), v->count + 1, EXPECT_ANY, what);
-        for (uint32_t i = 0; i < v->count; i += v->count > 4 ? v->count / 4 : 1) {
+        for (uint32_t i = 0; i<v->count; i += v->count> 4 ? v->count / 4 : 1) {
             size_t elem = payload_pos(v->pos + 4 * i);
             snprintf(what, sizeof what, "%s[%u] offset out of range", names[k], i);
             try32(elem, (uint32_t)view.payload_size, EXPECT_INVALID, what);
@@ -674,8 +684,8 @@ static void corrupt_reloc_entry(const rknn_model_reloc_info *ri, uint32_t r, uin
     }
 }
 
-static void corrupt_reloc_tensor(const rknn_model_reloc_info *ri, uint32_t r,
-                                 uint32_t regcmd_blob, uint32_t task_blob)
+static void corrupt_reloc_tensor(const rknn_model_reloc_info *ri, uint32_t r, uint32_t regcmd_blob,
+                                 uint32_t task_blob)
 {
     rknn_fbs_table t;
     rknn_model_tensor_info info;
@@ -756,13 +766,13 @@ static void corrupt_task_records(void)
         size_t rec = task_off(t);
         char what[96];
 
-#define TASK_CASE(field_off, bits, value, desc)                                  \
-    do {                                                                         \
-        snprintf(what, sizeof what, "task %u: %s", t, desc);                     \
-        if (bits == 64)                                                          \
-            try64(rec + field_off, (uint64_t)(value), EXPECT_INVALID, what);     \
-        else                                                                     \
-            try32(rec + field_off, (uint32_t)(value), EXPECT_INVALID, what);     \
+#define TASK_CASE(field_off, bits, value, desc)                                                    \
+    do {                                                                                           \
+        snprintf(what, sizeof what, "task %u: %s", t, desc);                                       \
+        if (bits == 64)                                                                            \
+            try64(rec + field_off, (uint64_t)(value), EXPECT_INVALID, what);                       \
+        else                                                                                       \
+            try32(rec + field_off, (uint32_t)(value), EXPECT_INVALID, what);                       \
     } while (0)
 
         TASK_CASE(TASK_ADDR, 64, ti.regcmd_addr + 8, "regcmd_addr misaligned (+8)");
@@ -855,14 +865,13 @@ static void corrupt_chain_links(void)
             snprintf(what, sizeof what, "task %u (chain end): link to the middle of a task", t);
             try_word(at, make_word(TARGET_PC, REG_PC_DATA_ADDR, mid), EXPECT_INVALID, what);
             snprintf(what, sizeof what, "task %u (chain end): link past the stream", t);
-            try_word(at, make_word(TARGET_PC, REG_PC_DATA_ADDR, view.regcmd_size),
-                     EXPECT_INVALID, what);
+            try_word(at, make_word(TARGET_PC, REG_PC_DATA_ADDR, view.regcmd_size), EXPECT_INVALID,
+                     what);
             snprintf(what, sizeof what, "task %u (chain end): link misaligned", t);
             try_word(at, make_word(TARGET_PC, REG_PC_DATA_ADDR, 8), EXPECT_INVALID, what);
             /* To a real task start: allowed, and rebased (the scan checks it). */
             snprintf(what, sizeof what, "task %u (chain end): link to task 0", t);
-            try_word(at, make_word(TARGET_PC, REG_PC_DATA_ADDR,
-                                   (uint32_t)task_of(0).regcmd_addr),
+            try_word(at, make_word(TARGET_PC, REG_PC_DATA_ADDR, (uint32_t)task_of(0).regcmd_addr),
                      EXPECT_ANY, what);
         }
         snprintf(what, sizeof what, "task %u: amount word replaced by a register write", t);
@@ -903,8 +912,8 @@ static void corrupt_body_word(uint32_t t, uint32_t word)
     snprintf(what, sizeof what, "task %u word %u: unknown target 0x0301", t, word);
     try_word(word, make_word(0x0301, reg, word_value(w)), EXPECT_INVALID, what);
     if ((reg & 0xF000u) != 0x2000u) {
-        snprintf(what, sizeof what, "task %u word %u: CMAC target on a 0x%04x register", t,
-                 word, reg);
+        snprintf(what, sizeof what, "task %u word %u: CMAC target on a 0x%04x register", t, word,
+                 reg);
         try_word(word, make_word(0x0401, reg, word_value(w)), EXPECT_INVALID, what);
     }
     if (is_address_reg(reg)) {
@@ -917,7 +926,7 @@ static void corrupt_body_word(uint32_t t, uint32_t word)
                             : (reg & 0xF000u) == 0x5000u ? 0x5018u
                             : (reg & 0xF000u) == 0x6000u ? 0x6070u
                             : (reg & 0xF000u) == 0x7000u ? 0x701Cu
-                                                          : 0;
+                                                         : 0;
         if (addr_reg) {
             snprintf(what, sizeof what, "task %u word %u: register -> unrelocated address", t,
                      word);
@@ -978,9 +987,8 @@ static uint8_t *covered_words(void)
         return NULL;
     for (uint32_t t = 0; t < view.n_tasks; t++) {
         rknn_model_task_info ti = task_of(t);
-        for (uint64_t i = ti.regcmd_addr / 8; i < ti.regcmd_addr / 8 + ti.regcfg_amount + 4u &&
-                                              i < view.n_regcmd_words;
-             i++)
+        for (uint64_t i = ti.regcmd_addr / 8;
+             i < ti.regcmd_addr / 8 + ti.regcfg_amount + 4u && i < view.n_regcmd_words; i++)
             covered[i] = 1;
     }
     return covered;
@@ -1025,9 +1033,8 @@ static void corrupt_gaps(void)
     }
     /* A stream whose length is not a multiple of 64: drop trailing unfetched
      * words one by one; the DMA block's padding must not hold stale data. */
-    for (uint32_t drop = 1; drop <= 7 && view.n_regcmd_words > drop &&
-                            !covered[view.n_regcmd_words - drop];
-         drop++) {
+    for (uint32_t drop = 1;
+         drop <= 7 && view.n_regcmd_words > drop && !covered[view.n_regcmd_words - drop]; drop++) {
         fresh();
         put32(work, file_pos(view.regcmd) - 4, view.regcmd_size - 8 * drop);
         poison_carveout();
@@ -1105,8 +1112,7 @@ static size_t random_offset(void)
         return tasks + rnd_below(view.n_tasks * RKNN_MODEL_TASK_RECORD_SIZE);
     if (region < 75 && view.n_relocs) {
         rknn_model_reloc_info ri;
-        if (rknn_model_reloc(&view, rnd_below(view.n_relocs), &ri) == RKNN_SUCC &&
-            ri.n_entries)
+        if (rknn_model_reloc(&view, rnd_below(view.n_relocs), &ri) == RKNN_SUCC && ri.n_entries)
             return payload_pos(ri.entries.pos) + rnd_below(ri.n_entries * 8);
     }
     return rnd_below((uint32_t)model_len);
@@ -1114,9 +1120,9 @@ static size_t random_offset(void)
 
 static void random_mutation(size_t len)
 {
-    static const uint32_t interesting[] = {0, 1, 2, 4, 6, 8, 16, 64, 0x7F, 0x80, 0xFF, 0x100,
-                                           0x1000, 0x7FFFFFFF, 0x80000000u, 0xFFFFFFFFu,
-                                           0xFFFFFFF0u};
+    static const uint32_t interesting[] = {
+        0,    1,    2,     4,      6,          8,           16,          64,         0x7F,
+        0x80, 0xFF, 0x100, 0x1000, 0x7FFFFFFF, 0x80000000u, 0xFFFFFFFFu, 0xFFFFFFF0u};
     size_t off = random_offset();
     uint32_t kind = rnd_below(6);
 
@@ -1129,13 +1135,15 @@ static void random_mutation(size_t len)
         put32(work, off & ~(size_t)3,
               interesting[rnd_below(sizeof interesting / sizeof interesting[0])]);
         break;
-    case 3: put32(work, off & ~(size_t)3, get32(work, off & ~(size_t)3) + rnd_below(33) - 16); break;
+    case 3:
+        put32(work, off & ~(size_t)3, get32(work, off & ~(size_t)3) + rnd_below(33) - 16);
+        break;
     case 4: {
         /* a regcmd word's target or register swapped for a known one */
         size_t w = file_pos(view.regcmd) + (size_t)rnd_below(view.n_regcmd_words) * 8;
         if (rnd() & 1)
-            put32(work, w + 4, (get32(work, w + 4) & 0xFFFFu) |
-                                   (uint32_t)compute_targets[rnd_below(7)] << 16);
+            put32(work, w + 4,
+                  (get32(work, w + 4) & 0xFFFFu) | (uint32_t)compute_targets[rnd_below(7)] << 16);
         else
             put32(work, w, (get32(work, w) & 0xFFFF0000u) | address_regs[rnd_below(9)]);
         break;

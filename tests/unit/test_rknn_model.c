@@ -33,14 +33,14 @@
 
 static int failures;
 
-#define CHECK(cond, ...)                                                                     \
-    do {                                                                                     \
-        if (!(cond)) {                                                                       \
-            printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);                           \
-            printf(__VA_ARGS__);                                                             \
-            printf("\n");                                                                    \
-            failures++;                                                                      \
-        }                                                                                    \
+#define CHECK(cond, ...)                                                                           \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);                                 \
+            printf(__VA_ARGS__);                                                                   \
+            printf("\n");                                                                          \
+            failures++;                                                                            \
+        }                                                                                          \
     } while (0)
 
 /* The parser logs every rejection; keep the output readable, count them. */
@@ -176,15 +176,10 @@ static void emit_attr_value(text *t, const rknn_model_attr *a)
             i64 = (int64_t)rknn_fbs_le64(e.data);
             t_add(t, "%lld", (long long)i64);
             break;
-        case RKNN_MODEL_ATTR_BOOL:
-            t_add(t, "%d", e.data[0]);
-            break;
+        case RKNN_MODEL_ATTR_BOOL: t_add(t, "%d", e.data[0]); break;
         case RKNN_MODEL_ATTR_STRING:
-        case RKNN_MODEL_ATTR_BINARY:
-            t_esc(t, (const char *)e.data, e.size);
-            break;
-        default:
-            t_add(t, "?");
+        case RKNN_MODEL_ATTR_BINARY: t_esc(t, (const char *)e.data, e.size); break;
+        default: t_add(t, "?");
         }
     }
 }
@@ -254,8 +249,7 @@ static void emit_tensors(const rknn_model_view *v, text *t)
         }
         emit(t);
         if (ti.data)
-            t_add(t, "tensor %lu data %lu", (unsigned long)i, (unsigned long)ti.data_size),
-                emit(t);
+            t_add(t, "tensor %lu data %lu", (unsigned long)i, (unsigned long)ti.data_size), emit(t);
     }
     t_add(t, "arena %llu", (unsigned long long)v->arena_size), emit(t);
 }
@@ -339,18 +333,21 @@ static void emit_tasks(const rknn_model_view *v, text *t)
     rknn_model_task_info ti;
 
     t_add(t, "regcmd %lu words %lu", (unsigned long)v->regcmd_size,
-          (unsigned long)v->n_regcmd_words), emit(t);
+          (unsigned long)v->n_regcmd_words),
+        emit(t);
     t_add(t, "tasks %lu", (unsigned long)v->n_tasks), emit(t);
     for (uint32_t i = 0; i < v->n_tasks; i++) {
         CHECK(rknn_model_task(v, i, &ti) == RKNN_SUCC, "task %lu", (unsigned long)i);
         t_add(t, "task %lu op %lu enable 0x%lx int_mask 0x%lx amount %lu regcmd 0x%llx",
               (unsigned long)i, (unsigned long)ti.op_idx, (unsigned long)ti.enable_mask,
               (unsigned long)ti.int_mask, (unsigned long)ti.regcfg_amount,
-              (unsigned long long)ti.regcmd_addr), emit(t);
+              (unsigned long long)ti.regcmd_addr),
+            emit(t);
     }
     for (uint32_t s = 0; s < v->n_core_slots; s++)
         t_add(t, "task_group %lu first %lu count %lu", (unsigned long)s,
-              (unsigned long)v->groups[s].first, (unsigned long)v->groups[s].count), emit(t);
+              (unsigned long)v->groups[s].first, (unsigned long)v->groups[s].count),
+            emit(t);
 }
 
 static void emit_relocs(const rknn_model_view *v, text *t)
@@ -366,18 +363,19 @@ static void emit_relocs(const rknn_model_view *v, text *t)
         }
         t_add(t, "reloc %lu name ", (unsigned long)i), t_str(t, r.tensor_name);
         t_add(t, " tensor %lu entries %lu", (unsigned long)r.tensor_index,
-              (unsigned long)r.n_entries), emit(t);
+              (unsigned long)r.n_entries),
+            emit(t);
         for (uint32_t k = 0; k < r.n_entries; k++) {
             CHECK(rknn_model_reloc_entry(&r, k, &addend, &word) == RKNN_SUCC, "entry");
             t_add(t, "reloc %lu entry %lu addend 0x%lx word %lu", (unsigned long)i,
-                  (unsigned long)k, (unsigned long)addend, (unsigned long)word), emit(t);
+                  (unsigned long)k, (unsigned long)addend, (unsigned long)word),
+                emit(t);
         }
     }
     t_add(t, "reloc_entries %lu", (unsigned long)v->n_reloc_entries), emit(t);
 }
 
-static void emit_model(const char *name, const rknn_model_view *v, int parse_ret,
-                       line_list *out)
+static void emit_model(const char *name, const rknn_model_view *v, int parse_ret, line_list *out)
 {
     static text t;
 
@@ -447,14 +445,12 @@ static void check_input_slices(const rknn_model_view *v)
                     seen |= 1u << j;
         }
     }
-    CHECK(seen == 0xf, "input addends 0/0x5e80/0x3f00/0x7f80 seen mask 0x%lx",
-          (unsigned long)seen);
+    CHECK(seen == 0xf, "input addends 0/0x5e80/0x3f00/0x7f80 seen mask 0x%lx", (unsigned long)seen);
 }
 
 static void check_rk3588_multiple_input(const rknn_model_view *v)
 {
-    static const rknn_model_task_range want[6] = {{0, 2}, {2, 3}, {5, 3}, {8, 3}, {11, 3},
-                                                  {14, 3}};
+    static const rknn_model_task_range want[6] = {{0, 2}, {2, 3}, {5, 3}, {8, 3}, {11, 3}, {14, 3}};
     rknn_model_tensor_info out;
     rknn_model_task_range g;
     uint32_t idx;
@@ -490,9 +486,11 @@ static void check_rk3588_multiple_input(const rknn_model_view *v)
     CHECK(rknn_model_output(v, 0, &idx) == RKNN_SUCC && idx == 8, "output index");
     CHECK(rknn_model_tensor(v, 8, &out) == RKNN_SUCC, "tensor 8");
     CHECK(str_is(out.name, "8") && out.kind == RKNN_MODEL_KIND_OUTPUT && out.n_dims == 4 &&
-              out.dims[1] == 8 && out.dims[2] == 128, "output tensor");
+              out.dims[1] == 8 && out.dims[2] == 128,
+          "output tensor");
     CHECK(rknn_model_tensor_scale(&out, 0, &scale) == RKNN_SUCC && scale > 4.14237f &&
-              scale < 4.14238f, "scale %.9g", (double)scale);
+              scale < 4.14238f,
+          "scale %.9g", (double)scale);
     CHECK(rknn_model_tensor_zero_point(&out, 0, &zp) == RKNN_SUCC && zp == 20, "zp");
     CHECK(rknn_model_tensor_scale(&out, 1, &scale) == RKNN_ERR_PARAM_INVALID, "scale index");
     check_input_slices(v);
@@ -502,7 +500,8 @@ static void check_rk3566_multiple_input(const rknn_model_view *v)
 {
     CHECK(v->n_tensors == 14 && v->n_nodes == 5 && v->n_tasks == 10, "counts");
     CHECK(v->n_core_slots == 1 && v->max_cores == 1 && v->groups[0].first == 0 &&
-              v->groups[0].count == 10, "one group of 10");
+              v->groups[0].count == 10,
+          "one group of 10");
     CHECK(v->n_relocs == 11 && v->n_reloc_entries == 31, "relocs");
     CHECK(str_is(v->target_platform, "rk3566") && str_is(v->npu_family, "RKNPU lite"), "target");
     CHECK(v->regcmd_size == 7232, "regcmd %lu", (unsigned long)v->regcmd_size);
@@ -522,11 +521,13 @@ static void check_dual_residual(const rknn_model_view *v, int rk3588)
     CHECK(str_is(v->custom_op_types, "cstDualResidual"), "custom op types");
     CHECK(rknn_model_node(v, 4, &n) == RKNN_SUCC, "node 4");
     CHECK(str_is(n.op_type, "cstDualResidual") && n.executor == 0 && n.n_inputs == 2 &&
-              n.n_outputs == 2, "custom node");
+              n.n_outputs == 2,
+          "custom node");
     CHECK(n.n_attrs == 1, "attrs %lu", (unsigned long)n.n_attrs);
     /* README: attribute alpha = 0.5. */
     CHECK(rknn_model_node_attr_find(&n, "alpha", &a) == RKNN_SUCC && str_is(a.dtype, "f") &&
-              a.value_type == RKNN_MODEL_ATTR_DOUBLE && a.n_elems == 1, "alpha");
+              a.value_type == RKNN_MODEL_ATTR_DOUBLE && a.n_elems == 1,
+          "alpha");
     CHECK(rknn_model_attr_elem(&a, 0, &e) == RKNN_SUCC && e.size == 8, "alpha value");
     if (e.size == 8)
         memcpy(&alpha, e.data, sizeof(alpha));

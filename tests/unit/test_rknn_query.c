@@ -27,13 +27,13 @@
 #include "test_soc.h"
 #include "test_util.h"
 
-#define MAX_IO 2
+#define MAX_IO     2
 #define OP_SPIN_US 3000u /* the custom op's CPU time: PERF_RUN must include it */
 
 typedef struct {
     const char *name;
-    uint32_t nhwc[4];    /* user attr of an input (NHWC), or NCHW dims of an output */
-    uint32_t native[5];  /* native dims as the inspector prints them */
+    uint32_t nhwc[4];   /* user attr of an input (NHWC), or NCHW dims of an output */
+    uint32_t native[5]; /* native dims as the inspector prints them */
     uint32_t n_native;
     uint32_t native_size; /* the inspector's size (with row padding) */
 } io_fact;
@@ -41,7 +41,7 @@ typedef struct {
 typedef struct {
     const char *file;
     rknpu_soc_id soc;
-    int custom;                /* float16 dual_residual_custom, else int8 multiple_input_demo */
+    int custom; /* float16 dual_residual_custom, else int8 multiple_input_demo */
     uint32_t n_in, n_out;
     io_fact in[MAX_IO], out[MAX_IO];
     uint32_t weight_bytes;     /* sum of const blobs, each 64-byte aligned (test_rknn_init) */
@@ -51,24 +51,55 @@ typedef struct {
 } sample;
 
 static const sample samples[] = {
-    {"rk3588_multiple_input_demo.v6.rknn", RKNPU_SOC_RK3588, 0, 2, 1,
+    {"rk3588_multiple_input_demo.v6.rknn",
+     RKNPU_SOC_RK3588,
+     0,
+     2,
+     1,
      {{"input.1", {1, 128, 128, 1}, {1, 1, 128, 128, 1}, 5, 16384},
       {"input", {1, 128, 128, 3}, {1, 1, 128, 128, 3}, 5, 49152}},
      {{"8", {1, 8, 128, 128}, {1, 2, 128, 128, 16}, 5, 524288}},
-     4864, 1114112, 2, 9},
-    {"rk3566_multiple_input_demo.v6.rknn", RKNPU_SOC_RK3566, 0, 2, 1,
+     4864,
+     1114112,
+     2,
+     9},
+    {"rk3566_multiple_input_demo.v6.rknn",
+     RKNPU_SOC_RK3566,
+     0,
+     2,
+     1,
      {{"input.1", {1, 128, 128, 1}, {1, 1, 128, 128, 1}, 5, 16384},
       {"input", {1, 128, 128, 3}, {1, 1, 128, 128, 3}, 5, 49152}},
      {{"8", {1, 8, 128, 128}, {1, 2, 128, 128, 8}, 5, 262144}},
-     6528, 1114112, 10, 0},
-    {"rk3588_dual_residual_custom.v6.rknn", RKNPU_SOC_RK3588, 1, 2, 2,
-     {{"0", {1, 10, 10, 3}, {1, 1, 10, 10, 3}, 5, 960}, {"1", {1, 10, 10, 3}, {1, 1, 10, 10, 3}, 5, 960}},
-     {{"2", {1, 3, 10, 10}, {1, 3, 10, 10}, 4, 1600}, {"3", {1, 3, 10, 10}, {1, 3, 10, 10}, 4, 1600}},
-     2176, 9920, 2, 9},
-    {"rk3566_dual_residual_custom.v6.rknn", RKNPU_SOC_RK3566, 1, 2, 2,
-     {{"0", {1, 10, 10, 3}, {1, 1, 10, 10, 3}, 5, 720}, {"1", {1, 10, 10, 3}, {1, 1, 10, 10, 3}, 5, 720}},
+     6528,
+     1114112,
+     10,
+     0},
+    {"rk3588_dual_residual_custom.v6.rknn",
+     RKNPU_SOC_RK3588,
+     1,
+     2,
+     2,
+     {{"0", {1, 10, 10, 3}, {1, 1, 10, 10, 3}, 5, 960},
+      {"1", {1, 10, 10, 3}, {1, 1, 10, 10, 3}, 5, 960}},
+     {{"2", {1, 3, 10, 10}, {1, 3, 10, 10}, 4, 1600},
+      {"3", {1, 3, 10, 10}, {1, 3, 10, 10}, 4, 1600}},
+     2176,
+     9920,
+     2,
+     9},
+    {"rk3566_dual_residual_custom.v6.rknn",
+     RKNPU_SOC_RK3566,
+     1,
+     2,
+     2,
+     {{"0", {1, 10, 10, 3}, {1, 1, 10, 10, 3}, 5, 720},
+      {"1", {1, 10, 10, 3}, {1, 1, 10, 10, 3}, 5, 720}},
      {{"2", {1, 3, 10, 10}, {1, 3, 10, 10}, 4, 800}, {"3", {1, 3, 10, 10}, {1, 3, 10, 10}, 4, 800}},
-     128, 5568, 2, 0},
+     128,
+     5568,
+     2,
+     0},
 };
 
 static uint8_t model[64 * 1024];
@@ -262,7 +293,10 @@ static void check_attrs(rknn_context ctx, const sample *s)
  * commands and DEVICE_MEM_INFO (no result struct exists) are refused. */
 static void check_refusals(rknn_context ctx, const sample *s)
 {
-    static const struct { rknn_query_cmd cmd; uint32_t size; } cmds[] = {
+    static const struct {
+        rknn_query_cmd cmd;
+        uint32_t size;
+    } cmds[] = {
         {RKNN_QUERY_IN_OUT_NUM, sizeof(rknn_input_output_num)},
         {RKNN_QUERY_INPUT_ATTR, sizeof(rknn_tensor_attr)},
         {RKNN_QUERY_OUTPUT_ATTR, sizeof(rknn_tensor_attr)},
@@ -301,7 +335,8 @@ static void check_refusals(rknn_context ctx, const sample *s)
     a.index = s->n_in;
     CHECK(rknn_query(ctx, RKNN_QUERY_INPUT_ATTR, &a, sizeof a) == RKNN_ERR_PARAM_INVALID);
     a.index = s->n_out;
-    CHECK(rknn_query(ctx, RKNN_QUERY_NATIVE_NHWC_OUTPUT_ATTR, &a, sizeof a) == RKNN_ERR_PARAM_INVALID);
+    CHECK(rknn_query(ctx, RKNN_QUERY_NATIVE_NHWC_OUTPUT_ATTR, &a, sizeof a) ==
+          RKNN_ERR_PARAM_INVALID);
     /* every refusal logged why */
     CHECK_EQ_U(errors_logged - before, sizeof cmds / sizeof cmds[0] + 5);
 }
@@ -320,7 +355,8 @@ static void check_model_queries(rknn_context ctx, const sample *s, size_t dma_by
     CHECK(rknn_query(ctx, RKNN_QUERY_SDK_VERSION, &v, sizeof v) == RKNN_SUCC);
     CHECK(sscanf(v.api_version, "%u.%u.%u", &maj, &min, &pat) == 3);
     CHECK(sscanf(v.drv_version, "%u.%u.%u", &maj, &min, &pat) == 3);
-    CHECK(memchr(v.api_version, 0, sizeof v.api_version) && memchr(v.drv_version, 0, sizeof v.drv_version));
+    CHECK(memchr(v.api_version, 0, sizeof v.api_version) &&
+          memchr(v.drv_version, 0, sizeof v.drv_version));
     CHECK(rknn_query(ctx, RKNN_QUERY_CUSTOM_STRING, &cs, sizeof cs) == RKNN_SUCC);
     CHECK(cs.string[0] == 0); /* the samples were converted without custom_string */
     /* [002 §9.1.2]: answered after any init; no SRAM here (0, as the guide says) */
@@ -476,8 +512,8 @@ static void test_sample(const sample *s)
         0,
         RKNN_FLAG_COLLECT_PERF_MASK,
         RKNN_FLAG_PRIOR_LOW | RKNN_FLAG_DISABLE_PROC_HIGH_PRIORITY,
-        RKNN_FLAG_PRIOR_MEDIUM | RKNN_FLAG_COLLECT_PERF_MASK | RKNN_FLAG_DISABLE_FLUSH_INPUT_MEM_CACHE |
-            RKNN_FLAG_DISABLE_FLUSH_OUTPUT_MEM_CACHE,
+        RKNN_FLAG_PRIOR_MEDIUM | RKNN_FLAG_COLLECT_PERF_MASK |
+            RKNN_FLAG_DISABLE_FLUSH_INPUT_MEM_CACHE | RKNN_FLAG_DISABLE_FLUSH_OUTPUT_MEM_CACHE,
         RKNN_FLAG_ENABLE_SRAM | RKNN_FLAG_COLLECT_PERF_MASK,
     };
     rknn_context ctx;

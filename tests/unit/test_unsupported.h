@@ -41,9 +41,12 @@ static const struct {
     const char *name;
     int code;
 } unsupported_codes[] = {
-#define UNSUPPORTED_CODE(c) {#c, c}
-    UNSUPPORTED_CODE(RKNN_ERR_FAIL),          UNSUPPORTED_CODE(RKNN_ERR_PARAM_INVALID),
-    UNSUPPORTED_CODE(RKNN_ERR_MODEL_INVALID), UNSUPPORTED_CODE(RKNN_ERR_MALLOC_FAIL),
+#define UNSUPPORTED_CODE(c)                                                                        \
+    {                                                                                              \
+#c, c                                                                                      \
+    }
+    UNSUPPORTED_CODE(RKNN_ERR_FAIL),           UNSUPPORTED_CODE(RKNN_ERR_PARAM_INVALID),
+    UNSUPPORTED_CODE(RKNN_ERR_MODEL_INVALID),  UNSUPPORTED_CODE(RKNN_ERR_MALLOC_FAIL),
     UNSUPPORTED_CODE(RKNN_ERR_DEVICE_UNMATCH), UNSUPPORTED_CODE(RKNN_ERR_TARGET_PLATFORM_UNMATCH),
 #undef UNSUPPORTED_CODE
 };

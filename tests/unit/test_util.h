@@ -36,7 +36,7 @@ static inline int test_check_eq_u(uint64_t got, uint64_t want, const char *expr,
 }
 
 #define CHECK(expr) test_check(!!(expr), #expr, __FILE__, __LINE__)
-#define CHECK_EQ_U(got, want) \
+#define CHECK_EQ_U(got, want)                                                                      \
     test_check_eq_u((uint64_t)(got), (uint64_t)(want), #got " == " #want, __FILE__, __LINE__)
 
 static inline int test_report(const char *name)

@@ -14,10 +14,10 @@
 #include "vnpu_test_asm.h"
 
 #define ARENA_BYTES (2u << 20)
-#define ARENA_BASE 0x10000000u
-#define C 64u
-#define HW 56u
-#define K 64u
+#define ARENA_BASE  0x10000000u
+#define C           64u
+#define HW          56u
+#define K           64u
 
 static _Alignas(64) uint8_t arena[ARENA_BYTES];
 static vnpu_device dev;

@@ -27,10 +27,10 @@
 #include "vnpu_test_asm.h"
 
 #define ARENA_BYTES (3u << 20)
-#define ARENA_BASE 0x20000000u
-#define MAX_X 32768u
-#define MAX_W 131072u
-#define MAX_O 32768u
+#define ARENA_BASE  0x20000000u
+#define MAX_X       32768u
+#define MAX_W       131072u
+#define MAX_O       32768u
 
 static _Alignas(64) uint8_t arena[ARENA_BYTES];
 static vnpu_device dev;
@@ -109,7 +109,10 @@ static int64_t sat(int64_t v, int64_t lo, int64_t hi)
 /* IEEE half <-> float for exactly representable test values. */
 static uint16_t f2h(float f)
 {
-    union { float f; uint32_t u; } v = {f};
+    union {
+        float f;
+        uint32_t u;
+    } v = {f};
     uint32_t sign = (v.u >> 16) & 0x8000u;
     int e = (int)((v.u >> 23) & 0xFF) - 127;
     uint32_t m = v.u & 0x7FFFFFu;
@@ -181,13 +184,13 @@ typedef struct {
 } conv_case;
 
 /* reference data (NCHW) */
-static int32_t X[MAX_X];   /* int8 values or fp16 bits */
-static int32_t W[MAX_W];   /* [k][c][ky][kx] (dw: [c][ky][kx]) */
+static int32_t X[MAX_X]; /* int8 values or fp16 bits */
+static int32_t W[MAX_W]; /* [k][c][ky][kx] (dw: [c][ky][kx]) */
 static int32_t bias[1024], ow[1024], mul[1024];
-static int32_t E[MAX_O];   /* EW operand, [k][y][x] */
-static int64_t T[MAX_O];   /* pre-OUT_CVT value */
-static double F[MAX_O];    /* fp reference */
-static int64_t SX[MAX_O];  /* Σx of each output pixel (direct convolution) */
+static int32_t E[MAX_O];  /* EW operand, [k][y][x] */
+static int64_t T[MAX_O];  /* pre-OUT_CVT value */
+static double F[MAX_O];   /* fp reference */
+static int64_t SX[MAX_O]; /* Σx of each output pixel (direct convolution) */
 
 typedef struct {
     uint32_t cin_pad, kout_pad, hout, wout, c2_in, elem;
@@ -234,8 +237,8 @@ static uint32_t pack_input(const conv_case *cc, const conv_geom *g, uint32_t *pi
     for (uint32_t c = 0; c < cc->cin; c++)
         for (uint32_t y = 0; y < cc->hin; y++)
             for (uint32_t x = 0; x < cc->win; x++) {
-                uint8_t *p = tasm_host(&mem, a) + (c / g->c2_in) * surf +
-                             (y * cc->win + x) * atom + (c % g->c2_in) * g->elem;
+                uint8_t *p = tasm_host(&mem, a) + (c / g->c2_in) * surf + (y * cc->win + x) * atom +
+                             (c % g->c2_in) * g->elem;
                 int32_t v = X[((size_t)c * cc->hin + y) * cc->win + x];
                 if (cc->fp16)
                     st16(p, (uint16_t)v);
@@ -333,9 +336,9 @@ static void run_conv_case(const conv_case *cc)
     g.hout = (cc->hin + cc->pt + cc->pb - cc->kh) / cc->sy + 1u;
     g.wout = (cc->win + cc->pl + cc->pr - cc->kw) / cc->sx + 1u;
     nk = cc->dw ? cc->cin : cc->kout;
-    g.kout_pad = cc->dw ? g.cin_pad
-                        : align_up(cc->kout, cc->fp16 ? (rk356x() ? 8u : 16u)
-                                                      : (rk356x() ? 16u : 32u));
+    g.kout_pad =
+        cc->dw ? g.cin_pad
+               : align_up(cc->kout, cc->fp16 ? (rk356x() ? 8u : 16u) : (rk356x() ? 16u : 32u));
     g.padv = cc->fp16 ? (int32_t)f2h(-1.5f) : rnd_range(-128, 127);
     mem.used = 0;
 
@@ -363,8 +366,9 @@ static void run_conv_case(const conv_case *cc)
                             int64_t iy = (int64_t)oy * cc->sy + ky - cc->pt;
                             int64_t ix = (int64_t)ox * cc->sx + kx - cc->pl;
                             int32_t xv = ref_x(cc, &g, ch, iy, ix);
-                            size_t wi = cc->dw ? (size_t)ch * taps + ky * cc->kw + kx
-                                               : ((size_t)k * cc->cin + ch) * taps + ky * cc->kw + kx;
+                            size_t wi = cc->dw
+                                            ? (size_t)ch * taps + ky * cc->kw + kx
+                                            : ((size_t)k * cc->cin + ch) * taps + ky * cc->kw + kx;
                             int32_t wv = ch < cc->cin ? W[wi] : (cc->fp16 ? 0 : -ow[k]);
                             if (cc->fp16) {
                                 facc += (double)h2f((uint16_t)xv) * h2f((uint16_t)wv);
@@ -495,25 +499,38 @@ static void run_conv_case(const conv_case *cc)
     /* compare every output channel (padded ones included: acc 0 there) */
     for (uint32_t k = 0; k < g.kout_pad; k++)
         for (uint32_t p = 0; p < npix; p++) {
-            const uint8_t *d = tasm_host(&mem, c.out_addr) + (k / oc2) * c.out_surf + p * atom +
-                               (k % oc2) * oe;
+            const uint8_t *d =
+                tasm_host(&mem, c.out_addr) + (k / oc2) * c.out_surf + p * atom + (k % oc2) * oe;
             size_t o = (size_t)k * npix + p;
             if (cc->fp16) {
                 double want = F[o];
                 if (cc->out_prec == 2)
                     bad += ld16(d) != f2h((float)want);
                 else
-                    bad += ld32(d) != (union { float f; uint32_t u; }){(float)want}.u;
+                    bad += ld32(d) != (union {
+                                          float f;
+                                          uint32_t u;
+                                      }){(float)want}
+                                          .u;
                 continue;
             }
             int64_t t = T[o];
-            int64_t y = round_div_pow2(t * (int64_t)g.oc_scale, g.oc_shift, cc->round_away) +
-                        g.oc_off;
+            int64_t y =
+                round_div_pow2(t * (int64_t)g.oc_scale, g.oc_shift, cc->round_away) + g.oc_off;
             int64_t got;
             switch (cc->out_prec) {
-            case 0: got = (int8_t)d[0]; y = sat(y, -128, 127); break;
-            case 1: got = (int16_t)ld16(d); y = sat(y, -32768, 32767); break;
-            default: got = (int32_t)ld32(d); y = sat(y, INT32_MIN, INT32_MAX); break;
+            case 0:
+                got = (int8_t)d[0];
+                y = sat(y, -128, 127);
+                break;
+            case 1:
+                got = (int16_t)ld16(d);
+                y = sat(y, -32768, 32767);
+                break;
+            default:
+                got = (int32_t)ld32(d);
+                y = sat(y, INT32_MIN, INT32_MAX);
+                break;
             }
             if (got != y && bad++ < 3)
                 printf("  %s: channel %lu pixel %lu: got %lld want %lld\n", cc->name,
@@ -525,26 +542,141 @@ static void run_conv_case(const conv_case *cc)
 
 static const conv_case sweep[] = {
     /* name                       fp dw argb cin  h   w  kout kh kw sx sy pt pl pb pr bias mesa relu rx ew comb out away */
-    {"1x1 c16 k8",                 0, 0, 0, 16,  8,  8,  8, 1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0},
-    {"3x3 p1 c20 k40",             0, 0, 0, 20,  9,  7, 40, 3, 3, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0},
-    {"5x5 s2 p2 argb3 k16",        0, 0, 1,  3, 13, 11, 16, 5, 5, 2, 2, 2, 2, 2, 2, 1, 0, 0, 0, 0, 0, 0, 0},
-    {"3x3 s2 c48 k70",             0, 0, 0, 48, 10, 10, 70, 3, 3, 2, 2, 1, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1},
-    {"1x1 c64 k33 relu",           0, 0, 0, 64,  5,  6, 33, 1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0, 0},
-    {"3x3 valid c7 k12 relux",     0, 0, 0,  7,  8,  9, 12, 3, 3, 1, 1, 0, 0, 0, 0, 1, 0, 1, 1, 0, 0, 0, 0},
-    {"3x3 pt1 pl0 implicit",       0, 0, 0, 16,  7,  8,  9, 3, 3, 1, 2, 1, 0, 1, 2, 1, 0, 0, 0, 0, 0, 0, 0},
-    {"argb1 3x3 p1 k8",            0, 0, 1,  1, 12, 12,  8, 3, 3, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0},
-    {"argb4 1x1 k5",               0, 0, 1,  4,  6, 10,  5, 1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0},
-    {"dw 3x3 p1 c24",              0, 1, 0, 24,  8,  8,  0, 3, 3, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0},
-    {"dw 5x5 s2 p2 c80",           0, 1, 0, 80,  9, 10,  0, 5, 5, 2, 2, 2, 2, 2, 2, 1, 0, 0, 0, 0, 0, 0, 0},
-    {"mesa bias 3x3 c16 k24",      0, 0, 0, 16,  6,  6, 24, 3, 3, 1, 1, 1, 1, 1, 1, 0, 1, 0, 0, 0, 0, 0, 0},
-    {"ew add 3x3 c8 k8",           0, 0, 0,  8,  7,  7,  8, 3, 3, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 0},
-    {"ew add comb c16 k40",        0, 0, 0, 16,  6,  5, 40, 3, 3, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 1, 0, 0},
-    {"int32 out 3x3 c16 k20",      0, 0, 0, 16,  5,  5, 20, 3, 3, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 4, 0},
-    {"int16 out 1x1 c32 k16",      0, 0, 0, 32,  4,  4, 16, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0},
-    {"fp16 3x3 p1 c12 k20",        1, 0, 0, 12,  6,  7, 20, 3, 3, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 2, 0},
-    {"fp16 argb3 1x1 k3",          1, 0, 1,  3, 10, 10,  3, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0},
-    {"fp16 5x5 s2 c40 k17 fp32",   1, 0, 0, 40,  9,  9, 17, 5, 5, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0, 5, 0},
-    {"fp16 dw 3x3 c20",            1, 1, 0, 20,  6,  6,  0, 3, 3, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 2, 0},
+    {"1x1 c16 k8", 0, 0, 0, 16, 8, 8, 8, 1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0},
+    {"3x3 p1 c20 k40", 0, 0, 0, 20, 9, 7, 40, 3, 3, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0},
+    {"5x5 s2 p2 argb3 k16", 0, 0, 1, 3, 13, 11, 16, 5, 5, 2, 2, 2, 2, 2, 2, 1, 0, 0, 0, 0, 0, 0, 0},
+    {"3x3 s2 c48 k70", 0, 0, 0, 48, 10, 10, 70, 3, 3, 2, 2, 1, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1},
+    {"1x1 c64 k33 relu", 0, 0, 0, 64, 5, 6, 33, 1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0, 0},
+    {"3x3 valid c7 k12 relux",
+     0,
+     0,
+     0,
+     7,
+     8,
+     9,
+     12,
+     3,
+     3,
+     1,
+     1,
+     0,
+     0,
+     0,
+     0,
+     1,
+     0,
+     1,
+     1,
+     0,
+     0,
+     0,
+     0},
+    {"3x3 pt1 pl0 implicit", 0, 0, 0, 16, 7, 8, 9, 3, 3, 1, 2, 1, 0, 1, 2, 1, 0, 0, 0, 0, 0, 0, 0},
+    {"argb1 3x3 p1 k8", 0, 0, 1, 1, 12, 12, 8, 3, 3, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0},
+    {"argb4 1x1 k5", 0, 0, 1, 4, 6, 10, 5, 1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0},
+    {"dw 3x3 p1 c24", 0, 1, 0, 24, 8, 8, 0, 3, 3, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0},
+    {"dw 5x5 s2 p2 c80", 0, 1, 0, 80, 9, 10, 0, 5, 5, 2, 2, 2, 2, 2, 2, 1, 0, 0, 0, 0, 0, 0, 0},
+    {"mesa bias 3x3 c16 k24",
+     0,
+     0,
+     0,
+     16,
+     6,
+     6,
+     24,
+     3,
+     3,
+     1,
+     1,
+     1,
+     1,
+     1,
+     1,
+     0,
+     1,
+     0,
+     0,
+     0,
+     0,
+     0,
+     0},
+    {"ew add 3x3 c8 k8", 0, 0, 0, 8, 7, 7, 8, 3, 3, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 0},
+    {"ew add comb c16 k40", 0, 0, 0, 16, 6, 5, 40, 3, 3, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 1, 0, 0},
+    {"int32 out 3x3 c16 k20",
+     0,
+     0,
+     0,
+     16,
+     5,
+     5,
+     20,
+     3,
+     3,
+     1,
+     1,
+     1,
+     1,
+     1,
+     1,
+     0,
+     0,
+     0,
+     0,
+     0,
+     0,
+     4,
+     0},
+    {"int16 out 1x1 c32 k16",
+     0,
+     0,
+     0,
+     32,
+     4,
+     4,
+     16,
+     1,
+     1,
+     1,
+     1,
+     0,
+     0,
+     0,
+     0,
+     0,
+     0,
+     0,
+     0,
+     0,
+     0,
+     1,
+     0},
+    {"fp16 3x3 p1 c12 k20", 1, 0, 0, 12, 6, 7, 20, 3, 3, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 2, 0},
+    {"fp16 argb3 1x1 k3", 1, 0, 1, 3, 10, 10, 3, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0},
+    {"fp16 5x5 s2 c40 k17 fp32",
+     1,
+     0,
+     0,
+     40,
+     9,
+     9,
+     17,
+     5,
+     5,
+     2,
+     2,
+     2,
+     2,
+     2,
+     2,
+     0,
+     0,
+     0,
+     0,
+     0,
+     0,
+     5,
+     0},
+    {"fp16 dw 3x3 c20", 1, 1, 0, 20, 6, 6, 0, 3, 3, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 2, 0},
 };
 
 static void test_conv_sweep(rknpu_soc_id id)
@@ -591,10 +723,11 @@ static int64_t flying_int(const tasm_conv *e, uint32_t w, uint32_t h, uint32_t c
     for (uint32_t p = 0; p < w * h; p++)
         for (uint32_t ch = 0; ch < c; ch++) {
             int64_t x = (int8_t)tasm_host(&mem, src)[p * atom + ch];
-            const uint8_t *d = tasm_host(&mem, e->out_addr) + (ch / oc2) * e->out_surf +
-                               p * atom + (ch % oc2) * oe;
-            int64_t got = e->out_prec == 0 ? (int8_t)d[0]
-                                           : (e->out_prec == 1 ? (int16_t)ld16(d) : (int32_t)ld32(d));
+            const uint8_t *d = tasm_host(&mem, e->out_addr) + (ch / oc2) * e->out_surf + p * atom +
+                               (ch % oc2) * oe;
+            int64_t got = e->out_prec == 0
+                              ? (int8_t)d[0]
+                              : (e->out_prec == 1 ? (int16_t)ld16(d) : (int32_t)ld32(d));
             int64_t want = ref(x);
             if (got != want && bad++ < 3)
                 printf("  %s: x %lld got %lld want %lld\n", name, (long long)x, (long long)got,
@@ -604,10 +737,22 @@ static int64_t flying_int(const tasm_conv *e, uint32_t w, uint32_t h, uint32_t c
     return bad;
 }
 
-static int64_t ref_half_even(int64_t x) { return round_div_pow2(x, 1, 0) + 3; }
-static int64_t ref_half_away(int64_t x) { return round_div_pow2(x, 1, 1) + 3; }
-static int64_t ref_sat(int64_t x) { return sat(round_div_pow2((x + 1000) * 3, 2, 0) - 700, -128, 127); }
-static int64_t ref_int16(int64_t x) { return sat((x + 1000) * 30, -32768, 32767); }
+static int64_t ref_half_even(int64_t x)
+{
+    return round_div_pow2(x, 1, 0) + 3;
+}
+static int64_t ref_half_away(int64_t x)
+{
+    return round_div_pow2(x, 1, 1) + 3;
+}
+static int64_t ref_sat(int64_t x)
+{
+    return sat(round_div_pow2((x + 1000) * 3, 2, 0) - 700, -128, 127);
+}
+static int64_t ref_int16(int64_t x)
+{
+    return sat((x + 1000) * 30, -32768, 32767);
+}
 static int64_t ref_bn(int64_t x)
 {
     int64_t v = x - 17;
@@ -659,7 +804,7 @@ static void test_dpu_only(rknpu_soc_id id)
     e.out_prec = 4;
     oc2 = atom / 4;
     e.out_addr = tasm_alloc(&mem, ((c + oc2 - 1) / oc2) * e.out_surf, 64);
-    e.bs_cfg = rk356x() ? 0x48u : 0x20040u;           /* ALU add + MUL, ReLU bypassed */
+    e.bs_cfg = rk356x() ? 0x48u : 0x20040u; /* ALU add + MUL, ReLU bypassed */
     e.bs_alu = 100000;
     e.bs_mul_cfg = (uint32_t)(uint16_t)-7 << 16 | 1u << 8; /* operand -7, shift 1 */
     e.bs_neg_shift = 1;
@@ -680,8 +825,7 @@ static void test_dpu_only(rknpu_soc_id id)
     uint32_t bad = 0;
     if (CHECK(tasm_run(&dev, 0, &mem, tasks, 1) == 0))
         for (uint32_t p = 0; p < w * h; p++)
-            for (uint32_t ch = 0; ch < c; ch++)
-            {
+            for (uint32_t ch = 0; ch < c; ch++) {
                 int8_t x = (int8_t)tasm_host(&mem, src)[p * atom + ch];
                 int8_t got = (int8_t)tasm_host(&mem, e.out_addr)[p * atom + ch];
                 if (got != ref_bn(x) && bad++ < 3)
@@ -696,7 +840,10 @@ static void test_dpu_only(rknpu_soc_id id)
  * the operand converter is visible: x (op) cvt(e). */
 static void test_ew_int(rknpu_soc_id id)
 {
-    static const struct { uint32_t algo, cvt, type1, relu; const char *name; } ops[] = {
+    static const struct {
+        uint32_t algo, cvt, type1, relu;
+        const char *name;
+    } ops[] = {
         {2, 1, 1, 0, "add, cvt ((e + off) * s) >> sh"},
         {2, 1, 0, 0, "add, cvt ((e * s) >> sh) + off"},
         {0, 0, 0, 0, "max"},
@@ -763,10 +910,13 @@ static void test_dpu_fp16(rknpu_soc_id id)
 {
     tasm_conv e;
     uint32_t atom, c2, w = 20, h = 3, src, ew, bad = 0;
-    static const struct { uint32_t cfg; const char *name; } ops[] = {
-        {0x108203C0u, "add"}, {0x108403C0u, "sub"}, {0x108003C0u, "max"},
-        {0x108103C0u, "min"}, {0x108003C4u, "mul"},
-        {0x108202C0u, "add, identity converter left on (ab's recipe)"},
+    static const struct {
+        uint32_t cfg;
+        const char *name;
+    } ops[] = {
+        {0x108203C0u, "add"}, {0x108403C0u, "sub"},
+        {0x108003C0u, "max"}, {0x108103C0u, "min"},
+        {0x108003C4u, "mul"}, {0x108202C0u, "add, identity converter left on (ab's recipe)"},
     };
 
     setup(id);
@@ -783,14 +933,17 @@ static void test_dpu_fp16(rknpu_soc_id id)
     e.out_surf = w * h * c2 * 4;
     e.out_addr = tasm_alloc(&mem, e.out_surf, 64);
     e.bs_cfg = rk356x() ? 0x48u : 0x20040u;
-    e.bs_alu = 0xC1A00000u;                 /* fp32 -20.0 */
+    e.bs_alu = 0xC1A00000u; /* fp32 -20.0 */
     e.bs_mul_cfg = (uint32_t)f2h(4.140625f) << 16;
     tasm_flying_task(&tasks[0], soc, 2, w, h, c2, src, &e, 1);
     if (CHECK(tasm_run(&dev, 0, &mem, tasks, 1) == 0)) {
         for (uint32_t i = 0; i < w * h * c2; i++) {
             float x = h2f(ld16(tasm_host(&mem, src) + 2 * i));
             float want = (x - 20.0f) * 4.140625f;
-            union { float f; uint32_t u; } got = {0};
+            union {
+                float f;
+                uint32_t u;
+            } got = {0};
             got.u = ld32(tasm_host(&mem, e.out_addr) + 4 * i);
             bad += got.f != want;
         }
@@ -818,8 +971,11 @@ static void test_dpu_fp16(rknpu_soc_id id)
         for (uint32_t i = 0; i < w * h * c2; i++) {
             float a = h2f(ld16(tasm_host(&mem, src) + 2 * i));
             float b = h2f(ld16(tasm_host(&mem, ew) + 2 * i));
-            float want = k == 0 || k == 5 ? a + b : k == 1 ? a - b : k == 2 ? (a > b ? a : b)
-                                              : k == 3 ? (a < b ? a : b) : a * b;
+            float want = k == 0 || k == 5 ? a + b
+                         : k == 1         ? a - b
+                         : k == 2         ? (a > b ? a : b)
+                         : k == 3         ? (a < b ? a : b)
+                                          : a * b;
             bad += ld16(tasm_host(&mem, e.out_addr) + 2 * i) != f2h(want);
         }
         if (!CHECK_EQ_U(bad, 0))
@@ -831,7 +987,9 @@ static void test_dpu_fp16(rknpu_soc_id id)
 
 static void test_pooling(rknpu_soc_id id)
 {
-    static const struct { uint32_t method, kw, kh, sw, sh, pl, pt, pr, pb; } pc[] = {
+    static const struct {
+        uint32_t method, kw, kh, sw, sh, pl, pt, pr, pb;
+    } pc[] = {
         {1, 3, 3, 2, 2, 1, 1, 1, 1}, /* max 3x3 s2 p1 */
         {2, 2, 2, 2, 2, 0, 0, 0, 0}, /* min 2x2 s2 */
         {0, 3, 3, 1, 1, 1, 1, 1, 1}, /* avg 3x3 s1 p1 (padding counts) */
@@ -886,9 +1044,9 @@ static void test_pooling(rknpu_soc_id id)
                             int64_t ix = (int64_t)ox * p.sw + kx - p.pl;
                             int64_t v = (iy < 0 || ix < 0 || iy >= hin || ix >= win)
                                             ? (int8_t)(uint8_t)p.pad_value
-                                            : (int8_t)tasm_host(&mem, src)[(ch / c2) * p.surf +
-                                                                           iy * p.line + ix * atom +
-                                                                           ch % c2];
+                                            : (int8_t)tasm_host(
+                                                  &mem, src)[(ch / c2) * p.surf + iy * p.line +
+                                                             ix * atom + ch % c2];
                             if (p.method == 0)
                                 acc += v;
                             else if (p.method == 1 ? v > acc : v < acc)
@@ -896,8 +1054,8 @@ static void test_pooling(rknpu_soc_id id)
                         }
                     if (p.method == 0)
                         acc = sat(round_div_pow2(acc * p.recip_w * p.recip_h, 32, 0), -128, 127);
-                    int8_t got = (int8_t)tasm_host(&mem, p.dst)[(ch / c2) * p.dsurf +
-                                                                (oy * p.wout + ox) * atom + ch % c2];
+                    int8_t got = (int8_t)tasm_host(
+                        &mem, p.dst)[(ch / c2) * p.dsurf + (oy * p.wout + ox) * atom + ch % c2];
                     bad += got != acc;
                 }
         if (!CHECK_EQ_U(bad, 0))
@@ -932,9 +1090,9 @@ static void test_unsupported(void)
     c.out_addr = tasm_alloc(&mem, 4096, 64);
     c.out_surf = 256;
     tasm_conv_task(&tasks[0], soc, &c);
-    CHECK_EQ_U(tasm_run(&dev, 0, &mem, tasks, 1), 0); /* the base program is fine */
-    expect_unsupported(&c, NPU_CNA_CONV_CON1, 5, "CNA_CONV_CON1");           /* conv mode */
-    expect_unsupported(&c, NPU_CNA_CONV_CON1, 0x10, "IN_PRECISION");         /* int16 */
+    CHECK_EQ_U(tasm_run(&dev, 0, &mem, tasks, 1), 0);                /* the base program is fine */
+    expect_unsupported(&c, NPU_CNA_CONV_CON1, 5, "CNA_CONV_CON1");   /* conv mode */
+    expect_unsupported(&c, NPU_CNA_CONV_CON1, 0x10, "IN_PRECISION"); /* int16 */
     expect_unsupported(&c, NPU_CNA_CONV_CON3, 0x9 | 2u << 16, "dilation");
     expect_unsupported(&c, NPU_CNA_CONV_CON3, 0x9 | 1u << 8, "deconvolution");
     expect_unsupported(&c, NPU_CORE_CLIP_TRUNCATE, 2, "CORE_CLIP_TRUNCATE");

@@ -18,7 +18,7 @@
 #include "vnpu_test_asm.h"
 
 #define ARENA_BYTES (1u << 20)
-#define ARENA_BASE 0x40000000u
+#define ARENA_BASE  0x40000000u
 
 static _Alignas(64) uint8_t arena[ARENA_BYTES];
 static vnpu_device dev;
@@ -273,19 +273,19 @@ static void test_interrupt_registers(void)
     CHECK_EQ_U(rd(0, NPU_PC_INTERRUPT_MASK), 0x300);
     CHECK_EQ_U(rd(0, NPU_PC_INTERRUPT_RAW_STATUS), 0x100);
     wr(0, NPU_PC_INTERRUPT_MASK, 0);
-    CHECK_EQ_U(rd(0, NPU_PC_INTERRUPT_STATUS), 0);           /* status = raw & mask */
-    CHECK_EQ_U(rd(0, NPU_PC_INTERRUPT_RAW_STATUS), 0x100);   /* raw unaffected */
+    CHECK_EQ_U(rd(0, NPU_PC_INTERRUPT_STATUS), 0);         /* status = raw & mask */
+    CHECK_EQ_U(rd(0, NPU_PC_INTERRUPT_RAW_STATUS), 0x100); /* raw unaffected */
     wr(0, NPU_PC_INTERRUPT_MASK, 0xFFFFFFFF);
-    CHECK_EQ_U(rd(0, NPU_PC_INTERRUPT_MASK), 0x1FFFF);        /* 17 bits */
-    wr(0, NPU_PC_INTERRUPT_CLEAR, 0x200);                      /* other bit: no effect */
+    CHECK_EQ_U(rd(0, NPU_PC_INTERRUPT_MASK), 0x1FFFF); /* 17 bits */
+    wr(0, NPU_PC_INTERRUPT_CLEAR, 0x200);              /* other bit: no effect */
     CHECK_EQ_U(rd(0, NPU_PC_INTERRUPT_STATUS), 0x100);
-    wr(0, NPU_PC_INTERRUPT_CLEAR, 0x100);                      /* write 1 to clear */
+    wr(0, NPU_PC_INTERRUPT_CLEAR, 0x100); /* write 1 to clear */
     CHECK_EQ_U(rd(0, NPU_PC_INTERRUPT_RAW_STATUS), 0);
-    wr(0, NPU_PC_INTERRUPT_STATUS, 0x1FFFF);                   /* read-only */
+    wr(0, NPU_PC_INTERRUPT_STATUS, 0x1FFFF); /* read-only */
     wr(0, NPU_PC_INTERRUPT_RAW_STATUS, 0x1FFFF);
     CHECK_EQ_U(rd(0, NPU_PC_INTERRUPT_RAW_STATUS), 0);
-    CHECK_EQ_U(rd(0, NPU_PC_VERSION), 0x46495245);             /* "FIRE", hw.md §1.2 */
-    CHECK_EQ_U(rd(0, NPU_DDMA_CFG_STATUS) & 0x100, 0x100);     /* DMA idle */
+    CHECK_EQ_U(rd(0, NPU_PC_VERSION), 0x46495245);         /* "FIRE", hw.md §1.2 */
+    CHECK_EQ_U(rd(0, NPU_DDMA_CFG_STATUS) & 0x100, 0x100); /* DMA idle */
 
     /* the BSP's pre-kick S_POINTER writes are accepted and read back */
     wr(0, NPU_CNA_S_POINTER, 0xE + 0x10000000u);

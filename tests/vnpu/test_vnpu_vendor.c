@@ -38,12 +38,12 @@
 #include "test_util.h"
 #include "vnpu.h"
 
-#define CARVE_BYTES (4u << 20)
+#define CARVE_BYTES    (4u << 20)
 #define CARVE_NPU_ADDR 0x30000000u
-#define OUT_SCALE 4.142374515533447 /* tensor "8" quantisation (vendor demo) */
-#define OUT_ZP 20
-#define OUT_SCALE_FP16 4.140625f    /* fp16(4.142374515533447): 1060 / 256 */
-#define MID_PIXELS (128 * 128)
+#define OUT_SCALE      4.142374515533447 /* tensor "8" quantisation (vendor demo) */
+#define OUT_ZP         20
+#define OUT_SCALE_FP16 4.140625f /* fp16(4.142374515533447): 1060 / 256 */
+#define MID_PIXELS     (128 * 128)
 
 static uint8_t carve[CARVE_BYTES] __attribute__((aligned(4096)));
 static uint8_t model_buf[64 * 1024];
@@ -77,7 +77,10 @@ static int8_t quant(double y)
 /* IEEE half from float, round to nearest even (test's own version). */
 static uint16_t to_half(float f)
 {
-    union { float f; uint32_t u; } v = {f};
+    union {
+        float f;
+        uint32_t u;
+    } v = {f};
     uint32_t sign = (v.u >> 16) & 0x8000u, e = (v.u >> 23) & 0xFFu, m = v.u & 0x7FFFFFu;
     int exp = (int)e - 127;
 
@@ -87,7 +90,7 @@ static uint16_t to_half(float f)
         if (exp < -25)
             return (uint16_t)sign;
         m |= 0x800000u;
-        unsigned sh = (unsigned)(-1 - exp);       /* 14..24 */
+        unsigned sh = (unsigned)(-1 - exp); /* 14..24 */
         uint32_t q = m >> sh, rem = m & ((1u << sh) - 1u), half = 1u << (sh - 1u);
         q += rem > half || (rem == half && (q & 1u));
         return (uint16_t)(sign | q);
@@ -117,8 +120,8 @@ static void platform(rknpu_soc_id soc)
 static rknn_ctx *open_model(const char *name, rknpu_soc_id soc, rknn_context *h)
 {
     char path[512];
-    size_t n = test_read_file(test_path(path, sizeof path, models_dir, name), model_buf,
-                              sizeof model_buf);
+    size_t n =
+        test_read_file(test_path(path, sizeof path, models_dir, name), model_buf, sizeof model_buf);
     vnpu_dma_window w = {CARVE_NPU_ADDR, CARVE_BYTES, carve};
 
     platform(soc);
@@ -259,7 +262,8 @@ static void compare_with_onnx(const int8_t *out, const char *what)
             maxd = (uint32_t)d;
     }
     printf("  %-24s vs ONNX float: max %lu step, mean %.4f steps, %.2f%% exact\n", what,
-           (unsigned long)maxd, (double)sumd / (8.0 * MID_PIXELS), 100.0 * exact / (8.0 * MID_PIXELS));
+           (unsigned long)maxd, (double)sumd / (8.0 * MID_PIXELS),
+           100.0 * exact / (8.0 * MID_PIXELS));
     CHECK(maxd <= 1);
     CHECK((double)sumd / (8.0 * MID_PIXELS) < 0.2);
     CHECK(exact > 8u * MID_PIXELS * 8u / 10u);
@@ -269,8 +273,12 @@ static void test_mid_rk3588(void)
 {
     rknn_context h = 0;
     rknn_ctx *ctx = open_model("rk3588_multiple_input_demo.v6.rknn", RKNPU_SOC_RK3588, &h);
-    static const struct { uint32_t n; int rev; const char *name; } cfgs[] = {
-        {1, 0, "RK3588 1-core"}, {2, 0, "RK3588 2-core"}, {3, 0, "RK3588 3-core"},
+    static const struct {
+        uint32_t n;
+        int rev;
+        const char *name;
+    } cfgs[] = {
+        {1, 0, "RK3588 1-core"},          {2, 0, "RK3588 2-core"},          {3, 0, "RK3588 3-core"},
         {3, 1, "RK3588 3-core reversed"}, {2, 1, "RK3588 2-core reversed"},
     };
 
@@ -434,12 +442,12 @@ int main(int argc, char **argv)
     skip = test_require_models(models_dir, "rk3588_multiple_input_demo.v6.rknn");
     if (skip)
         return skip;
-    if (!CHECK(test_read_file(test_path(path, sizeof path, models_dir,
-                                        "multiple_input_demo/input1.bin"), in1, sizeof in1) ==
-               sizeof in1) ||
-        !CHECK(test_read_file(test_path(path, sizeof path, models_dir,
-                                        "multiple_input_demo/input2.bin"), in2, sizeof in2) ==
-               sizeof in2))
+    if (!CHECK(test_read_file(
+                   test_path(path, sizeof path, models_dir, "multiple_input_demo/input1.bin"), in1,
+                   sizeof in1) == sizeof in1) ||
+        !CHECK(test_read_file(
+                   test_path(path, sizeof path, models_dir, "multiple_input_demo/input2.bin"), in2,
+                   sizeof in2) == sizeof in2))
         return test_report("vnpu_vendor");
     if (argc >= 3) {
         /* the reference file is mandatory when given: a broken generator fails */

@@ -19,7 +19,6 @@
 #include "npu_soc.h"
 #include "vnpu.h"
 
-
 /* ---- DMA arena -------------------------------------------------------------- */
 
 typedef struct {
@@ -61,13 +60,13 @@ typedef npu_task_words tasm_task;
 typedef npu_conv_desc tasm_conv;
 typedef npu_pool_desc tasm_pool;
 
-#define tasm_task_init npu_task_begin
-#define tasm_raw npu_task_raw
-#define tasm_reg npu_task_reg
+#define tasm_task_init     npu_task_begin
+#define tasm_raw           npu_task_raw
+#define tasm_reg           npu_task_reg
 #define tasm_conv_defaults npu_conv_defaults
-#define tasm_conv_task npu_build_conv
-#define tasm_flying_task npu_build_flying
-#define tasm_pool_task npu_build_pool
+#define tasm_conv_task     npu_build_conv
+#define tasm_flying_task   npu_build_flying
+#define tasm_pool_task     npu_build_pool
 
 static inline int tasm_is_rk356x(const npu_soc_profile *soc)
 {
