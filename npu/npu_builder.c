@@ -181,7 +181,7 @@ void npu_build_conv(npu_task_words *t, const npu_soc_profile *soc, const npu_con
         npu_task_reg(t, NPU_CNA_DMA_CON1, c->win);
         npu_task_reg(t, NPU_CNA_DMA_CON2, c->win * c->hin);
     } else {
-        /* group-line form (hw.md §4.2): line = 4W atoms, surface = line + surf */
+        /* group-line form (hardware.md §4.2): line = 4W atoms, surface = line + surf */
         npu_task_reg(t, NPU_CNA_DMA_CON1, 4u * c->win);
         npu_task_reg(t, NPU_CNA_DMA_CON2,
                      NPU_CNA_DMA_CON2_SURF_STRIDE(c->win * c->hin - 4u * c->win));

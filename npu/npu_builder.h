@@ -5,7 +5,7 @@
  * self-test (examples/selftest) and the virtual NPU's tests; the matmul API
  * will reuse it.
  *
- * Register values follow the documented recipes (hw.md §4.6, and what the
+ * Register values follow the documented recipes (hardware.md §4.6, and what the
  * vendor streams in the sample models do: notes in the vNPU's sources).
  * Offsets are given in the RK3588 register-table layout and translated to
  * the SoC's own map (RK356x CORE shift, CMAC block) as words are emitted.

@@ -108,7 +108,7 @@ static int check_version(npu_device *dev, unsigned core)
 
 /* ---- submission ----------------------------------------------------------- */
 
-/* The BSP's submit_pc for tasks [first, first + count) (hw.md §3.2). */
+/* The BSP's submit_pc for tasks [first, first + count) (hardware.md §3.2). */
 static void submit_slice(npu_device *dev, unsigned core, const npu_core_job *job, uint32_t first,
                          uint32_t count, uint32_t *last_int_mask)
 {

@@ -4,9 +4,9 @@
  * One job = one chain of tasks per participating core, given as
  * struct rknpu_task records (40 bytes, the layout .rknn files and the
  * vendor kernel use) whose regcmd_addr is relative to a stream base. The
- * driver programs each core with the BSP's submit_pc sequence (hw.md §3.2),
+ * driver programs each core with the BSP's submit_pc sequence (hardware.md §3.2),
  * polls INT_STATUS with the fuzz-status rule until it equals the last
- * task's int_mask (hw.md §3.3), bounded by a timeout measured with the time
+ * task's int_mask (hardware.md §3.3), bounded by a timeout measured with the time
  * hook, and on a timeout or DMA error resets the core through the reset
  * hook so the next job starts clean. Chains longer than the SoC's
  * max_submit_tasks are submitted in slices. No floating point, no
@@ -122,7 +122,7 @@ int npu_wait(npu_device *dev, npu_pending *pending, npu_job_result *result);
 /* The started, not yet waited-for job that occupies a core, or NULL. */
 npu_pending *npu_core_owner(const npu_device *dev, unsigned core);
 
-/* Fold each 2-bit ping-pong group so either group's bit matches (hw.md §3.3). */
+/* Fold each 2-bit ping-pong group so either group's bit matches (hardware.md §3.3). */
 uint32_t npu_fuzz_status(uint32_t status);
 
 /* Reset one core (hook) and clear its interrupts. */

@@ -9,7 +9,7 @@
  *
  * A run walks the nodes in graph order. Consecutive NPU nodes form one
  * segment: each core submits the tasks those nodes contributed to its task
- * group (TASK_NUMBER ends a chain wherever it must, hw.md §1.5). A custom
+ * group (TASK_NUMBER ends a chain wherever it must, hardware.md §1.5). A custom
  * node between segments converts its inputs from the NPU's native buffers
  * (NC1HWC2 / packed NHWC, int8 or fp16) to float32 NCHW, runs prepare and
  * compute, and converts its outputs back to their native layout for the

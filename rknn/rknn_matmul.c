@@ -2,7 +2,7 @@
  * rknn_matmul.c - the matmul API (rknn_matmul_api.h).
  *
  * NOT DONE YET: the NPU matmul path (a 1x1-conv task per tile built with
- * npu_builder, hw.md §4.6 recipe A) is planned; until it lands every call
+ * npu_builder, hardware.md §4.6 recipe A) is planned; until it lands every call
  * that would need it returns RKNN_ERR_FAIL with a log line saying so, so
  * applications link and fail clearly instead of computing nothing.
  * rknn_B_normal_layout_to_native_layout is pure CPU work and is complete.
@@ -99,7 +99,7 @@ static int b_elem_bits(rknn_matmul_type type)
 }
 
 /* Native B: [N/subN][K/subK][subN][subK], both divisions rounded up, padding
- * zero (seed-api.md §4.6). */
+ * zero (api.md §4.6). */
 int rknn_B_normal_layout_to_native_layout(void *B_input, void *B_output, int K, int N, int subN,
                                           int subK, rknn_matmul_type type)
 {

@@ -217,7 +217,7 @@ static int run_locked(rknn_ctx *ctx, const rknn_run_extend *extend)
         uint64_t t0 = rknpu_hook_time_us();
         memset(&res, 0, sizeof res);
         ret = rknn_custom_run_graph(ctx, jobs, n, &res.hw_time_us);
-        /* PERF_RUN is the whole inference (seed-api 2.6), CPU operators too */
+        /* PERF_RUN is the whole inference (api.md §2.6), CPU operators too */
         return ret == RKNN_SUCC
                    ? run_completed(ctx, jobs, n, res.hw_time_us, rknpu_hook_time_us() - t0)
                    : ret;

@@ -6,7 +6,7 @@
  * 0x00400000, .data/.bss/stack after it, the DMA carve-out at 0x20000000
  * (64 MiB, below 4 GiB because the NPU's address registers are 32-bit).
  *
- * NOT YET RUN ON SILICON: the power-up sequence follows hw.md §2.2 (what the
+ * NOT YET RUN ON SILICON: the power-up sequence follows hardware.md §2.2 (what the
  * StarryOS driver and the mainline power-domain table do); U-Boot leaves the
  * NPU clocks ungated. Every wait is bounded and failures are reported.
  */

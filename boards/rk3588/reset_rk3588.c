@@ -1,11 +1,11 @@
 /*
  * reset_rk3588.c - soft reset of one RK3588 NPU core through the CRU
- * (hw.md §2.2 and §3.4): assert the core's AXI (A) and AHB (H) reset lines,
+ * (hardware.md §2.2 and §3.4): assert the core's AXI (A) and AHB (H) reset lines,
  * hold them well over the required 32 cycles of the slowest clock, release
  * both together, and give the core time to come out of reset. The driver
  * calls this after a timeout or DMA error.
  *
- * NOT YET RUN ON SILICON: register and bit numbers are from hw.md.
+ * NOT YET RUN ON SILICON: register and bit numbers are from hardware.md.
  */
 #include <stdint.h>
 

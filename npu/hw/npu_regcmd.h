@@ -1,6 +1,6 @@
 /*
  * npu_regcmd.h - encode/decode of one 64-bit regcmd word and the 4-word PC
- * tail that ends every task's stream (hw.md §1.5).
+ * tail that ends every task's stream (hardware.md §1.5).
  *
  *   bits 63:48  target id (enum npu_regcmd_target)
  *   bits 47:16  32-bit register value
@@ -26,12 +26,12 @@ extern "C" {
 /* RKNPU_PC_DATA_EXTRA_AMOUNT: words of the tail after each task's body. */
 #define NPU_PC_TAIL_WORDS 4u
 
-/* S_POINTER value of every block's ping-pong arming (hw.md §1.3): the
+/* S_POINTER value of every block's ping-pong arming (hardware.md §1.3): the
  * POINTER_PP_EN | EXECUTER_PP_EN | POINTER_PP_MODE fields, bits 1-3 in each
  * block. The driver adds the core in CORE_INDEX. */
 #define NPU_S_POINTER_PP_ARM 0xEu
 
-/* One rknpu_task record (rknn-format.md, the task blob): 40 bytes of
+/* One rknpu_task record (format.md, the task blob): 40 bytes of
  * little-endian words at these offsets. The PC never reads it; the driver,
  * the builder and the model parser do. */
 #define NPU_TASK_RECORD_SIZE 40u
@@ -47,7 +47,7 @@ enum npu_task_field {
     NPU_TASK_REGCMD_ADDR = 32, /* 64 bits */
 };
 
-/* Unit bits of the op-enable value (= GLOBAL OPERATION_ENABLE, hw.md §1.3). */
+/* Unit bits of the op-enable value (= GLOBAL OPERATION_ENABLE, hardware.md §1.3). */
 enum npu_unit_mask {
     NPU_UNIT_CNA = 1u << NPU_GLOBAL_OPERATION_ENABLE_CNA_EN_SHIFT,
     NPU_UNIT_CMAC = 1u << NPU_GLOBAL_OPERATION_ENABLE_CMAC_EN_SHIFT, /* reserved on RK3588 */
@@ -127,7 +127,7 @@ static inline int npu_regcmd_is_op_enable(uint64_t word)
     return npu_regcmd_target(word) == NPU_TARGET_OP_ENABLE_ALL;
 }
 
-/* ---- Fetch amount (hw.md §1.5, §3.2) -------------------------------------- */
+/* ---- Fetch amount (hardware.md §1.5, §3.2) -------------------------------------- */
 
 /*
  * PC_DATA_AMOUNT for a task whose body has `body_words` words (the 4-word

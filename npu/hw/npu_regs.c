@@ -105,7 +105,7 @@ uint16_t npu_block_target(enum npu_block block)
 
 int npu_block_from_target(uint16_t target)
 {
-    /* Block targets are one bit in 15:8 plus bit 0 (hw.md §1.5). */
+    /* Block targets are one bit in 15:8 plus bit 0 (hardware.md §1.5). */
     static const int8_t bit_block[8] = {
         NPU_BLOCK_PC,  NPU_BLOCK_CNA,      NPU_BLOCK_CMAC, NPU_BLOCK_CORE,
         NPU_BLOCK_DPU, NPU_BLOCK_DPU_RDMA, NPU_BLOCK_PPU,  NPU_BLOCK_PPU_RDMA,

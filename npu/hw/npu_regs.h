@@ -92,7 +92,7 @@ static inline uint32_t npu_field_set(uint32_t value, unsigned shift, unsigned wi
 #define NPU_FIELD_SET(value, f, x) npu_field_set((value), f##_SHIFT, f##_WIDTH, (x))
 #define NPU_FIELD_PREP(f, x)       npu_field_set(0u, f##_SHIFT, f##_WIDTH, (x))
 
-/* ---- Blocks (hw.md §1.1: offset bits [15:12] select the block) ------------ */
+/* ---- Blocks (hardware.md §1.1: offset bits [15:12] select the block) ------------ */
 
 enum npu_block {
     NPU_BLOCK_PC,       /* 0x0xxx */
@@ -112,7 +112,7 @@ enum npu_block {
 /* Size of one core's register window. */
 #define NPU_CORE_WINDOW_BYTES 0x10000u
 
-/* ---- regcmd target ids (bits 63:48 of a regcmd word, hw.md §1.5) ---------- */
+/* ---- regcmd target ids (bits 63:48 of a regcmd word, hardware.md §1.5) ---------- */
 
 enum npu_regcmd_target {
     NPU_TARGET_NOP = 0x0000,           /* padding word */

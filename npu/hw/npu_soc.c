@@ -1,7 +1,7 @@
 /*
  * npu_soc.c - the per-SoC profile table. Every value cites where it comes
- * from: hw.md §x (shared/docs/hw.md), fmt §x (rknn-format.md), api §x
- * (seed-api.md). [UNK] marks values nobody has verified on that SoC.
+ * from: hardware.md §x (docs/hardware.md), format.md §x (format.md), api.md §x
+ * (api.md). [UNK] marks values nobody has verified on that SoC.
  */
 #include "npu_soc.h"
 
@@ -14,54 +14,54 @@
 static const npu_soc_profile npu_soc_rk3588 = {
     .id = RKNPU_SOC_RK3588,
     .name = "RK3588",
-    .platforms = {"rk3588", "rk3588s"},                   /* api §5.2 */
-    .model_families = {"RKNPU v2", NULL},                 /* fmt §3.1 */
-    .core_count = 3,                                      /* hw.md §2.1 */
-    .core_base = {0xFDAB0000u, 0xFDAC0000u, 0xFDAD0000u}, /* hw.md §2.2 */
-    .irq_spi = {110, 111, 112},                           /* hw.md §2.2 (INTIDs 142-144) */
-    .pc_data_amount_scale = 2,                            /* hw.md §2.1, §1.5 */
-    .pc_task_number_bits = 12,                            /* hw.md §2.1 */
-    .pc_task_number_mask = 0xFFFu,                        /* hw.md §2.1 */
-    .pc_task_status_offset = NPU_PC_TASK_STATUS,          /* 0x3C, hw.md §2.1 */
-    .max_submit_tasks = 4095,                             /* hw.md §2.1, §2.3 */
-    .multi_irq = true,                                    /* hw.md §3.2 step 2 */
-    .int_clear_all = 0x1FFFFu,                            /* hw.md §1.2 */
-    .pc_version = 0x46495245u,                            /* hw.md §1.2: "FIRE", read by gd */
-    .feature_atom_bytes = 16,                             /* hw.md §2.3, §4.1 */
-    .c2_int8 = 16,                                        /* hw.md §4.1, api §5.1 */
-    .c2_fp16 = 8,                                         /* hw.md §4.1, api §5.1 */
-    .cbuf_banks = 12,                                     /* hw.md §2.3 */
-    .cbuf_bank_bytes = 32768,                             /* hw.md §2.3 */
-    .core_reg_shift = 0,                                  /* hw.md §1.7: the table's layout */
+    .platforms = {"rk3588", "rk3588s"},                   /* api.md §5.2 */
+    .model_families = {"RKNPU v2", NULL},                 /* format.md §3.1 */
+    .core_count = 3,                                      /* hardware.md §2.1 */
+    .core_base = {0xFDAB0000u, 0xFDAC0000u, 0xFDAD0000u}, /* hardware.md §2.2 */
+    .irq_spi = {110, 111, 112},                           /* hardware.md §2.2 (INTIDs 142-144) */
+    .pc_data_amount_scale = 2,                            /* hardware.md §2.1, §1.5 */
+    .pc_task_number_bits = 12,                            /* hardware.md §2.1 */
+    .pc_task_number_mask = 0xFFFu,                        /* hardware.md §2.1 */
+    .pc_task_status_offset = NPU_PC_TASK_STATUS,          /* 0x3C, hardware.md §2.1 */
+    .max_submit_tasks = 4095,                             /* hardware.md §2.1, §2.3 */
+    .multi_irq = true,                                    /* hardware.md §3.2 step 2 */
+    .int_clear_all = 0x1FFFFu,                            /* hardware.md §1.2 */
+    .pc_version = 0x46495245u, /* hardware.md §1.2: "FIRE", read by gd */
+    .feature_atom_bytes = 16,  /* hardware.md §2.3, §4.1 */
+    .c2_int8 = 16,             /* hardware.md §4.1, api.md §5.1 */
+    .c2_fp16 = 8,              /* hardware.md §4.1, api.md §5.1 */
+    .cbuf_banks = 12,          /* hardware.md §2.3 */
+    .cbuf_bank_bytes = 32768,  /* hardware.md §2.3 */
+    .core_reg_shift = 0,       /* hardware.md §1.7: the table's layout */
     .core_shift_first = 0,
-    .has_cmac = false, /* hw.md §1.1: not in the RK3588 TRM */
+    .has_cmac = false, /* hardware.md §1.1: not in the RK3588 TRM */
     .cmac_target_carries_ddma = false,
-    .dma_address_bits = 32, /* hw.md §1.2: 32-bit address registers */
+    .dma_address_bits = 32, /* hardware.md §1.2: 32-bit address registers */
 };
 
-/* RK3566 and RK3568 carry the same NPU (api §5.1, §5.2); two ids, one data set. */
+/* RK3566 and RK3568 carry the same NPU (api.md §5.1, §5.2); two ids, one data set. */
 #define NPU_SOC_RK356X_DATA                                                                        \
-    .platforms = {"rk3566", "rk3568"},                /* api §5.2 */                              \
-        .model_families = {"RKNPU lite", "RKNPU v2"}, /* fmt §3.1: old files say v2 */            \
-        .core_count = 1,                              /* hw.md §2.1 */                            \
-        .core_base = {0xFDE40000u, 0, 0},             /* hw.md §2.2 */                            \
-        .irq_spi = {151, 0, 0},                       /* hw.md §2.2 (INTID 183) */                \
-        .pc_data_amount_scale = 1,                    /* hw.md §2.1, §1.5 */                     \
-        .pc_task_number_bits = 12,                    /* hw.md §2.1 */                            \
-        .pc_task_number_mask = 0xFFFu,                /* hw.md §2.1 */                            \
-        .pc_task_status_offset = NPU_PC_TASK_STATUS,  /* 0x3C, hw.md §2.1 */                      \
-        .max_submit_tasks = 4095,                     /* hw.md §2.1 */                            \
-        .multi_irq = false,                           /* hw.md §3.2 step 2 */                     \
-        .int_clear_all = 0x1FFFFu,                    /* hw.md §1.2 */                            \
-        .feature_atom_bytes = 8,                      /* hw.md §2.3 */                            \
-        .c2_int8 = 8,                                 /* hw.md §4.1, api §5.1 */                 \
-        .c2_fp16 = 4,                                 /* api §5.1 */                              \
-        .cbuf_banks = 8,                              /* hw.md §2.3, §4.4 */                     \
-        .cbuf_bank_bytes = 32768,                     /* hw.md §2.3 */                            \
-        .core_reg_shift = -4,                         /* hw.md §1.7, §2.4 */                     \
+    .platforms = {"rk3566", "rk3568"},                /* api.md §5.2 */                           \
+        .model_families = {"RKNPU lite", "RKNPU v2"}, /* format.md §3.1: old files say v2 */      \
+        .core_count = 1,                              /* hardware.md §2.1 */                      \
+        .core_base = {0xFDE40000u, 0, 0},             /* hardware.md §2.2 */                      \
+        .irq_spi = {151, 0, 0},                       /* hardware.md §2.2 (INTID 183) */          \
+        .pc_data_amount_scale = 1,                    /* hardware.md §2.1, §1.5 */               \
+        .pc_task_number_bits = 12,                    /* hardware.md §2.1 */                      \
+        .pc_task_number_mask = 0xFFFu,                /* hardware.md §2.1 */                      \
+        .pc_task_status_offset = NPU_PC_TASK_STATUS,  /* 0x3C, hardware.md §2.1 */                \
+        .max_submit_tasks = 4095,                     /* hardware.md §2.1 */                      \
+        .multi_irq = false,                           /* hardware.md §3.2 step 2 */               \
+        .int_clear_all = 0x1FFFFu,                    /* hardware.md §1.2 */                      \
+        .feature_atom_bytes = 8,                      /* hardware.md §2.3 */                      \
+        .c2_int8 = 8,                                 /* hardware.md §4.1, api.md §5.1 */        \
+        .c2_fp16 = 4,                                 /* api.md §5.1 */                           \
+        .cbuf_banks = 8,                              /* hardware.md §2.3, §4.4 */               \
+        .cbuf_bank_bytes = 32768,                     /* hardware.md §2.3 */                      \
+        .core_reg_shift = -4,                         /* hardware.md §1.7, §2.4 */               \
         .core_shift_first = NPU_CORE_MAC_GATING,      /* 0x300C holds MISC_CFG there */            \
-        .has_cmac = true,                             /* hw.md §1.1, §2.4 */                     \
-        .cmac_target_carries_ddma = false, .dma_address_bits = 32 /* hw.md §2.1, §2.4 */
+        .has_cmac = true,                             /* hardware.md §1.1, §2.4 */               \
+        .cmac_target_carries_ddma = false, .dma_address_bits = 32 /* hardware.md §2.1, §2.4 */
 
 static const npu_soc_profile npu_soc_rk3566 = {
     .id = RKNPU_SOC_RK3566,
@@ -78,28 +78,28 @@ static const npu_soc_profile npu_soc_rk3568 = {
 static const npu_soc_profile npu_soc_rv1106 = {
     .id = RKNPU_SOC_RV1106,
     .name = "RV1106",
-    .platforms = {"rv1106", "rv1103"},           /* api §5.2 */
-    .model_families = {NULL, NULL},              /* [UNK] fmt §3.1 has no RV1106 tag */
-    .core_count = 1,                             /* hw.md §2.1 */
-    .core_base = {0xFF660000u, 0, 0},            /* hw.md §2.2 */
-    .irq_spi = {109, 0, 0},                      /* hw.md §2.2 */
-    .pc_data_amount_scale = 2,                   /* hw.md §2.1 */
-    .pc_task_number_bits = 16,                   /* hw.md §2.1, §1.2 TASK_CON */
-    .pc_task_number_mask = 0xFFFFu,              /* hw.md §2.1 */
-    .pc_task_status_offset = NPU_PC_TASK_STATUS, /* 0x3C, hw.md §2.1 */
-    .max_submit_tasks = 65535,                   /* hw.md §2.1 */
-    .multi_irq = false,                          /* hw.md §3.2 step 2 */
-    .int_clear_all = 0x1FFFFu,                   /* hw.md §1.2 */
-    .feature_atom_bytes = 16,                    /* hw.md §2.3 [UNK] */
-    .c2_int8 = 16,                               /* api §5.1 */
-    .c2_fp16 = 8,                                /* api §5.1 */
-    .cbuf_banks = 0,                             /* hw.md §2.3: [UNK] */
-    .cbuf_bank_bytes = 0,                        /* hw.md §2.3: [UNK] */
-    .core_reg_shift = 0,                         /* hw.md §2.4: RK3588 CORE offsets */
+    .platforms = {"rv1106", "rv1103"},           /* api.md §5.2 */
+    .model_families = {NULL, NULL},              /* [UNK] format.md §3.1 has no RV1106 tag */
+    .core_count = 1,                             /* hardware.md §2.1 */
+    .core_base = {0xFF660000u, 0, 0},            /* hardware.md §2.2 */
+    .irq_spi = {109, 0, 0},                      /* hardware.md §2.2 */
+    .pc_data_amount_scale = 2,                   /* hardware.md §2.1 */
+    .pc_task_number_bits = 16,                   /* hardware.md §2.1, §1.2 TASK_CON */
+    .pc_task_number_mask = 0xFFFFu,              /* hardware.md §2.1 */
+    .pc_task_status_offset = NPU_PC_TASK_STATUS, /* 0x3C, hardware.md §2.1 */
+    .max_submit_tasks = 65535,                   /* hardware.md §2.1 */
+    .multi_irq = false,                          /* hardware.md §3.2 step 2 */
+    .int_clear_all = 0x1FFFFu,                   /* hardware.md §1.2 */
+    .feature_atom_bytes = 16,                    /* hardware.md §2.3 [UNK] */
+    .c2_int8 = 16,                               /* api.md §5.1 */
+    .c2_fp16 = 8,                                /* api.md §5.1 */
+    .cbuf_banks = 0,                             /* hardware.md §2.3: [UNK] */
+    .cbuf_bank_bytes = 0,                        /* hardware.md §2.3: [UNK] */
+    .core_reg_shift = 0,                         /* hardware.md §2.4: RK3588 CORE offsets */
     .core_shift_first = 0,
-    .has_cmac = false,                /* [UNK] hw.md §1.1 */
-    .cmac_target_carries_ddma = true, /* hw.md §1.1, §2.4: 0x8028/0x802C via 0x0401 */
-    .dma_address_bits = 32,           /* hw.md §2.1 */
+    .has_cmac = false,                /* [UNK] hardware.md §1.1 */
+    .cmac_target_carries_ddma = true, /* hardware.md §1.1, §2.4: 0x8028/0x802C via 0x0401 */
+    .dma_address_bits = 32,           /* hardware.md §2.1 */
 };
 
 static const npu_soc_profile *const npu_soc_table[RKNPU_SOC_COUNT] = {

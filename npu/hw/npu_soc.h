@@ -1,6 +1,6 @@
 /*
  * npu_soc.h - per-SoC profile table: everything that differs between the
- * RKNPU generations, as data (hw.md §2, rknn-format.md §3.1, seed-api.md §5).
+ * RKNPU generations, as data (hardware.md §2, format.md §3.1, api.md §5).
  *
  * The register table (regs.def) is in RK3588 layout. Where a SoC's registers
  * sit elsewhere (RK356x's CORE block, one slot lower) the profile says so and
@@ -41,7 +41,7 @@ typedef struct npu_soc_profile {
     uint64_t core_base[RKNPU_MAX_CORES]; /* physical MMIO base per core, 64 KiB each */
     uint16_t irq_spi[RKNPU_MAX_CORES];   /* GIC SPI number per core (INTID = SPI + 32) */
 
-    /* PC programming (hw.md §2.1, §3.2) */
+    /* PC programming (hardware.md §2.1, §3.2) */
     uint8_t pc_data_amount_scale;   /* PC_DATA_AMOUNT unit in 64-bit words */
     uint8_t pc_task_number_bits;    /* width of TASK_CON.TASK_NUMBER; control bits start here */
     uint32_t pc_task_number_mask;   /* (1 << pc_task_number_bits) - 1 */
@@ -51,14 +51,14 @@ typedef struct npu_soc_profile {
     uint32_t int_clear_all;         /* INTERRUPT_CLEAR value that clears everything */
     uint32_t pc_version;            /* PC_VERSION this SoC reads; 0 = not known */
 
-    /* Data layout and compute resources (hw.md §2.3, §4.1) */
+    /* Data layout and compute resources (hardware.md §2.3, §4.1) */
     uint8_t feature_atom_bytes; /* bytes of one NC1HWC2 atom */
     uint8_t c2_int8;            /* channels per atom, int8 */
     uint8_t c2_fp16;            /* channels per atom, fp16 */
     uint8_t cbuf_banks;         /* 0 = unknown */
     uint32_t cbuf_bank_bytes;   /* 0 = unknown */
 
-    /* Register map differences (hw.md §1.1, §1.7, §2.4) */
+    /* Register map differences (hardware.md §1.1, §1.7, §2.4) */
     int8_t core_reg_shift;         /* SoC CORE offset = table offset + shift (for shifted regs) */
     uint16_t core_shift_first;     /* first SoC-native CORE offset the shift applies to */
     bool has_cmac;                 /* CMAC block at 0x2xxx, regcmd target 0x0401 */
@@ -91,7 +91,7 @@ uint32_t npu_soc_to_table_offset(const npu_soc_profile *profile, uint32_t soc_of
  * has no counterpart (RK356x CORE MAC_GATING). */
 uint32_t npu_soc_from_table_offset(const npu_soc_profile *profile, uint32_t table_offset);
 
-/* TASK_CON value for `task_count` tasks (hw.md §3.2 step 8):
+/* TASK_CON value for `task_count` tasks (hardware.md §3.2 step 8):
  * ((0x6 | pingpong) << pc_task_number_bits) | task_count. `task_count` must
  * already be within 1..max_submit_tasks. */
 uint32_t npu_soc_task_con(const npu_soc_profile *profile, uint32_t task_count, bool pingpong);

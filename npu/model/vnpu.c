@@ -4,7 +4,7 @@
  * interrupts, fault injection, trace and error reporting. The compute
  * units live in vnpu_cna.c / vnpu_dpu.c / vnpu_ppu.c.
  *
- * Modelling decisions (hw.md §1.2-§1.5, §3; vnpu-streams §2):
+ * Modelling decisions (hardware.md §1.2-§1.5, §3; vnpu.md §2):
  *  - One flat register file per core. The compilers rewrite every register a
  *    task's enabled units need (they only omit registers equal in both
  *    ping-pong groups), so two groups per block are not needed to compute;
@@ -20,7 +20,7 @@
  *  - INTERRUPT_RAW_STATUS receives, when the job ends, the completion bits of
  *    its last task (CNA CSC, CORE, DPU, PPU bits of the group each enabled
  *    unit used): in PC mode the mask applies to the last task (TRM via
- *    hw.md §1.2), so a chain that fails half-way never looks complete.
+ *    hardware.md §1.2), so a chain that fails half-way never looks complete.
  *    INTERRUPT_STATUS = RAW & MASK, INTERRUPT_CLEAR is write-1-to-clear.
  *  - Anything the model does not implement stops the job with DMA
  *    read+write error bits (12|13) and a message for vnpu_last_error(); DMA
@@ -32,7 +32,7 @@
 #include "vnpu_base.h"
 #include "vnpu_units.h"
 
-/* RK3588's PC_VERSION (hw.md §1.2, read by gd). The other SoCs' values are
+/* RK3588's PC_VERSION (hardware.md §1.2, read by gd). The other SoCs' values are
  * unknown; the model reports the same one. */
 #define VNPU_PC_VERSION 0x46495245u
 
@@ -532,7 +532,7 @@ static void vnpu_core_reset(vnpu_core *c, unsigned index)
 
     memset(c, 0, sizeof *c);
     c->index = index;
-    c->int_mask = VNPU_INT_ALL; /* reset value (hw.md §1.2) */
+    c->int_mask = VNPU_INT_ALL; /* reset value (hardware.md §1.2) */
     c->stats = keep;            /* counters are not hardware state */
 }
 

@@ -91,7 +91,7 @@ typedef struct {
 void vnpu_get_stats(const vnpu_device *dev, unsigned core, vnpu_stats *out);
 
 /* Meaning of CNA CVT_CON0 bit 0 (the input converter switch), an open
- * hardware question on RK356x (vnpu-streams §5.3). Default (PROFILE): bypass
+ * hardware question on RK356x (vnpu.md §5.3). Default (PROFILE): bypass
  * on RK3588/RV1106 (Mesa-verified), enable on RK3566/RK3568 (the vendor
  * streams then expect raw uint8 input buffers). Applies to all cores;
  * vnpu_init() restores the default. */

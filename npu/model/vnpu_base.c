@@ -164,13 +164,13 @@ int vnpu_base_init(const npu_soc_profile *soc)
     vnpu_soc.atom = soc->feature_atom_bytes;
     vnpu_soc.pc_scale = soc->pc_data_amount_scale ? soc->pc_data_amount_scale : 1;
     vnpu_soc.rk356x = (uint8_t)rk356x;
-    /* weight kernel groups: RK3588 32 int8 / 16 fp16 (hw.md §4.3), RK356x
-     * 16 int8 (vnpu-streams §6) and 8 fp16 (by the same ratio, unverified) */
+    /* weight kernel groups: RK3588 32 int8 / 16 fp16 (hardware.md §4.3), RK356x
+     * 16 int8 (vnpu.md §6) and 8 fp16 (by the same ratio, unverified) */
     vnpu_soc.kgroup_int8 = rk356x ? 16 : 32;
     vnpu_soc.kgroup_fp16 = rk356x ? 8 : 16;
-    vnpu_soc.bs_group = rk356x ? 4 : 8;         /* vnpu-streams §7.1 */
-    vnpu_soc.dw_slice_bytes = rk356x ? 32 : 64; /* hw.md §4.3 (iav / Mesa) */
-    vnpu_soc.cvt_bit0_enable = (uint8_t)rk356x; /* vnpu-streams §5.3 reading (A) */
+    vnpu_soc.bs_group = rk356x ? 4 : 8;         /* vnpu.md §7.1 */
+    vnpu_soc.dw_slice_bytes = rk356x ? 32 : 64; /* hardware.md §4.3 (iav / Mesa) */
+    vnpu_soc.cvt_bit0_enable = (uint8_t)rk356x; /* vnpu.md §5.3 reading (A) */
     vnpu_soc.task_number_bits = soc->pc_task_number_bits;
     vnpu_soc.task_number_mask = soc->pc_task_number_mask;
     return 0;

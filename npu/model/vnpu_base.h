@@ -31,7 +31,7 @@
 #define VNPU_MAX_REGS  320u
 #define VNPU_ERROR_LEN 256u
 
-/* Interrupt bits (hw.md §1.2). */
+/* Interrupt bits (hardware.md §1.2). */
 #define VNPU_INT_DMA_READ_ERROR  NPU_PC_INTERRUPT_RAW_STATUS_DMA_READ_ERROR_MASK
 #define VNPU_INT_DMA_WRITE_ERROR NPU_PC_INTERRUPT_RAW_STATUS_DMA_WRITE_ERROR_MASK
 #define VNPU_INT_ALL             0x1FFFFu
@@ -48,7 +48,7 @@ enum vnpu_unit {
     VNPU_UNIT_COUNT
 };
 
-/* Precision codes (hw.md §4.5): CNA/CORE and DPU share 0 int8, 1 int16,
+/* Precision codes (hardware.md §4.5): CNA/CORE and DPU share 0 int8, 1 int16,
  * 2 fp16, 3 bf16; DPU adds 4 int32, 5 fp32. */
 enum vnpu_precision {
     VNPU_PREC_INT8 = 0,

@@ -4,18 +4,18 @@
  * convolution, int8 (exact int32 accumulation) and fp16 (fp32
  * accumulation), feeding the DPU row by row.
  *
- * Layouts (what the model reads; hw.md §4, vnpu-streams §5, §6):
+ * Layouts (what the model reads; hardware.md §4, vnpu.md §5, §6):
  *  - Input, ARGB_IN = 8..11 (packed NHWC, C_real = ARGB_IN - 7 <= 4
  *    channels): element (y, x, c) at FEATURE_DATA_ADDR + y * pitch +
  *    (x * C_real + c) * elem, pitch = pitch_px * C_real * elem with pitch_px
  *    = CBUF_CON1 / DATAIN_HEIGHT on RK3588/RV1106 and CBUF_CON1[31:16] on
- *    RK356x (vnpu-streams §5.1). Channels C_real..DATAIN_CHANNEL-1 read as 0.
+ *    RK356x (vnpu.md §5.1). Channels C_real..DATAIN_CHANNEL-1 read as 0.
  *  - Input, ARGB_IN = 0 (NC1HWC2, C2 = atom / elem): element (c, y, x) at
  *    FEATURE_DATA_ADDR + (c / C2) * surf + y * line + x * atom + (c % C2) *
  *    elem. RK356x: line = LINE_STRIDE * atom, surf = SURF_STRIDE * atom.
  *    RK3588: line = LINE_STRIDE / 4 * atom (group-line fetch; LINE_STRIDE
  *    itself when GROUP_LINE_OFF = 1), surf = (SURF_STRIDE + LINE_STRIDE) *
- *    atom with SURF_STRIDE a 28-bit two's complement (hw.md §4.2).
+ *    atom with SURF_STRIDE a 28-bit two's complement (hardware.md §4.2).
  *  - Weights at DCOMP_ADDR0: [kernel group][input slice][ky][kx][kernel in
  *    group][channel in slice]; groups of 32 (int8) / 16 (fp16) kernels on
  *    RK3588, 16 / 8 on RK356x, the last group compact; slices of 32
@@ -151,7 +151,7 @@ static int vnpu_conv_decode(vnpu_task *t, vnpu_conv *g)
         return vnpu_inconsistent(t, NPU_CNA_DATA_SIZE3, NPU_CORE_DATAOUT_SIZE_0,
                                  "DATAOUT_ATOMICS differs from the CORE output size");
     if (!t->cfg->rk356x) {
-        /* RK3588 map; RK356x puts MISC_CFG's precision elsewhere (vnpu-streams §9) */
+        /* RK3588 map; RK356x puts MISC_CFG's precision elsewhere (vnpu.md §9) */
         if ((uint32_t)NPU_CORE_MISC_CFG_DW_EN_GET(misc) != (uint32_t)g->dw)
             return vnpu_inconsistent(t, NPU_CORE_MISC_CFG, NPU_CNA_CONV_CON1,
                                      "CORE DW_EN does not match CONV_MODE");

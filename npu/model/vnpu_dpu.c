@@ -6,7 +6,7 @@
  * COMB_USE form), OUT_CVT, int8/int16/int32/fp16/fp32 writes in NC1HWC2 or
  * NONALIGN (packed) form, and flying mode (main input from MRDMA).
  *
- * Arithmetic (vnpu-streams §7.4; rounding choices of the note §7.4/§10.3):
+ * Arithmetic (vnpu.md §7.4; rounding choices of vnpu.md §7.4, §10.3):
  *   t1 = acc + ALU_k + OW_k·Σx                     exact, 64-bit
  *   t2 = floor((t1·MUL_k) >> shift)                BS MUL: arithmetic shift (floor);
  *                                                  shift = BS_MUL_SHIFT_VALUE for
@@ -18,7 +18,7 @@
  *   t3 = t2 (+|max|min|-) e, EW ReLU
  *   y  = round((t3·OUT_SCALE) >> OUT_SHIFT) + OUT_OFFSET, saturated to the
  *        output type; round = nearest, ties to even when CVT_ROUND = 0
- *        (hw.md §1.8), ties away from zero when CVT_ROUND = 1.
+ *        (hardware.md §1.8), ties away from zero when CVT_ROUND = 1.
  * fp16 processing uses fp32 arithmetic; its OUT_CVT must be the identity.
  * Everything else (LUT, PReLU, EW MUL on integers, per-channel EW operand
  * modes, regroup/transpose, DPU->PPU fly, ...) is reported as not modelled.
@@ -78,7 +78,7 @@ static int16_t vnpu_bs_ow[VNPU_DPU_MAX_CHANNELS];
 static int16_t vnpu_bs_mul[VNPU_DPU_MAX_CHANNELS];
 
 /* The ALU algorithm: the RK3588 field, or on RK356x, where streams leave it
- * 0, the RK356X_ one (BS [3:2], EW [4:3]; vnpu-streams §9). */
+ * 0, the RK356X_ one (BS [3:2], EW [4:3]; vnpu.md §9). */
 static unsigned vnpu_alu_algo(const vnpu_task *t, unsigned algo, unsigned algo_rk356x)
 {
     return t->cfg->rk356x && algo == 0 ? algo_rk356x : algo;
@@ -140,7 +140,7 @@ static int vnpu_stage_prepare(vnpu_task *t, vnpu_stage *s, uint32_t cfg_off, uin
 /* BRDMA_DATA_USE: which operands the BS stream carries. */
 enum { BS_USE_ALU = 1, BS_USE_OW = 2, BS_USE_MUL = 4, BS_USE_TRT = 8 };
 
-/* The per-channel BS operand stream (vnpu-streams §7.1): groups of
+/* The per-channel BS operand stream (vnpu.md §7.1): groups of
  * bs_group channels, each group [g x int32 ALU][g x int16 OW][g x int16 MUL]
  * with only the operands selected by BRDMA_DATA_USE present. */
 static int vnpu_bs_stream(vnpu_task *t, vnpu_dpu_plan *pl)
@@ -306,7 +306,7 @@ static int vnpu_ew_prepare(vnpu_task *t, vnpu_dpu_plan *pl)
     base = R(t, NPU_DPU_RDMA_EW_BASE_ADDR);
     if (!t->cfg->rk356x && NPU_DPU_RDMA_FEATURE_MODE_CFG_COMB_USE_GET(fm)) {
         /* COMB_USE: MRDMA supplies even surfaces from SRC_BASE, ERDMA odd ones
-         * from EW_BASE = SRC_BASE + EW_SURF_STRIDE (vnpu-streams §7.3) */
+         * from EW_BASE = SRC_BASE + EW_SURF_STRIDE (vnpu.md §7.3) */
         if (R(t, NPU_DPU_RDMA_EW_BASE_ADDR) != R(t, NPU_DPU_RDMA_SRC_BASE_ADDR) + pl->ew_surf)
             return vnpu_inconsistent(t, NPU_DPU_RDMA_EW_BASE_ADDR, NPU_DPU_RDMA_SRC_BASE_ADDR,
                                      "COMB_USE needs EW_BASE = SRC_BASE + EW_SURF_STRIDE");
@@ -408,7 +408,7 @@ static int vnpu_dpu_mode_checks(vnpu_task *t, vnpu_dpu_plan *pl, unsigned in_pre
                                 flying ? "a DPU-only task that is not in flying mode"
                                        : "flying mode while the CNA runs");
     if (!t->cfg->rk356x) {
-        /* the RK356x streams use another field map here (vnpu-streams §9) */
+        /* the RK356x streams use another field map here (vnpu.md §9) */
         if (NPU_DPU_FEATURE_MODE_CFG_OUTPUT_MODE_GET(fm) != 2)
             return vnpu_unsupported(t, NPU_DPU_FEATURE_MODE_CFG,
                                     "an OUTPUT_MODE other than memory (2)");
@@ -456,8 +456,8 @@ static vnpu_dpu_plan *vnpu_plan_build(vnpu_task *t, uint32_t k, uint32_t npix, u
         !NPU_DPU_RDMA_FEATURE_MODE_CFG_MRDMA_DISABLE_GET(rfm) &&
         !NPU_DPU_RDMA_FEATURE_MODE_CFG_COMB_USE_GET(rfm)) {
         vnpu_unsupported(t, NPU_DPU_RDMA_FEATURE_MODE_CFG,
-                         "MRDMA enabled but not fed in a convolution (hangs on RK3588, hw.md "
-                         "§1.9)");
+                         "MRDMA enabled but not fed in a convolution (hangs on RK3588, hardware.md "
+                         "hardware.md §1.9)");
         return NULL;
     }
     if (vnpu_stage_prepare(t, &pl->bs, NPU_DPU_BS_CFG, NPU_DPU_BS_ALU_CFG, NPU_DPU_BS_MUL_CFG,

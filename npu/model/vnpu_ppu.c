@@ -1,14 +1,14 @@
 /*
  * vnpu_ppu.c - the PPU (planar/pooling unit) fed by PPU_RDMA (flying mode,
  * op-enable 0x60): average, max and min pooling of int8 or fp16 NC1HWC2
- * cubes with kernel, stride and explicit padding (hw.md §1.10, §5.4).
+ * cubes with kernel, stride and explicit padding (hardware.md §1.10, §5.4).
  *
  *  - input element (c, y, x) at PPU_RDMA SRC_BASE + (c / C2) * SRC_SURF_STRIDE
  *    + y * SRC_LINE_STRIDE + x * atom + (c % C2) * elem (strides in bytes);
  *    output at DST_BASE + (c / C2) * DST_SURF_STRIDE + (y * W_out + x) * atom.
  *  - padded positions take the pad value (PADDING_VALUE_1: low 8 bits for
  *    int8, low 16 bits as fp16) and count in every method, also in the
- *    average (USE_CNT is not an exclude-padding switch, hw.md §5.4).
+ *    average (USE_CNT is not an exclude-padding switch, hardware.md §5.4).
  *  - average: int8 = round_half_even(Σ · RECIP_W · RECIP_H / 2^32) with the
  *    Q16 reciprocals (one rounding, saturated to int8 - the split of the
  *    rounding between the two factors is not known); fp16 = Σ · rw · rh in
@@ -91,7 +91,7 @@ static int vnpu_pool_decode(vnpu_task *t, vnpu_pool *p)
         (uint64_t)(p->hout - 1u) * p->sh + p->kh > (uint64_t)p->hin + p->pt + p->pb)
         return vnpu_inconsistent(t, NPU_PPU_DATA_CUBE_OUT_WIDTH, NPU_PPU_POOLING_KERNEL_CFG,
                                  "a pooling window does not fit input + padding (the PPU "
-                                 "stalls, hw.md §1.10)");
+                                 "stalls, hardware.md §1.10)");
     p->line = R(t, NPU_PPU_RDMA_SRC_LINE_STRIDE);
     p->surf = R(t, NPU_PPU_RDMA_SRC_SURF_STRIDE);
     p->dsurf = R(t, NPU_PPU_DST_SURF_STRIDE);

@@ -2,7 +2,7 @@
  * model_container.c - the .rknn container (header, FlatBuffer payload, JSON
  * trailer), the Model and Graph tables, the whole-model parse that validates
  * every table before any accessor is used, and moving a view onto a copy.
- * Format: shared/docs/rknn-format.md (section numbers in the comments).
+ * Format: docs/format.md (section numbers in the comments).
  */
 #include "model_internal.h"
 
@@ -45,7 +45,7 @@ FMT_API int fmt_is_error(int fbs_ret)
     return fbs_ret < 0;
 }
 
-/* ---- container (§2) ------------------------------------------------------- */
+/* ---- container (format.md §2) ------------------------------------------------------- */
 
 static void log_unsupported_version(uint64_t version)
 {

@@ -9,7 +9,7 @@
 #include "hal.h"
 #include "rknn_api.h"
 
-/* ---- relocations (§4.3) ----------------------------------------------------- */
+/* ---- relocations (format.md §4.3) ----------------------------------------------------- */
 
 int rknn_model_reloc(const rknn_model_view *view, uint32_t i, rknn_model_reloc_info *out)
 {
@@ -69,7 +69,7 @@ int rknn_model_reloc_entry(const rknn_model_reloc_info *reloc, uint32_t i, uint3
     return RKNN_SUCC;
 }
 
-/* ---- tasks (§4.2) ----------------------------------------------------------- */
+/* ---- tasks (format.md §4.2) ----------------------------------------------------------- */
 
 int rknn_model_task(const rknn_model_view *view, uint32_t i, rknn_model_task_info *out)
 {

@@ -1,6 +1,6 @@
 /*
  * model_internal.h - what the format layer's files share: the container and
- * FlatBuffer slot numbers of the .rknn schema (shared/docs/rknn-format.md) and the
+ * FlatBuffer slot numbers of the .rknn schema (docs/format.md) and the
  * decoding, logging and validation helpers. Nothing outside rknn/format/
  * includes it.
  */
@@ -17,13 +17,13 @@
 #define FMT_API
 #endif
 
-/* Container header (§2): magic, u32 zero, u64 version, u64 payload size,
+/* Container header (format.md §2): magic, u32 zero, u64 version, u64 payload size,
  * 40 reserved bytes, then the payload and a u64-length-prefixed JSON. */
 #define CONTAINER_MIN_HEADER    24
 #define CONTAINER_HEADER        64
 #define CONTAINER_JSON_LEN_SIZE 8
 
-/* Model slots (§3.1). */
+/* Model slots (format.md §3.1). */
 enum {
     M_SCHEMA = 0,
     M_NPU_FAMILY = 1,
@@ -41,10 +41,10 @@ enum {
     M_CUSTOM_OP_TYPES = 21,
 };
 
-/* Graph slots (§3.2). */
+/* Graph slots (format.md §3.2). */
 enum { G_TENSORS = 0, G_NODES = 1, G_INPUTS = 2, G_OUTPUTS = 3, G_NORMS = 4, G_RELOCS = 7 };
 
-/* Node slots (§3.3). */
+/* Node slots (format.md §3.3). */
 enum {
     N_TYPE = 1,
     N_NAME = 2,
@@ -55,7 +55,7 @@ enum {
     N_TASKS_PER_SLOT = 10,
 };
 
-/* Tensor slots (§3.4). */
+/* Tensor slots (format.md §3.4). */
 enum {
     T_DTYPE = 0,
     T_LAYOUT = 1,
@@ -73,9 +73,9 @@ enum {
     T_BLOB = 18,
 };
 
-enum { BLOB_DATA = 0 };                               /* Blob slots (§3.1) */
-enum { RELOC_NAME = 0, RELOC_ENTRIES = 1 };           /* Reloc slots (§4.3) */
-enum { NORM_MEAN = 0, NORM_STD = 1, NORM_ORDER = 2 }; /* Norm slots (§3.2) */
+enum { BLOB_DATA = 0 };                               /* Blob slots (format.md §3.1) */
+enum { RELOC_NAME = 0, RELOC_ENTRIES = 1 };           /* Reloc slots (format.md §4.3) */
+enum { NORM_MEAN = 0, NORM_STD = 1, NORM_ORDER = 2 }; /* Norm slots (format.md §3.2) */
 
 #define RELOC_ENTRY_SIZE 8 /* {u32 addend, u32 word_index} */
 

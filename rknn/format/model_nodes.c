@@ -9,7 +9,7 @@
 #include "hal.h"
 #include "rknn_api.h"
 
-/* ---- nodes (§3.3) ---------------------------------------------------------- */
+/* ---- nodes (format.md §3.3) ---------------------------------------------------------- */
 
 static int node_index_list(const rknn_fbs_table *t, uint32_t slot, uint32_t index,
                            const char *field, uint32_t tensor_limit, rknn_fbs_vector *out)
@@ -31,7 +31,7 @@ static int node_index_list(const rknn_fbs_table *t, uint32_t slot, uint32_t inde
     return ret;
 }
 
-/* Node slot 10: tasks per core slot (§3.3). */
+/* Node slot 10: tasks per core slot (format.md §3.3). */
 FMT_API int fmt_node_task_counts(const rknn_fbs_table *t, uint32_t index, uint32_t *counts,
                                  uint32_t *n_slots)
 {

@@ -9,7 +9,7 @@
 #include "hal.h"
 #include "rknn_api.h"
 
-/* ---- blobs (§3.1) ---------------------------------------------------------- */
+/* ---- blobs (format.md §3.1) ---------------------------------------------------------- */
 
 int rknn_model_blob(const rknn_model_view *view, uint32_t i, const uint8_t **data, uint32_t *size)
 {
@@ -34,7 +34,7 @@ int rknn_model_blob(const rknn_model_view *view, uint32_t i, const uint8_t **dat
     return RKNN_SUCC;
 }
 
-/* ---- tensors (§3.4) -------------------------------------------------------- */
+/* ---- tensors (format.md §3.4) -------------------------------------------------------- */
 
 static int tensor_has_blob(int8_t kind)
 {
@@ -167,7 +167,7 @@ int rknn_model_find_tensor(const rknn_model_view *view, const char *name, uint32
     return RKNN_ERR_PARAM_INVALID;
 }
 
-/* ---- normalisation (§3.2 Graph slot 4) ------------------------------------ */
+/* ---- normalisation (format.md §3.2 Graph slot 4) ------------------------------------ */
 
 int rknn_model_norm(const rknn_model_view *view, uint32_t i, rknn_model_norm_info *out)
 {

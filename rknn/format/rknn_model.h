@@ -10,7 +10,7 @@
  * cleanly (RKNN_ERR_MODEL_INVALID or RKNN_ERR_PARAM_INVALID) instead of
  * crashing even if they are handed a view that does not match the blob.
  *
- * Layout facts are from shared/docs/rknn-format.md (section numbers in the
+ * Layout facts are from docs/format.md (section numbers in the
  * comments). Field meanings marked "inferred" are observations on the sample
  * models, not documented by the vendor.
  */
@@ -35,11 +35,11 @@ extern "C" {
 #define RKNN_MODEL_CONTAINER_VERSION 6
 #define RKNN_MODEL_SCHEMA_GENERATION 6
 
-/* Bytes of one task record (struct rknpu_task layout, §4.2) and regcmd word. */
+/* Bytes of one task record (struct rknpu_task layout, format.md §4.2) and regcmd word. */
 #define RKNN_MODEL_TASK_RECORD_SIZE NPU_TASK_RECORD_SIZE
 #define RKNN_MODEL_REGCMD_WORD_SIZE 8
 
-/* Tensor kind (Tensor slot 2, §3.4). */
+/* Tensor kind (Tensor slot 2, format.md §3.4). */
 enum {
     RKNN_MODEL_KIND_NULL = 0,
     RKNN_MODEL_KIND_INPUT = 1,
@@ -53,7 +53,7 @@ enum {
     RKNN_MODEL_KIND_TASKS = 10,
 };
 
-/* Tensor dtype (Tensor slot 0, the file's own enum, §3.4). */
+/* Tensor dtype (Tensor slot 0, the file's own enum, format.md §3.4). */
 enum {
     RKNN_MODEL_DTYPE_INT32 = 1,
     RKNN_MODEL_DTYPE_INT8 = 3,
@@ -74,7 +74,7 @@ typedef struct {
 } rknn_model_task_range;
 
 typedef struct {
-    /* ---- container (§2) ---- */
+    /* ---- container (format.md §2) ---- */
     const uint8_t *file;
     size_t file_size;
     uint32_t container_version; /* always 6 after a successful parse */
@@ -86,7 +86,7 @@ typedef struct {
     size_t json_size;
     size_t trailing_bytes; /* bytes after the JSON (0 for toolkit-2) */
 
-    /* ---- Model (root table, §3.1) ---- */
+    /* ---- Model (root table, format.md §3.1) ---- */
     rknn_fbs_buf fb; /* the payload */
     rknn_fbs_table model;
     rknn_fbs_table graph;             /* graph 0 */
@@ -115,7 +115,7 @@ typedef struct {
     uint32_t n_blobs, n_tensors, n_nodes, n_inputs, n_outputs, n_norms, n_relocs;
     uint32_t n_reloc_entries; /* sum over all relocation tables */
 
-    /* ---- execution payload (§4) ---- */
+    /* ---- execution payload (format.md §4) ---- */
     uint32_t regcmd_tensor;          /* index of the kind-9 tensor */
     uint32_t task_tensor;            /* index of the kind-10 tensor */
     uint32_t regcmd_blob, task_blob; /* their blobs: the two that are not weights */
@@ -124,7 +124,7 @@ typedef struct {
     uint32_t n_regcmd_words;
     const uint8_t *task_data; /* task records, 40 bytes each */
     uint32_t n_tasks;
-    /* Task groups in blob order (Node slot 10 summed over nodes, §4.2):
+    /* Task groups in blob order (Node slot 10 summed over nodes, format.md §4.2):
      * RK3588 (6 slots) = [1-core | 2-core c0, c1 | 3-core c0, c1, c2],
      * RK356x (1 slot) = one group. Use rknn_model_task_group() to pick one. */
     uint32_t n_core_slots;
@@ -228,7 +228,7 @@ typedef struct {
     rknn_fbs_vector order; /* slot 2, [int] channel order (inferred) */
 } rknn_model_norm_info;
 
-/* One task record, struct rknpu_task layout (§4.2). regcmd_addr is a byte
+/* One task record, struct rknpu_task layout (format.md §4.2). regcmd_addr is a byte
  * offset into the regcmd blob in the file. */
 typedef struct {
     uint32_t flags;

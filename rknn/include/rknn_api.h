@@ -4,7 +4,7 @@
  * Source compatible with Rockchip's RKNPU2 rknn_api.h (SDK v2.0.0b0 .. v2.3.x):
  * same names, enum and macro values and struct layouts, so application code
  * written for librknnrt compiles unchanged. Written from the API inventory in
- * docs/seed-api.md, not from the vendor file.
+ * docs/api.md, not from the vendor file.
  *
  * What differs is the platform underneath: rknpu-bm runs on bare metal with no
  * kernel driver, no file system (except on the host board), no dma-buf file

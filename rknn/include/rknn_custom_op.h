@@ -3,7 +3,7 @@
  * CPU callbacks for operators of a model that the NPU does not run.
  *
  * Source compatible with Rockchip's rknn_custom_op.h (SDK v2.0.0b0); written
- * from docs/seed-api.md, not from the vendor file. rknpu-bm has no GPU and no
+ * from docs/api.md, not from the vendor file. rknpu-bm has no GPU and no
  * OpenCL: RKNN_TARGET_TYPE_GPU ops are rejected and gpu_ctx stays zero; the
  * cl_* fields exist only for layout compatibility. There is no dlopen either:
  * firmware links its ops and registers them after rknn_init().

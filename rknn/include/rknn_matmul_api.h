@@ -6,7 +6,7 @@
  * layouts of that version, incl. rknn_matmul_info with reserved[36]); the
  * v2.3.x matmul types, rknn_matmul_layout / rknn_matmul_quant_type and the
  * name rknn_matmul_create_dynamic_shape are declared as well because they are
- * additive. Written from docs/seed-api.md, not from the vendor file.
+ * additive. Written from docs/api.md, not from the vendor file.
  *
  * Flow: fill rknn_matmul_info -> rknn_matmul_create (gets the A/B/C attrs) ->
  * rknn_create_mem per matrix -> write A and B -> rknn_matmul_set_io_mem for

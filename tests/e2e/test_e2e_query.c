@@ -1,6 +1,6 @@
 /*
- * test_e2e_query - every rknn_query command of the vendor API (seed-api.md
- * §1.1, §3.1) on the sample models, before and after a run, without and with
+ * test_e2e_query - every rknn_query command of the vendor API (api.md
+ * api.md §1.1, §3.1) on the sample models, before and after a run, without and with
  * the init flags that change an answer (COLLECT_PERF_MASK,
  * COLLECT_MODEL_INFO_ONLY, MEM_ALLOC_OUTSIDE), checked against what the
  * vendor guides say and against facts independent of the runtime:
@@ -121,7 +121,7 @@ static void check_model_queries(rknn_context ctx, const sample *s)
     CHECK(rknn_query(ctx, RKNN_QUERY_CUSTOM_STRING, &cs, sizeof cs) == RKNN_SUCC);
     CHECK(cs.string[0] == 0); /* the samples were built without custom_string */
     for (uint32_t i = 0; i < s->n_in; i++) {
-        /* static shapes: CURRENT_* are the plain answers (seed-api §1.1) */
+        /* static shapes: CURRENT_* are the plain answers (api.md §1.1) */
         query_attr(ctx, RKNN_QUERY_INPUT_ATTR, i, &a);
         query_attr(ctx, RKNN_QUERY_CURRENT_INPUT_ATTR, i, &b);
         CHECK(memcmp(&a, &b, sizeof a) == 0);

@@ -90,8 +90,8 @@ static size_t used_bytes(void)
     return st.used_bytes;
 }
 
-/* ---- the relocated-stream scan (registers typed in from rknn-format.md
- * §4.3 / hw.md, not taken from the loader) ------------------------------- */
+/* ---- the relocated-stream scan (registers typed in from format.md
+ * format.md §4.3 / hardware.md, not taken from the loader) ------------------------------- */
 
 static const uint16_t address_regs[] = {0x1070, 0x1110, 0x4020, 0x5018, 0x5020,
                                         0x502C, 0x5038, 0x6070, 0x701C};

@@ -2,7 +2,7 @@
 """check_printout.py KIND [ARG] -- COMMAND... - a program that prints figures,
 checked against facts independent of the runtime.
 
-  platform-report -- CMD   the report's SoC, its NPU register addresses (hw.md:
+  platform-report -- CMD   the report's SoC, its NPU register addresses (hardware.md:
                            RK3588 cores at 0xFDAB0000/0xFDAC0000/0xFDAD0000,
                            RK356x at 0xFDE40000, RV1106 at 0xFF660000), an
                            untouched carve-out at boot, a running timer
@@ -44,7 +44,7 @@ def platform_report(out):
     for core, base in enumerate(NPU_BASES[soc]):
         got = field(out, "npu core %d" % core)
         if base not in got:
-            fail("npu core %d: %r, hw.md says %s" % (core, got, base))
+            fail("npu core %d: %r, hardware.md says %s" % (core, got, base))
     if re.search(r"^\s*npu core %d" % len(NPU_BASES[soc]), out, re.M):
         fail("%s has %d core(s), the report lists more" % (soc, len(NPU_BASES[soc])))
     alloc = re.match(r"(\d+) KiB free of (\d+) KiB, 0 allocations", field(out, "allocator"))
@@ -55,7 +55,7 @@ def platform_report(out):
         fail("timer: %r" % field(out, "timer"))
     if "platform report: OK" not in out:
         fail("no 'platform report: OK' line")
-    print("platform report: %s, %d core(s) at the hw.md addresses, carve-out untouched"
+    print("platform report: %s, %d core(s) at the hardware.md addresses, carve-out untouched"
           % (soc, len(NPU_BASES[soc])))
 
 

@@ -8,7 +8,7 @@
 facts: runs `rknn-inspect --relocs --regcmd 16 MODEL` and compares what it
 prints with an independent reference: the research inspector
 shared/tools/rknn_inspect.py (its own container parser and FlatBuffer reader),
-run on the same file, plus facts typed in from shared/docs/rknn-format.md,
+run on the same file, plus facts typed in from docs/format.md,
 shared/models/README.md and docs/parser-findings (memory sizes, verdicts,
 custom-op attributes).
 
@@ -34,7 +34,7 @@ failures = []
 
 # Per sample: memory plan (rknn_inspect.py's blob and arena sums, also in
 # tests/unit/test_rknn_init.c) and which SoC profiles run it (the target
-# platform rule of seed-api.md §5.2: RK3566 models also run on RK3568).
+# platform rule of api.md §5.2: RK3566 models also run on RK3568).
 HAND_FACTS = {
     "rk3588_multiple_input_demo.v6.rknn": dict(weights=4864, regcmd=13696, arena=1114112,
                                                yes={"RK3588"}),
@@ -180,7 +180,7 @@ def compare_with_reference(out, ref):
                     if i < len(sums):
                         sums[i] += int(v)
         check(sums == ref["slots"], "tasks per core slot %s vs %s" % (sums, ref["slots"]))
-        # The groups are the slots laid out one after the other (§4.2).
+        # The groups are the slots laid out one after the other (format.md §4.2).
         firsts = [sum(ref["slots"][:i]) for i in range(len(ref["slots"]))]
         groups = re.findall(r"core(\d+) tasks (\d+)\+(\d+)", out)
         got = [(int(f), int(c)) for _, f, c in groups]

@@ -3,7 +3,7 @@
  *
  * Compile time: sizeof / offsetof of every public struct against numbers
  * written down independently:
- *   - LP64 (x86-64, AArch64): the layouts of docs/seed-api.md §7.2, §7.4, §7.5
+ *   - LP64 (x86-64, AArch64): the layouts of docs/api.md §7.2, §7.4, §7.5
  *     (measured there on the vendor headers);
  *   - 32-bit ARM (AAPCS: pointers 4 bytes, int64 8-byte aligned, enums 4
  *     bytes, rknn_context 4 bytes): worked out by hand, field by field.
@@ -50,7 +50,7 @@ SIZE(rknn_core_mask, 4, 4);
 SIZE(rknn_matmul_type, 4, 4);
 SIZE(rknn_target_type, 4, 4);
 
-/* §7.2 rknn_api.h */
+/* api.md §7.2 rknn_api.h */
 SIZE(rknn_input_output_num, 8, 8);
 OFF(rknn_input_output_num, n_input, 0, 0);
 OFF(rknn_input_output_num, n_output, 4, 4);
@@ -154,7 +154,7 @@ OFF(rknn_run_extend, fence_fd, 16, 16);
 SIZE(rknn_output_extend, 8, 8);
 OFF(rknn_output_extend, frame_id, 0, 0);
 
-/* §7.4 rknn_matmul_api.h */
+/* api.md §7.4 rknn_matmul_api.h */
 SIZE(rknn_matmul_tensor_attr, 332, 332);
 OFF(rknn_matmul_tensor_attr, name, 0, 0);
 OFF(rknn_matmul_tensor_attr, n_dims, 256, 256);
@@ -194,7 +194,7 @@ OFF(rknn_matmul_info, iommu_domain_id, 24, 24);
 OFF(rknn_matmul_info, reserved, 28, 28);
 _Static_assert(sizeof(((rknn_matmul_info *)0)->reserved) == 36, "matmul_info.reserved[36]");
 
-/* §7.5 rknn_custom_op.h */
+/* api.md §7.5 rknn_custom_op.h */
 SIZE(rknn_gpu_op_context, 24, 12);
 OFF(rknn_gpu_op_context, cl_context, 0, 0);
 OFF(rknn_gpu_op_context, cl_command_queue, 8, 4);
@@ -250,7 +250,7 @@ typedef struct {
     }
 
 static const value_check k_values[] = {
-    /* init flags (§7.1) */
+    /* init flags (api.md §7.1) */
     V(RKNN_FLAG_PRIOR_HIGH, 0x00000000),
     V(RKNN_FLAG_PRIOR_MEDIUM, 0x00000001),
     V(RKNN_FLAG_PRIOR_LOW, 0x00000002),
@@ -270,7 +270,7 @@ static const value_check k_values[] = {
     V(RKNN_FLAG_DISABLE_FLUSH_OUTPUT_MEM_CACHE, 0x00008000),
     V(RKNN_FLAG_MODEL_BUFFER_ZERO_COPY, 0x00010000),
     V(RKNN_MEM_FLAG_ALLOC_NO_CONTEXT, 0x00020000),
-    /* error codes (§3.10, §7.1) */
+    /* error codes (api.md §3.10, §7.1) */
     V(RKNN_SUCC, 0),
     V(RKNN_ERR_FAIL, -1),
     V(RKNN_ERR_TIMEOUT, -2),
@@ -384,7 +384,7 @@ static const value_check k_values[] = {
     V(RKNN_QUANT_TYPE_PER_CHANNEL_ASYM, 3),
     V(RKNN_QUANT_TYPE_PER_GROUP_SYM, 4),
     V(RKNN_QUANT_TYPE_PER_GROUP_ASYM, 5),
-    /* custom op (§7.5) */
+    /* custom op (api.md §7.5) */
     V(RKNN_WARNING_SKIP_CUSTOM_OP_COMPUTE, -14),
     V(RKNN_CUSTOM_OP_MAX_STR_LEN, 64),
     V(RKNN_CUSTOM_OP_MAX_VALUE_LEN, 32),

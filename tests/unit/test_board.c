@@ -11,7 +11,7 @@
 #include "test_util.h"
 
 #define PC_VERSION_OFFSET 0x0
-#define RK3588_PC_VERSION 0x46495245u /* "FIRE", read on silicon (hw.md §1.2) */
+#define RK3588_PC_VERSION 0x46495245u /* "FIRE", read on silicon (hardware.md §1.2) */
 
 static uint32_t last_write;
 static uint32_t dev_read(void *ctx, uintptr_t off)

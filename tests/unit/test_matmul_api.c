@@ -1,6 +1,6 @@
 /*
  * test_matmul_api - what exists of the matmul API: the B layout helper
- * against the documented formula (seed-api.md §4.6) typed out here as an
+ * against the documented formula (api.md §4.6) typed out here as an
  * index walk of its own, and the not-yet-implemented calls failing clearly.
  */
 #include <string.h>

@@ -1,7 +1,7 @@
 /*
  * test_npu_device - the driver's device object seen from outside: before a
- * core's first job its PC_VERSION is checked against the SoC profile (hw.md
- * §1.2: RK3588 reads 0x46495245, "FIRE"; a core that reads 0 is unpowered),
+ * core's first job its PC_VERSION is checked against the SoC profile (hardware.md
+ * hardware.md §1.2: RK3588 reads 0x46495245, "FIRE"; a core that reads 0 is unpowered),
  * the inference begin/end hooks frame every job with its cores and result,
  * and the device counts jobs. The jobs are the boot-time self-test's (its
  * own CPU reference decides whether a core passed).
@@ -19,7 +19,7 @@
 #include "test_util.h"
 #include "vnpu.h"
 
-#define RK3588_PC_VERSION 0x46495245u /* hw.md §1.2 */
+#define RK3588_PC_VERSION 0x46495245u /* hardware.md §1.2 */
 
 static unsigned begins, ends, begin_masks, end_masks;
 static int last_result = 12345;

@@ -46,7 +46,7 @@ int main(void)
     CHECK(rknpu_platform_init(&c) == RKNN_SUCC);
     const rknpu_platform_config *p = rknpu_platform_get();
     CHECK(p != NULL);
-    /* Defaults filled from the SoC documentation (hw.md §2.2). */
+    /* Defaults filled from the SoC documentation (hardware.md §2.2). */
     CHECK_EQ_U(p->npu_base[0], 0xFDAB0000u);
     CHECK_EQ_U(p->npu_base[1], 0xFDAC0000u);
     CHECK_EQ_U(p->npu_base[2], 0xFDAD0000u);

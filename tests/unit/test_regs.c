@@ -1,6 +1,6 @@
 /*
  * test_regs.c - the register table, regcmd encoding and SoC profiles
- * against values typed here from shared/docs/hw.md (and the vendor sample
+ * against values typed here from docs/hardware.md (and the vendor sample
  * streams as dumped by shared/tools/rknn_inspect.py), never against the
  * table itself. Prints each failure; returns 0 if all pass, else 1.
  */
@@ -27,12 +27,12 @@ static void fail(const char *fmt, ...)
     test_failures++;
 }
 
-/* ---- Spot offsets from hw.md §1.2-§1.11 ----------------------------------- */
+/* ---- Spot offsets from hardware.md §1.2-§1.11 ----------------------------------- */
 
 struct spot {
     const char *name;
     uint32_t enum_value; /* the generated constant */
-    uint32_t expected;   /* typed from hw.md */
+    uint32_t expected;   /* typed from hardware.md */
 };
 
 #define SPOT(name, off)                                                                            \
@@ -127,8 +127,8 @@ static void test_spot_offsets(void)
         const npu_reg_info *by_off = npu_reg_lookup(s->expected);
 
         if (s->enum_value != s->expected)
-            fail("FAIL spot %s: enum 0x%04x, hw.md 0x%04x\n", s->name, (unsigned)s->enum_value,
-                 (unsigned)s->expected);
+            fail("FAIL spot %s: enum 0x%04x, hardware.md 0x%04x\n", s->name,
+                 (unsigned)s->enum_value, (unsigned)s->expected);
         if (by_name == NULL || by_name->offset != s->expected)
             fail("FAIL spot %s: lookup_name\n", s->name);
         if (by_off == NULL || strcmp(by_off->name, s->name) != 0)
@@ -138,7 +138,7 @@ static void test_spot_offsets(void)
 
 /* ---- Whole-table invariants ----------------------------------------------- */
 
-/* Page (offset bits [15:12]) of each block, typed from hw.md §1.1. */
+/* Page (offset bits [15:12]) of each block, typed from hardware.md §1.1. */
 static int expected_page(int block)
 {
     switch (block) {
@@ -228,7 +228,7 @@ static void test_unknown_offsets(void)
     CHECK(npu_reg_lookup_name("PC_TASK_CONX") == NULL);
 }
 
-/* ---- Fields (hw.md §1.2-§1.10) -------------------------------------------- */
+/* ---- Fields (hardware.md §1.2-§1.10) -------------------------------------------- */
 
 /* The field called `name` of the register at `offset`, from the field table. */
 static const npu_field_info *find_field(uint32_t offset, const char *name)
@@ -305,14 +305,14 @@ static void test_fields(void)
     CHECK_EQ_U(NPU_CNA_WEIGHT_SIZE0_WEIGHT_BYTES_MASK, 0xFFFFFFFFu);
     CHECK_EQ_U(NPU_CNA_CONV_CON2_FEATURE_GRAINS_MASK, 0x3FF0u);
     CHECK_EQ_U(NPU_PC_INTERRUPT_MASK_UNDOC_16_MASK, 0x10000u);
-    /* the universal S_POINTER value 0xE = PP_EN | EXECUTER_PP_EN | PP_MODE (§1.3) */
+    /* the universal S_POINTER value 0xE = PP_EN | EXECUTER_PP_EN | PP_MODE (hardware.md §1.3) */
     CHECK_EQ_U(NPU_DPU_S_POINTER_POINTER_PP_EN_MASK | NPU_DPU_S_POINTER_EXECUTER_PP_EN_MASK |
                    NPU_DPU_S_POINTER_POINTER_PP_MODE_MASK,
                0xEu);
-    /* BSP multi-core S_POINTER: 0xE + 0x10000000 * core (§3.2) */
+    /* BSP multi-core S_POINTER: 0xE + 0x10000000 * core (hardware.md §3.2) */
     CHECK_EQ_U(NPU_FIELD_PREP(NPU_CORE_S_POINTER_CORE_INDEX, 2) | 0xEu, 0x2000000Eu);
 
-    /* decode real values from hw.md §4.6 recipe A */
+    /* decode real values from hardware.md §4.6 recipe A */
     CHECK_EQ_U(NPU_FIELD_GET(0xA8000002u, NPU_DPU_DATA_FORMAT_OUT_PRECISION), 5); /* fp32 */
     CHECK_EQ_U(NPU_FIELD_GET(0xA8000002u, NPU_DPU_DATA_FORMAT_IN_PRECISION), 2);  /* fp16 */
     CHECK_EQ_U(NPU_FIELD_GET(0xA8000002u, NPU_DPU_DATA_FORMAT_PROC_PRECISION), 2);
@@ -338,7 +338,7 @@ static void test_fields(void)
         CHECK_EQ_U(npu_field_get(npu_field_set(0x5A5A5A5Au, 4, 10, v), 4, 10), v);
 }
 
-/* ---- Blocks and targets (hw.md §1.1, §1.5) -------------------------------- */
+/* ---- Blocks and targets (hardware.md §1.1, §1.5) -------------------------------- */
 
 static void test_blocks(void)
 {
@@ -394,14 +394,14 @@ static void test_blocks(void)
     CHECK_EQ_U(npu_block_from_target(0x0000), -1);
     CHECK_EQ_U(npu_block_from_target(0x0041), -1);
     CHECK_EQ_U(npu_block_from_target(0x0081), -1);
-    CHECK_EQ_U(npu_block_from_target(0x1003), -1); /* ph's transcription slip (§1.5) */
+    CHECK_EQ_U(npu_block_from_target(0x1003), -1); /* ph's transcription slip (hardware.md §1.5) */
     CHECK_EQ_U(npu_block_from_target(0x0001), -1);
     CHECK_EQ_U(NPU_TARGET_OP_ENABLE_ALL, 0x0081);
     CHECK_EQ_U(NPU_TARGET_PRE_ENABLE, 0x0041);
     CHECK_EQ_U(NPU_TARGET_NOP, 0x0000);
 }
 
-/* ---- regcmd words (hw.md §1.5) -------------------------------------------- */
+/* ---- regcmd words (hardware.md §1.5) -------------------------------------------- */
 
 /* The one S_POINTER arming value is the same three fields in every block. */
 static void test_s_pointer_arm(void)
@@ -455,7 +455,7 @@ static void test_regcmd(void)
     CHECK(!npu_regcmd_is_nop(0x0041000000000000ull));
     CHECK_EQ_U(NPU_PC_TAIL_WORDS, 4);
 
-    /* unit masks used by vendor tasks (§3.1) and the GLOBAL 0xF008 bits (§1.3) */
+    /* unit masks used by vendor tasks (hardware.md §3.1) and the GLOBAL 0xF008 bits (§1.3) */
     CHECK_EQ_U(NPU_UNIT_CNA | NPU_UNIT_CORE | NPU_UNIT_DPU, 0x0D);
     CHECK_EQ_U(NPU_UNIT_CNA | NPU_UNIT_CORE | NPU_UNIT_DPU | NPU_UNIT_DPU_RDMA, 0x1D);
     CHECK_EQ_U(NPU_UNIT_DPU | NPU_UNIT_DPU_RDMA, 0x18);
@@ -466,7 +466,7 @@ static void test_regcmd(void)
 
 static void test_fetch_amount(void)
 {
-    /* hw.md §1.5: 110 and 73 words incl. the tail -> 54 and 36 on RK3588 */
+    /* hardware.md §1.5: 110 and 73 words incl. the tail -> 54 and 36 on RK3588 */
     CHECK_EQ_U(npu_pc_fetch_amount(110 - 4, 2), 54);
     CHECK_EQ_U(npu_pc_fetch_amount(73 - 4, 2), 36);
     /* RK3588 vendor streams: regcfg_amount -> in-stream amount */
@@ -488,7 +488,7 @@ static void test_fetch_amount(void)
     CHECK_EQ_U(npu_pc_fetch_words(54, 2), 110);
 }
 
-/* ---- SoC profiles (hw.md §2, rknn-format.md §3.1, seed-api.md §5) --------- */
+/* ---- SoC profiles (hardware.md §2, format.md §3.1, api.md §5) --------- */
 
 struct soc_expect {
     rknpu_soc_id id;
@@ -506,80 +506,19 @@ struct soc_expect {
     int core_shift, has_cmac;
 };
 
+/* One row per case reads as a table. */
+/* clang-format off */
 static const struct soc_expect socs[] = {
-    {RKNPU_SOC_RK3588,
-     "RK3588",
-     3,
-     {0xFDAB0000u, 0xFDAC0000u, 0xFDAD0000u},
-     {110, 111, 112},
-     2,
-     12,
-     0xFFF,
-     0x3C,
-     4095,
-     1,
-     16,
-     16,
-     8,
-     12,
-     32768,
-     0,
-     0},
-    {RKNPU_SOC_RK3566,
-     "RK3566",
-     1,
-     {0xFDE40000u, 0, 0},
-     {151, 0, 0},
-     1,
-     12,
-     0xFFF,
-     0x3C,
-     4095,
-     0,
-     8,
-     8,
-     4,
-     8,
-     32768,
-     -4,
-     1},
-    {RKNPU_SOC_RK3568,
-     "RK3568",
-     1,
-     {0xFDE40000u, 0, 0},
-     {151, 0, 0},
-     1,
-     12,
-     0xFFF,
-     0x3C,
-     4095,
-     0,
-     8,
-     8,
-     4,
-     8,
-     32768,
-     -4,
-     1},
-    {RKNPU_SOC_RV1106,
-     "RV1106",
-     1,
-     {0xFF660000u, 0, 0},
-     {109, 0, 0},
-     2,
-     16,
-     0xFFFF,
-     0x3C,
-     65535,
-     0,
-     16,
-     16,
-     8,
-     0,
-     0,
-     0,
-     0},
+    {RKNPU_SOC_RK3588, "RK3588", 3, {0xFDAB0000u, 0xFDAC0000u, 0xFDAD0000u}, {110, 111, 112},
+     2, 12, 0xFFF, 0x3C, 4095, 1, 16, 16, 8, 12, 32768, 0, 0},
+    {RKNPU_SOC_RK3566, "RK3566", 1, {0xFDE40000u, 0, 0}, {151, 0, 0},
+     1, 12, 0xFFF, 0x3C, 4095, 0, 8, 8, 4, 8, 32768, -4, 1},
+    {RKNPU_SOC_RK3568, "RK3568", 1, {0xFDE40000u, 0, 0}, {151, 0, 0},
+     1, 12, 0xFFF, 0x3C, 4095, 0, 8, 8, 4, 8, 32768, -4, 1},
+    {RKNPU_SOC_RV1106, "RV1106", 1, {0xFF660000u, 0, 0}, {109, 0, 0},
+     2, 16, 0xFFFF, 0x3C, 65535, 0, 16, 16, 8, 0, 0, 0, 0},
 };
+/* clang-format on */
 
 static void test_profiles(void)
 {
@@ -617,7 +556,7 @@ static void test_profiles(void)
     CHECK(npu_soc_get(RKNPU_SOC_COUNT) == NULL);
     CHECK(npu_soc_get((rknpu_soc_id)-1) == NULL);
 
-    /* target_platform strings (seed-api.md §5.2) */
+    /* target_platform strings (api.md §5.2) */
     CHECK(npu_soc_find_platform("rk3588") == npu_soc_get(RKNPU_SOC_RK3588));
     CHECK(npu_soc_find_platform("RK3588S") == npu_soc_get(RKNPU_SOC_RK3588));
     CHECK(npu_soc_find_platform("rk3566") == npu_soc_get(RKNPU_SOC_RK3566));
@@ -636,7 +575,7 @@ static void test_profiles(void)
     CHECK(!npu_soc_accepts_platform(NULL, "rk3588"));
     CHECK(!npu_soc_accepts_platform(npu_soc_get(RKNPU_SOC_RK3588), NULL));
 
-    /* FlatBuffer family tags (rknn-format.md §3.1) */
+    /* FlatBuffer family tags (format.md §3.1) */
     CHECK(npu_soc_accepts_model_family(npu_soc_get(RKNPU_SOC_RK3588), "RKNPU v2"));
     CHECK(!npu_soc_accepts_model_family(npu_soc_get(RKNPU_SOC_RK3588), "RKNPU lite"));
     CHECK(npu_soc_accepts_model_family(npu_soc_get(RKNPU_SOC_RK3566), "RKNPU lite"));
@@ -653,7 +592,7 @@ static void test_profiles(void)
         CHECK(memcmp(&a, &b, sizeof(a)) == 0);
     }
 
-    /* RK356x CORE map one slot lower (hw.md §1.7) */
+    /* RK356x CORE map one slot lower (hardware.md §1.7) */
     {
         const npu_soc_profile *rk66 = npu_soc_get(RKNPU_SOC_RK3566);
         const npu_soc_profile *rk88 = npu_soc_get(RKNPU_SOC_RK3588);
@@ -676,7 +615,7 @@ static void test_profiles(void)
         CHECK_EQ_U(npu_soc_to_table_offset(NULL, 0x300C), 0x300C);
     }
 
-    /* TASK_CON values (hw.md §3.2 step 8) */
+    /* TASK_CON values (hardware.md §3.2 step 8) */
     CHECK_EQ_U(npu_soc_task_con(npu_soc_get(RKNPU_SOC_RK3588), 5, false), 0x6005u);
     CHECK_EQ_U(npu_soc_task_con(npu_soc_get(RKNPU_SOC_RK3588), 1, true), 0x7001u);
     CHECK_EQ_U(npu_soc_task_con(npu_soc_get(RKNPU_SOC_RK3568), 4095, false), 0x6FFFu);

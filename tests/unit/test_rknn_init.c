@@ -2,8 +2,8 @@
  * test_rknn_init - rknn_init / rknn_query / rknn_dup_context / rknn_destroy
  * on the real sample models, on every target.
  *
- * Expected values are typed from independent sources: shared/docs/
- * rknn-format.md, the vendor demo's printed attributes, and
+ * Expected values are typed from independent sources: docs/
+ * format.md, the vendor demo's printed attributes, and
  * shared/tools/rknn_inspect.py (a separate Python parser): e.g. 4864 weight
  * bytes for the RK3588 multiple_input_demo = its constant blobs, each
  * rounded to 64 bytes, as summed by the inspector.
@@ -43,7 +43,7 @@ typedef struct {
 } sample;
 
 static const sample samples[] = {
-    /* weights/stream/arena: rknn_inspect.py; arena 1114112 also rknn-format.md §4.4 */
+    /* weights/stream/arena: rknn_inspect.py; arena 1114112 also format.md §4.4 */
     {"rk3588_multiple_input_demo.v6.rknn", RKNPU_SOC_RK3588, 2, 1, 4864, 13696, 1114112, 17, 16, 0},
     {"rk3566_multiple_input_demo.v6.rknn", RKNPU_SOC_RK3566, 2, 1, 6528, 7232, 1114112, 10, 8, 0},
     {"rk3588_dual_residual_custom.v6.rknn", RKNPU_SOC_RK3588, 2, 2, 2176, 12032, 9920, 17, 0,

@@ -24,8 +24,8 @@
  *     weights or arena, every non-zero PC_DATA_ADDR word is the DMA address of
  *     a task start in the context's own stream;
  *   - rknpu_model_mem_requirements agrees with rknn_init.
- * The register numbers of the scan are typed in from hw.md / rknn-format.md
- * §4.3, not taken from the loader.
+ * The register numbers of the scan are typed in from hardware.md / format.md
+ * format.md §4.3, not taken from the loader.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -179,7 +179,7 @@ static uint32_t word_value(uint64_t w)
 
 /* ---- the independent scan of a relocated stream ---------------------------- */
 
-/* Registers holding DMA addresses (rknn-format.md §4.3, hw.md): CNA feature
+/* Registers holding DMA addresses (format.md §4.3, hardware.md): CNA feature
  * and weight (DCOMP) addresses, DPU destination, DPU RDMA source/BS/BN/EW,
  * PPU destination and PPU RDMA source. */
 static const uint16_t address_regs[] = {0x1070, 0x1110, 0x4020, 0x5018, 0x5020,
@@ -638,7 +638,7 @@ static uint32_t plain_body_word(void)
 }
 
 /* Bytes a relocation into tensor ti may start in: its blob for constants,
- * its size for activations (rknn-format.md §4.3). */
+ * its size for activations (format.md §4.3). */
 static uint32_t tensor_extent(uint32_t ti)
 {
     rknn_model_tensor_info t;

@@ -9,7 +9,7 @@
  * of tests/tools/rknn_expect.py and, if EXPECTED_FILE (that script's output,
  * computed with shared/tools/rknn_inspect.py) is given, compares the two line
  * sets. Independently of that file it checks facts typed in by hand from
- * shared/docs/rknn-format.md and shared/models/README.md, every relocation
+ * docs/format.md and shared/models/README.md, every relocation
  * addend against the regcmd word it patches (the doc's "0 mismatches"), and
  * a few hand-made container headers.
  *
@@ -403,7 +403,7 @@ static int str_is(rknn_fbs_string s, const char *want)
 }
 
 /* Every relocation addend equals the value field (bits 47..16) of the word it
- * patches (rknn-format.md §0/§4.3: "0 mismatches" on all samples). */
+ * patches (format.md §0/§4.3: "0 mismatches" on all samples). */
 static void check_reloc_addends(const char *name, const rknn_model_view *v)
 {
     rknn_model_reloc_info r;
@@ -424,7 +424,7 @@ static void check_reloc_addends(const char *name, const rknn_model_view *v)
           (unsigned long)bad, (unsigned long)total);
 }
 
-/* Addends of the "input" relocation of the RK3588 toy model (§4.3). */
+/* Addends of the "input" relocation of the RK3588 toy model (format.md §4.3). */
 static void check_input_slices(const rknn_model_view *v)
 {
     static const uint32_t want[] = {0, 0x5e80, 0x3f00, 0x7f80};

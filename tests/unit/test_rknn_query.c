@@ -1,6 +1,6 @@
 /*
- * test_rknn_query - every rknn_query command of seed-api.md (§1.1, §3.1,
- * §7.1) on the four small sample models, without and with the init flags
+ * test_rknn_query - every rknn_query command of api.md (§1.1, §3.1,
+ * api.md §7.1) on the four small sample models, without and with the init flags
  * that change an answer, before and after a run, on the virtual NPU.
  *
  * Expected values are typed from sources independent of the runtime:
@@ -9,7 +9,7 @@
  *    shared/tools/rknn_inspect.py prints for each file;
  *  - the dual_residual_custom formula (shared/models/README.md):
  *    out0 = x*0.5 - y, out1 = y*0.5 - x;
- *  - what the vendor guides say a query returns (seed-api.md §1.1, §2);
+ *  - what the vendor guides say a query returns (api.md §1.1, §2);
  *  - MEM_SIZE's DMA total against the carve-out allocator's own statistics,
  *    PERF_RUN against the wall time measured around rknn_run here.
  *
@@ -50,57 +50,29 @@ typedef struct {
     uint32_t three_core_tasks; /* slots 3..5 summed (RK3588) */
 } sample;
 
+/* One row per case reads as a table. */
+/* clang-format off */
 static const sample samples[] = {
-    {"rk3588_multiple_input_demo.v6.rknn",
-     RKNPU_SOC_RK3588,
-     0,
-     2,
-     1,
+    {"rk3588_multiple_input_demo.v6.rknn", RKNPU_SOC_RK3588, 0, 2, 1,
      {{"input.1", {1, 128, 128, 1}, {1, 1, 128, 128, 1}, 5, 16384},
       {"input", {1, 128, 128, 3}, {1, 1, 128, 128, 3}, 5, 49152}},
      {{"8", {1, 8, 128, 128}, {1, 2, 128, 128, 16}, 5, 524288}},
-     4864,
-     1114112,
-     2,
-     9},
-    {"rk3566_multiple_input_demo.v6.rknn",
-     RKNPU_SOC_RK3566,
-     0,
-     2,
-     1,
+     4864, 1114112, 2, 9},
+    {"rk3566_multiple_input_demo.v6.rknn", RKNPU_SOC_RK3566, 0, 2, 1,
      {{"input.1", {1, 128, 128, 1}, {1, 1, 128, 128, 1}, 5, 16384},
       {"input", {1, 128, 128, 3}, {1, 1, 128, 128, 3}, 5, 49152}},
      {{"8", {1, 8, 128, 128}, {1, 2, 128, 128, 8}, 5, 262144}},
-     6528,
-     1114112,
-     10,
-     0},
-    {"rk3588_dual_residual_custom.v6.rknn",
-     RKNPU_SOC_RK3588,
-     1,
-     2,
-     2,
-     {{"0", {1, 10, 10, 3}, {1, 1, 10, 10, 3}, 5, 960},
-      {"1", {1, 10, 10, 3}, {1, 1, 10, 10, 3}, 5, 960}},
-     {{"2", {1, 3, 10, 10}, {1, 3, 10, 10}, 4, 1600},
-      {"3", {1, 3, 10, 10}, {1, 3, 10, 10}, 4, 1600}},
-     2176,
-     9920,
-     2,
-     9},
-    {"rk3566_dual_residual_custom.v6.rknn",
-     RKNPU_SOC_RK3566,
-     1,
-     2,
-     2,
-     {{"0", {1, 10, 10, 3}, {1, 1, 10, 10, 3}, 5, 720},
-      {"1", {1, 10, 10, 3}, {1, 1, 10, 10, 3}, 5, 720}},
+     6528, 1114112, 10, 0},
+    {"rk3588_dual_residual_custom.v6.rknn", RKNPU_SOC_RK3588, 1, 2, 2,
+     {{"0", {1, 10, 10, 3}, {1, 1, 10, 10, 3}, 5, 960}, {"1", {1, 10, 10, 3}, {1, 1, 10, 10, 3}, 5, 960}},
+     {{"2", {1, 3, 10, 10}, {1, 3, 10, 10}, 4, 1600}, {"3", {1, 3, 10, 10}, {1, 3, 10, 10}, 4, 1600}},
+     2176, 9920, 2, 9},
+    {"rk3566_dual_residual_custom.v6.rknn", RKNPU_SOC_RK3566, 1, 2, 2,
+     {{"0", {1, 10, 10, 3}, {1, 1, 10, 10, 3}, 5, 720}, {"1", {1, 10, 10, 3}, {1, 1, 10, 10, 3}, 5, 720}},
      {{"2", {1, 3, 10, 10}, {1, 3, 10, 10}, 4, 800}, {"3", {1, 3, 10, 10}, {1, 3, 10, 10}, 4, 800}},
-     128,
-     5568,
-     2,
-     0},
+     128, 5568, 2, 0},
 };
+/* clang-format on */
 
 static uint8_t model[64 * 1024];
 static const char *dir;
@@ -225,7 +197,7 @@ static void check_attrs(rknn_context ctx, const sample *s)
 
     for (uint32_t i = 0; i < s->n_in; i++) {
         const io_fact *f = &s->in[i];
-        /* general API: NHWC, the model's shape (seed-api §2.3) */
+        /* general API: NHWC, the model's shape (api.md §2.3) */
         if (query_attr(ctx, RKNN_QUERY_INPUT_ATTR, i, &a)) {
             check_common(&a, s, f);
             CHECK(a.fmt == RKNN_TENSOR_NHWC && a.n_dims == 4 &&
@@ -250,7 +222,7 @@ static void check_attrs(rknn_context ctx, const sample *s)
         CHECK(memcmp(&a, &b, sizeof a) == 0);
         query_attr(ctx, RKNN_QUERY_NATIVE_NHWC_INPUT_ATTR, i, &b);
         CHECK(memcmp(&a, &b, sizeof a) == 0); /* the NPU reads these NHWC already */
-        /* one shape per input: the range is that shape, [002 §5.4.4.1] fields */
+        /* one shape per input: the range is that shape, api.md §2.4 fields */
         memset(&r, 0, sizeof r);
         r.index = i;
         CHECK(rknn_query(ctx, RKNN_QUERY_INPUT_DYNAMIC_RANGE, &r, sizeof r) == RKNN_SUCC);
@@ -278,7 +250,7 @@ static void check_attrs(rknn_context ctx, const sample *s)
         }
         query_attr(ctx, RKNN_QUERY_CURRENT_NATIVE_OUTPUT_ATTR, o, &b);
         CHECK(memcmp(&a, &b, sizeof a) == 0);
-        /* [002 §5.2.3]: 4-D outputs as NHWC [N, H, W, C], no padding */
+        /* api.md §4.2: 4-D outputs as NHWC [N, H, W, C], no padding */
         if (query_attr(ctx, RKNN_QUERY_NATIVE_NHWC_OUTPUT_ATTR, o, &b)) {
             check_common(&b, s, f);
             CHECK(b.fmt == RKNN_TENSOR_NHWC && b.n_dims == 4 && b.dims[0] == f->nhwc[0] &&
@@ -351,7 +323,7 @@ static void check_model_queries(rknn_context ctx, const sample *s, size_t dma_by
 
     CHECK(rknn_query(ctx, RKNN_QUERY_IN_OUT_NUM, &io, sizeof io) == RKNN_SUCC);
     CHECK(io.n_input == s->n_in && io.n_output == s->n_out);
-    /* seed-api §2.7: "1.5.2 (71720f3fc@...)" and "0.7.2": a version number first */
+    /* api.md §2.7: "1.5.2 (71720f3fc@...)" and "0.7.2": a version number first */
     CHECK(rknn_query(ctx, RKNN_QUERY_SDK_VERSION, &v, sizeof v) == RKNN_SUCC);
     CHECK(sscanf(v.api_version, "%u.%u.%u", &maj, &min, &pat) == 3);
     CHECK(sscanf(v.drv_version, "%u.%u.%u", &maj, &min, &pat) == 3);
@@ -359,7 +331,7 @@ static void check_model_queries(rknn_context ctx, const sample *s, size_t dma_by
           memchr(v.drv_version, 0, sizeof v.drv_version));
     CHECK(rknn_query(ctx, RKNN_QUERY_CUSTOM_STRING, &cs, sizeof cs) == RKNN_SUCC);
     CHECK(cs.string[0] == 0); /* the samples were converted without custom_string */
-    /* [002 §9.1.2]: answered after any init; no SRAM here (0, as the guide says) */
+    /* api.md §3.1: answered after any init; no SRAM here (0, as the guide says) */
     memset(&ms, 0xFF, sizeof ms);
     CHECK(rknn_query(ctx, RKNN_QUERY_MEM_SIZE, &ms, sizeof ms) == RKNN_SUCC);
     CHECK_EQ_U(ms.total_weight_size, s->weight_bytes);
@@ -416,7 +388,7 @@ static void run_and_check(rknn_context ctx, const sample *s, uint32_t flags, uin
     if (!CHECK(rknn_run(ctx, NULL) == RKNN_SUCC))
         return;
     t1 = rknpu_hook_time_us();
-    /* seed-api §2.6: the whole inference, µs, not the I/O setting */
+    /* api.md §2.6: the whole inference, µs, not the I/O setting */
     CHECK(rknn_query(ctx, RKNN_QUERY_PERF_RUN, &pr, sizeof pr) == RKNN_SUCC);
     CHECK(pr.run_duration > 0 && (uint64_t)pr.run_duration <= t1 - t0);
     if (s->custom) /* the CPU operator's time is part of the inference */
@@ -462,7 +434,7 @@ static float half_to_float(uint16_t h)
     return (h & 0x8000) ? -v : v;
 }
 
-/* [002 §5.2.3]: a buffer bound with the NATIVE_NHWC_OUTPUT_ATTR answer
+/* api.md §4.2: a buffer bound with the NATIVE_NHWC_OUTPUT_ATTR answer
  * receives the output in NHWC order; here output 0 of dual_residual (made
  * by the CPU operator) checked against the README formula. */
 static void check_nhwc_binding(rknn_context ctx, const sample *s)
@@ -548,7 +520,7 @@ static void test_sample(const sample *s)
     }
 
     /* MEM_ALLOC_OUTSIDE: MEM_SIZE sizes the user's weight and internal
-     * memory ([000 §4.4.2.5(7)]); with it bound the model runs. */
+     * memory (api.md §1.2); with it bound the model runs. */
     if ((ctx = init(s, RKNN_FLAG_MEM_ALLOC_OUTSIDE | RKNN_FLAG_COLLECT_PERF_MASK, &dma))) {
         rknn_tensor_mem *w, *in;
         check_model_queries(ctx, s, dma);

@@ -4,7 +4,7 @@
  * interrupt mask/status/clear, ping-pong group bits, error states for
  * unknown registers / unsupported values / DMA outside the window, every
  * fault injection, reset, multi-core independence, trace, and the RK3566 /
- * RV1106 profile differences. Expected values come from hw.md §1-§3 (bits,
+ * RV1106 profile differences. Expected values come from hardware.md §1-§3 (bits,
  * formulas, BSP sequence), never from the model.
  */
 #include <stdio.h>
@@ -164,7 +164,7 @@ static void test_fetch_amounts(void)
     setup(RKNPU_SOC_RK3588);
     copy_task(&tasks[0], &j, 2, 2, 16, 3);
     /* the body has an odd number of words: with scale 2 the fetch holds
-     * body + 4 tail + 1 padding word (hw.md §1.5) */
+     * body + 4 tail + 1 padding word (hardware.md §1.5) */
     if (tasks[0].n % 2 == 0)
         tasm_raw(&tasks[0], npu_regcmd_nop()); /* NOP words in a body are skipped */
     CHECK(tasks[0].n % 2 == 1);
@@ -284,7 +284,7 @@ static void test_interrupt_registers(void)
     wr(0, NPU_PC_INTERRUPT_STATUS, 0x1FFFF); /* read-only */
     wr(0, NPU_PC_INTERRUPT_RAW_STATUS, 0x1FFFF);
     CHECK_EQ_U(rd(0, NPU_PC_INTERRUPT_RAW_STATUS), 0);
-    CHECK_EQ_U(rd(0, NPU_PC_VERSION), 0x46495245);         /* "FIRE", hw.md §1.2 */
+    CHECK_EQ_U(rd(0, NPU_PC_VERSION), 0x46495245);         /* "FIRE", hardware.md §1.2 */
     CHECK_EQ_U(rd(0, NPU_DDMA_CFG_STATUS) & 0x100, 0x100); /* DMA idle */
 
     /* the BSP's pre-kick S_POINTER writes are accepted and read back */

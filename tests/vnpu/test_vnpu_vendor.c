@@ -2,9 +2,9 @@
  * test_vnpu_vendor - the vendor's own compiled register streams (the four v6
  * sample models) executed by the virtual NPU, without the driver: the
  * project's loader parses and relocates each model (rknn_init), then this
- * test programs each core the way the BSP does (hw.md §3.2) for every task
+ * test programs each core the way the BSP does (hardware.md §3.2) for every task
  * group (RK3588: 1-, 2- and 3-core groups, also in reverse core order;
- * RK3566: its single group) and polls like a driver (hw.md §3.3).
+ * RK3566: its single group) and polls like a driver (hardware.md §3.3).
  *
  * Checks (references are independent of the model):
  *  - multiple_input_demo int8 output vs the float ONNX model (file written
@@ -18,9 +18,9 @@
  *    New_input_k channel c = fp16(input_k channel c), padded channels 0.
  * Inputs: RK3588 int8 buffers hold x - 128 (the runtime shifts; CVT_CON0
  * bypass); RK3566 buffers hold raw uint8 (the model's default reading (A)
- * of vnpu-streams §5.3: the stream's converter subtracts 128). Packed-NHWC
+ * of vnpu.md §5.3: the stream's converter subtracts 128). Packed-NHWC
  * row pitch: align(W * elem, 16) * C bytes on RK3588, align(W * elem, 8) * C
- * on RK3566 (vnpu-streams §5.1).
+ * on RK3566 (vnpu.md §5.1).
  *
  * Usage: test_vnpu_vendor [REFERENCE_F32] MODELS_DIR
  */

@@ -1,10 +1,10 @@
 /*
  * vnpu_test_asm.h - a small register-program assembler for the virtual NPU
  * tests: a DMA arena, task bodies built word by word, chains with the PC
- * tail (hw.md §1.5), the BSP submit sequence (hw.md §3.2), the completion
- * poll (hw.md §3.3), and a convolution/flying-DPU/pooling register recipe
- * following the layouts documented in shared/docs/hw.md §4 and
- * notes/vnpu-streams.md (§5-§7). It shares no code with the model: register
+ * tail (hardware.md §1.5), the BSP submit sequence (hardware.md §3.2), the completion
+ * poll (hardware.md §3.3), and a convolution/flying-DPU/pooling register recipe
+ * following the layouts documented in docs/hardware.md §4 and
+ * docs/vnpu.md §5-§7. It shares no code with the model: register
  * values are written from the documents, data layouts are packed here.
  */
 #ifndef VNPU_TEST_ASM_H
@@ -97,7 +97,7 @@ static inline uint32_t tasm_place_chain(tasm_mem *m, const tasm_task *tasks, uns
     return addr;
 }
 
-/* ---- submit and poll (hw.md §3.2, §3.3) ------------------------------------- */
+/* ---- submit and poll (hardware.md §3.2, §3.3) ------------------------------------- */
 
 /* The BSP's fold of each 2-bit block group. */
 static inline uint32_t tasm_fuzz(uint32_t s)
