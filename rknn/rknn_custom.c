@@ -41,7 +41,7 @@ struct rknn_custom_node {
     uint8_t attr_buf[ATTR_BUF_BYTES];          /* rknn_custom_op_get_op_attr values */
 };
 
-static int is_io_pseudo_op(rknn_fbs_string type)
+static int is_io_pseudo_op(rknn_model_string type)
 {
     return (type.len == 13 && memcmp(type.ptr, "InputOperator", 13) == 0) ||
            (type.len == 14 && memcmp(type.ptr, "OutputOperator", 14) == 0);

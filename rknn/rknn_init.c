@@ -239,7 +239,7 @@ static int select_soc(rknn_ctx *ctx)
     char platform[RKNN_PLATFORM_NAME_MAX];
     int ret;
 
-    rknn_fbs_string_copy(ctx->model.target_platform, platform, sizeof platform);
+    rknn_model_string_copy(ctx->model.target_platform, platform, sizeof platform);
     ret = rknpu_board_select_soc(platform, rknn_ctx_count() > 1);
     ctx->soc = rknpu_platform_profile();
     return ret;

@@ -100,7 +100,7 @@ int rknn_loader_plan_file(const void *model, size_t size, rknn_mem_plan *plan,
     /* The stream checks need a SoC: use the one the model was built for. */
     char platform[RKNN_PLATFORM_NAME_MAX];
     const npu_soc_profile *soc;
-    rknn_fbs_string_copy(view->target_platform, platform, sizeof platform);
+    rknn_model_string_copy(view->target_platform, platform, sizeof platform);
     soc = npu_soc_find_platform(platform);
     if (!soc) {
         HAL_LOG_ERR("rknpu_model_mem_requirements: unknown target platform '%s'", platform);

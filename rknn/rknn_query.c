@@ -139,7 +139,7 @@ static int query_custom_string(const rknn_ctx *ctx, void *info, uint32_t size)
     if (ret != RKNN_SUCC)
         return ret;
     memset(s, 0, sizeof *s);
-    rknn_fbs_string_copy(ctx->model.custom_string, s->string, sizeof s->string);
+    rknn_model_string_copy(ctx->model.custom_string, s->string, sizeof s->string);
     return RKNN_SUCC;
 }
 

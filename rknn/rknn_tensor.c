@@ -47,7 +47,7 @@ static int fill_common(const rknn_model_tensor_info *t, uint32_t index, rknn_ten
 
     memset(a, 0, sizeof *a);
     a->index = index;
-    rknn_fbs_string_copy(t->name, a->name, sizeof a->name);
+    rknn_model_string_copy(t->name, a->name, sizeof a->name);
     ret = rknn_tensor_type_from_model(t->dtype, &a->type);
     if (ret != RKNN_SUCC) {
         HAL_LOG_ERR("tensor '%s': data type %d is not an I/O type rknpu-bm supports", a->name,

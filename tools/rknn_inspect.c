@@ -54,7 +54,7 @@ void rknpu_hook_log(rknpu_log_level level, const char *msg)
 /* ---- small printing helpers ------------------------------------------------ */
 
 /* A model string, printable ASCII only (anything else as \xNN). */
-static void print_str(rknn_fbs_string s)
+static void print_str(rknn_model_string s)
 {
     putchar('\'');
     for (uint32_t i = 0; i < s.len; i++) {
@@ -144,7 +144,7 @@ static const char *error_name(int ret)
 
 static uint64_t stream_word(const rknn_model_view *m, uint32_t i)
 {
-    return rknn_fbs_le64(m->regcmd + (size_t)i * RKNN_MODEL_REGCMD_WORD_SIZE);
+    return rknn_model_le64(m->regcmd + (size_t)i * RKNN_MODEL_REGCMD_WORD_SIZE);
 }
 
 /* ---- a tiny counter table (value -> occurrences), for histograms ------- */
@@ -276,7 +276,7 @@ static void print_attr_value(const rknn_model_attr *a)
     rknn_model_attr_value e;
 
     if (a->value_type == RKNN_MODEL_ATTR_STRING) {
-        rknn_fbs_string s = {(const char *)a->value, a->value_size};
+        rknn_model_string s = {(const char *)a->value, a->value_size};
         print_str(s);
         return;
     }
@@ -289,13 +289,13 @@ static void print_attr_value(const rknn_model_attr *a)
             putchar(',');
         if (e.type == RKNN_MODEL_ATTR_DOUBLE && e.size == 8) {
             double d;
-            uint64_t bits = rknn_fbs_le64(e.data);
+            uint64_t bits = rknn_model_le64(e.data);
             memcpy(&d, &bits, sizeof d);
             printf("%.17g", d);
         } else if (e.type == RKNN_MODEL_ATTR_INT32 && e.size == 4) {
-            printf("%" PRId32, (int32_t)rknn_fbs_le32(e.data));
+            printf("%" PRId32, (int32_t)rknn_model_le32(e.data));
         } else if (e.type == RKNN_MODEL_ATTR_INT64 && e.size == 8) {
-            printf("%" PRId64, (int64_t)rknn_fbs_le64(e.data));
+            printf("%" PRId64, (int64_t)rknn_model_le64(e.data));
         } else if (e.type == RKNN_MODEL_ATTR_BOOL && e.size == 1) {
             printf(e.data[0] ? "true" : "false");
         } else {

@@ -166,7 +166,7 @@ FMT_API int fmt_get_shape(const rknn_fbs_table *t, uint32_t slot, uint32_t index
 
 FMT_API int fmt_check_view(const rknn_model_view *view)
 {
-    return view && view->fb.data && view->container_version == RKNN_MODEL_CONTAINER_VERSION;
+    return view && view->fbs.fb.data && view->container_version == RKNN_MODEL_CONTAINER_VERSION;
 }
 
 /* ---- whole-model validation ----------------------------------------------- */
@@ -191,7 +191,7 @@ static int parse_model_strings(rknn_model_view *v)
     };
 
     for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
-        int ret = fmt_get_string_field(&v->model, fields[i].slot, fields[i].dst, "model", 0,
+        int ret = fmt_get_string_field(&v->fbs.model, fields[i].slot, fields[i].dst, "model", 0,
                                        fields[i].field);
         if (ret != RKNN_SUCC)
             return ret;
@@ -203,26 +203,26 @@ static int parse_model_table(rknn_model_view *v)
 {
     int ret;
 
-    if (!rknn_fbs_has_identifier(&v->fb, "RKNN")) {
+    if (!rknn_fbs_has_identifier(&v->fbs.fb, "RKNN")) {
         HAL_LOG_ERR("rknn model: payload (file offset 0x%lx) has no \"RKNN\" FlatBuffer "
                     "identifier at +4",
                     (unsigned long)v->payload_offset);
         return RKNN_ERR_MODEL_INVALID;
     }
-    ret = rknn_fbs_root(&v->fb, &v->model);
+    ret = rknn_fbs_root(&v->fbs.fb, &v->fbs.model);
     if (fmt_is_error(ret)) {
         HAL_LOG_ERR("rknn model: FlatBuffer root table: %s", rknn_fbs_strerror(ret));
         return RKNN_ERR_MODEL_INVALID;
     }
-    if (fmt_is_error(ret = rknn_fbs_get_i32(&v->model, M_SCHEMA, 0, &v->schema_generation)))
-        return fmt_fb_error("model", 0, "schema generation (slot 0)", &v->model, ret);
+    if (fmt_is_error(ret = rknn_fbs_get_i32(&v->fbs.model, M_SCHEMA, 0, &v->schema_generation)))
+        return fmt_fb_error("model", 0, "schema generation (slot 0)", &v->fbs.model, ret);
     if (v->schema_generation != RKNN_MODEL_SCHEMA_GENERATION) {
         HAL_LOG_ERR("rknn model: schema generation (Model slot 0) is %ld, only %d is supported",
                     (long)v->schema_generation, RKNN_MODEL_SCHEMA_GENERATION);
         return RKNN_ERR_MODEL_INVALID;
     }
-    if (fmt_is_error(ret = rknn_fbs_get_u32(&v->model, M_COMPILER_CODE, 0, &v->compiler_code)))
-        return fmt_fb_error("model", 0, "compiler version code (slot 6)", &v->model, ret);
+    if (fmt_is_error(ret = rknn_fbs_get_u32(&v->fbs.model, M_COMPILER_CODE, 0, &v->compiler_code)))
+        return fmt_fb_error("model", 0, "compiler version code (slot 6)", &v->fbs.model, ret);
     return parse_model_strings(v);
 }
 
@@ -230,12 +230,12 @@ static int parse_blobs(rknn_model_view *v)
 {
     const uint8_t *data;
     uint32_t size;
-    int ret = fmt_get_vector_limited(&v->model, M_BLOBS, 4, RKNN_MODEL_MAX_BLOBS, &v->blobs,
+    int ret = fmt_get_vector_limited(&v->fbs.model, M_BLOBS, 4, RKNN_MODEL_MAX_BLOBS, &v->fbs.blobs,
                                      "model", 0, "blob table (slot 20)");
 
     if (ret != RKNN_SUCC)
         return ret;
-    v->n_blobs = v->blobs.count;
+    v->n_blobs = v->fbs.blobs.count;
     if (v->n_blobs == 0) {
         HAL_LOG_ERR("rknn model: no blob table (Model slot 20): not a v6 model");
         return RKNN_ERR_MODEL_INVALID;
@@ -251,7 +251,7 @@ static int parse_blobs(rknn_model_view *v)
 static int open_graph(rknn_model_view *v)
 {
     rknn_fbs_vector graphs;
-    int ret = fmt_get_vector_limited(&v->model, M_GRAPHS, 4, RKNN_MODEL_MAX_GRAPHS, &graphs,
+    int ret = fmt_get_vector_limited(&v->fbs.model, M_GRAPHS, 4, RKNN_MODEL_MAX_GRAPHS, &graphs,
                                      "model", 0, "graphs (slot 2)");
 
     if (ret != RKNN_SUCC)
@@ -261,38 +261,38 @@ static int open_graph(rknn_model_view *v)
         HAL_LOG_ERR("rknn model: the model has no graph (Model slot 2 empty)");
         return RKNN_ERR_MODEL_INVALID;
     }
-    ret = rknn_fbs_vec_table(&graphs, 0, &v->graph);
+    ret = rknn_fbs_vec_table(&graphs, 0, &v->fbs.graph);
     return fmt_is_error(ret) ? fmt_elem_error("graph", 0, &graphs, ret) : RKNN_SUCC;
 }
 
 static int parse_graph_vectors(rknn_model_view *v)
 {
-    const rknn_fbs_table *g = &v->graph;
+    const rknn_fbs_table *g = &v->fbs.graph;
     int ret;
 
-    ret = fmt_get_vector_limited(g, G_TENSORS, 4, RKNN_MODEL_MAX_TENSORS, &v->tensors, "graph", 0,
-                                 "tensors (slot 0)");
+    ret = fmt_get_vector_limited(g, G_TENSORS, 4, RKNN_MODEL_MAX_TENSORS, &v->fbs.tensors, "graph",
+                                 0, "tensors (slot 0)");
     if (ret == RKNN_SUCC)
-        ret = fmt_get_vector_limited(g, G_NODES, 4, RKNN_MODEL_MAX_NODES, &v->nodes, "graph", 0,
+        ret = fmt_get_vector_limited(g, G_NODES, 4, RKNN_MODEL_MAX_NODES, &v->fbs.nodes, "graph", 0,
                                      "nodes (slot 1)");
     if (ret == RKNN_SUCC)
-        ret = fmt_get_vector_limited(g, G_INPUTS, 4, RKNN_MODEL_MAX_IO, &v->inputs, "graph", 0,
+        ret = fmt_get_vector_limited(g, G_INPUTS, 4, RKNN_MODEL_MAX_IO, &v->fbs.inputs, "graph", 0,
                                      "inputs (slot 2)");
     if (ret == RKNN_SUCC)
-        ret = fmt_get_vector_limited(g, G_OUTPUTS, 4, RKNN_MODEL_MAX_IO, &v->outputs, "graph", 0,
-                                     "outputs (slot 3)");
+        ret = fmt_get_vector_limited(g, G_OUTPUTS, 4, RKNN_MODEL_MAX_IO, &v->fbs.outputs, "graph",
+                                     0, "outputs (slot 3)");
     if (ret == RKNN_SUCC)
-        ret = fmt_get_vector_limited(g, G_NORMS, 4, RKNN_MODEL_MAX_IO, &v->norms, "graph", 0,
+        ret = fmt_get_vector_limited(g, G_NORMS, 4, RKNN_MODEL_MAX_IO, &v->fbs.norms, "graph", 0,
                                      "norms (slot 4)");
     if (ret == RKNN_SUCC)
-        ret = fmt_get_vector_limited(g, G_RELOCS, 4, RKNN_MODEL_MAX_RELOCS, &v->relocs, "graph", 0,
-                                     "relocations (slot 7)");
-    v->n_tensors = v->tensors.count;
-    v->n_nodes = v->nodes.count;
-    v->n_inputs = v->inputs.count;
-    v->n_outputs = v->outputs.count;
-    v->n_norms = v->norms.count;
-    v->n_relocs = v->relocs.count;
+        ret = fmt_get_vector_limited(g, G_RELOCS, 4, RKNN_MODEL_MAX_RELOCS, &v->fbs.relocs, "graph",
+                                     0, "relocations (slot 7)");
+    v->n_tensors = v->fbs.tensors.count;
+    v->n_nodes = v->fbs.nodes.count;
+    v->n_inputs = v->fbs.inputs.count;
+    v->n_outputs = v->fbs.outputs.count;
+    v->n_norms = v->fbs.norms.count;
+    v->n_relocs = v->fbs.relocs.count;
     return ret;
 }
 
@@ -302,7 +302,7 @@ static int parse_all(const uint8_t *d, size_t size, rknn_model_view *v)
 
     if (ret != RKNN_SUCC)
         return ret;
-    if (rknn_fbs_buf_init(&v->fb, d + v->payload_offset, v->payload_size) != RKNN_FBS_OK)
+    if (rknn_fbs_buf_init(&v->fbs.fb, d + v->payload_offset, v->payload_size) != RKNN_FBS_OK)
         return RKNN_ERR_MODEL_INVALID;
     if ((ret = parse_model_table(v)) != RKNN_SUCC || (ret = parse_blobs(v)) != RKNN_SUCC ||
         (ret = open_graph(v)) != RKNN_SUCC || (ret = parse_graph_vectors(v)) != RKNN_SUCC ||
@@ -355,14 +355,14 @@ void rknn_model_rebase(rknn_model_view *v, const void *copy)
         &v->source_framework, &v->custom_string,   &v->input_json, &v->output_json,
         &v->shape_mode,       &v->custom_op_types,
     };
-    rknn_fbs_vector *vectors[] = {&v->blobs,   &v->tensors, &v->nodes, &v->inputs,
-                                  &v->outputs, &v->norms,   &v->relocs};
+    rknn_fbs_vector *vectors[] = {&v->fbs.blobs,   &v->fbs.tensors, &v->fbs.nodes, &v->fbs.inputs,
+                                  &v->fbs.outputs, &v->fbs.norms,   &v->fbs.relocs};
 
     v->file = copy;
     v->json = moved(&r, v->json);
-    v->fb.data = moved(&r, v->fb.data);
-    v->model.buf.data = moved(&r, v->model.buf.data);
-    v->graph.buf.data = moved(&r, v->graph.buf.data);
+    v->fbs.fb.data = moved(&r, v->fbs.fb.data);
+    v->fbs.model.buf.data = moved(&r, v->fbs.model.buf.data);
+    v->fbs.graph.buf.data = moved(&r, v->fbs.graph.buf.data);
     v->regcmd = moved(&r, v->regcmd);
     v->task_data = moved(&r, v->task_data);
     for (size_t i = 0; i < sizeof strings / sizeof strings[0]; i++)

@@ -20,9 +20,9 @@ int rknn_model_reloc(const rknn_model_view *view, uint32_t i, rknn_model_reloc_i
         return RKNN_ERR_PARAM_INVALID;
     memset(out, 0, sizeof(*out));
     out->word_limit = view->n_regcmd_words;
-    ret = rknn_fbs_vec_table(&view->relocs, i, &t);
+    ret = rknn_fbs_vec_table(&view->fbs.relocs, i, &t);
     if (fmt_is_error(ret))
-        return fmt_elem_error("relocation", i, &view->relocs, ret);
+        return fmt_elem_error("relocation", i, &view->fbs.relocs, ret);
     ret = fmt_get_string_field(&t, RELOC_NAME, &out->tensor_name, "relocation", i,
                                "tensor name (slot 0)");
     if (ret == RKNN_SUCC)
@@ -144,7 +144,7 @@ FMT_API void fmt_check_task_order(rknn_model_view *v)
     for (uint32_t s = 0; s < v->n_core_slots; s++) {
         for (uint32_t k = 0; k < v->n_nodes; k++) {
             n_slots = 0;
-            if (fmt_is_error(rknn_fbs_vec_table(&v->nodes, k, &t)) ||
+            if (fmt_is_error(rknn_fbs_vec_table(&v->fbs.nodes, k, &t)) ||
                 fmt_node_task_counts(&t, k, counts, &n_slots) != RKNN_SUCC || s >= n_slots)
                 continue;
             for (uint32_t j = 0; j < counts[s] && task < v->n_tasks; j++, task++) {

@@ -85,9 +85,9 @@ int rknn_model_node(const rknn_model_view *view, uint32_t index, rknn_model_node
         return RKNN_ERR_PARAM_INVALID;
     memset(out, 0, sizeof(*out));
     out->tensor_limit = view->n_tensors;
-    ret = rknn_fbs_vec_table(&view->nodes, index, &t);
+    ret = rknn_fbs_vec_table(&view->fbs.nodes, index, &t);
     if (fmt_is_error(ret))
-        return fmt_elem_error("node", index, &view->nodes, ret);
+        return fmt_elem_error("node", index, &view->fbs.nodes, ret);
     ret = fmt_get_string_field(&t, N_TYPE, &out->op_type, "node", index, "op type (slot 1)");
     if (ret == RKNN_SUCC)
         ret = fmt_get_string_field(&t, N_NAME, &out->name, "node", index, "name (slot 2)");
@@ -139,14 +139,14 @@ int rknn_model_input(const rknn_model_view *view, uint32_t i, uint32_t *tensor)
 {
     if (!fmt_check_view(view))
         return RKNN_ERR_PARAM_INVALID;
-    return index_from_list(&view->inputs, i, view->n_tensors, tensor);
+    return index_from_list(&view->fbs.inputs, i, view->n_tensors, tensor);
 }
 
 int rknn_model_output(const rknn_model_view *view, uint32_t i, uint32_t *tensor)
 {
     if (!fmt_check_view(view))
         return RKNN_ERR_PARAM_INVALID;
-    return index_from_list(&view->outputs, i, view->n_tensors, tensor);
+    return index_from_list(&view->fbs.outputs, i, view->n_tensors, tensor);
 }
 
 /* Core slots: 1 -> one core (RK356x), 3 -> up to two, 6 -> up to three (RK3588). */

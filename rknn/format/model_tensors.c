@@ -21,9 +21,9 @@ int rknn_model_blob(const rknn_model_view *view, uint32_t i, const uint8_t **dat
         return RKNN_ERR_PARAM_INVALID;
     *data = NULL;
     *size = 0;
-    ret = rknn_fbs_vec_table(&view->blobs, i, &blob);
+    ret = rknn_fbs_vec_table(&view->fbs.blobs, i, &blob);
     if (fmt_is_error(ret))
-        return fmt_elem_error("blob", i, &view->blobs, ret);
+        return fmt_elem_error("blob", i, &view->fbs.blobs, ret);
     ret = rknn_fbs_get_vector(&blob, BLOB_DATA, 1, &bytes);
     if (fmt_is_error(ret))
         return fmt_fb_error("blob", i, "bytes (slot 0)", &blob, ret);
@@ -104,9 +104,9 @@ int rknn_model_tensor(const rknn_model_view *view, uint32_t index, rknn_model_te
     if (!fmt_check_view(view) || !out || index >= view->n_tensors)
         return RKNN_ERR_PARAM_INVALID;
     memset(out, 0, sizeof(*out));
-    ret = rknn_fbs_vec_table(&view->tensors, index, &t);
+    ret = rknn_fbs_vec_table(&view->fbs.tensors, index, &t);
     if (fmt_is_error(ret))
-        return fmt_elem_error("tensor", index, &view->tensors, ret);
+        return fmt_elem_error("tensor", index, &view->fbs.tensors, ret);
     ret = tensor_scalars(&t, index, out);
     if (ret == RKNN_SUCC)
         ret = fmt_get_shape(&t, T_NATIVE_SHAPE, index, "native shape (slot 3)", out->native_dims,
@@ -140,10 +140,10 @@ int rknn_model_tensor_zero_point(const rknn_model_tensor_info *t, uint32_t i, in
 static int tensor_name(const rknn_model_view *view, uint32_t index, rknn_fbs_string *name)
 {
     rknn_fbs_table t;
-    int ret = rknn_fbs_vec_table(&view->tensors, index, &t);
+    int ret = rknn_fbs_vec_table(&view->fbs.tensors, index, &t);
 
     if (fmt_is_error(ret))
-        return fmt_elem_error("tensor", index, &view->tensors, ret);
+        return fmt_elem_error("tensor", index, &view->fbs.tensors, ret);
     return fmt_get_string_field(&t, T_NAME, name, "tensor", index, "name (slot 5)");
 }
 
@@ -177,9 +177,9 @@ int rknn_model_norm(const rknn_model_view *view, uint32_t i, rknn_model_norm_inf
     if (!fmt_check_view(view) || !out || i >= view->n_norms)
         return RKNN_ERR_PARAM_INVALID;
     memset(out, 0, sizeof(*out));
-    ret = rknn_fbs_vec_table(&view->norms, i, &t);
+    ret = rknn_fbs_vec_table(&view->fbs.norms, i, &t);
     if (fmt_is_error(ret))
-        return fmt_elem_error("norm", i, &view->norms, ret);
+        return fmt_elem_error("norm", i, &view->fbs.norms, ret);
     ret = fmt_get_vector_limited(&t, NORM_MEAN, 4, RKNN_MODEL_MAX_NORM_CHANNELS, &out->mean, "norm",
                                  i, "mean (slot 0)");
     if (ret == RKNN_SUCC)

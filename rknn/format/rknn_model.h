@@ -73,6 +73,30 @@ typedef struct {
     uint32_t count;
 } rknn_model_task_range;
 
+/* A string in the file: pointer and length, NOT NUL-terminated. */
+typedef rknn_fbs_string rknn_model_string;
+
+/* A list in the file (tensor scales, node inputs, relocation entries, ...),
+ * read only through its accessor, which checks every index. */
+typedef rknn_fbs_vector rknn_model_list;
+
+/* Copy a model string into buf as a C string, truncated to cap - 1 bytes. */
+static inline void rknn_model_string_copy(rknn_model_string s, char *buf, size_t cap)
+{
+    rknn_fbs_string_copy(s, buf, cap);
+}
+
+/* Little-endian fields of the file's blobs (regcmd words, attribute values). */
+static inline uint32_t rknn_model_le32(const uint8_t *p)
+{
+    return rknn_fbs_le32(p);
+}
+
+static inline uint64_t rknn_model_le64(const uint8_t *p)
+{
+    return rknn_fbs_le64(p);
+}
+
 typedef struct {
     /* ---- container (format.md §2) ---- */
     const uint8_t *file;
@@ -86,32 +110,38 @@ typedef struct {
     size_t json_size;
     size_t trailing_bytes; /* bytes after the JSON (0 for toolkit-2) */
 
+    /* ---- FlatBuffer handles: the format layer's own. Code above it reads
+     *      the model through the accessors below (test 'layers' checks) ---- */
+    struct {
+        rknn_fbs_buf fb; /* the payload */
+        rknn_fbs_table model;
+        rknn_fbs_table graph;    /* graph 0 */
+        rknn_fbs_vector blobs;   /* Model slot 20: [Blob] */
+        rknn_fbs_vector tensors; /* Graph slot 0: [Tensor] */
+        rknn_fbs_vector nodes;   /* Graph slot 1: [Node] */
+        rknn_fbs_vector inputs;  /* Graph slot 2: [int] tensor indices */
+        rknn_fbs_vector outputs; /* Graph slot 3: [int] tensor indices */
+        rknn_fbs_vector norms;   /* Graph slot 4: [Norm], one per input */
+        rknn_fbs_vector relocs;  /* Graph slot 7: [Reloc] */
+    } fbs;
+
     /* ---- Model (root table, format.md §3.1) ---- */
-    rknn_fbs_buf fb; /* the payload */
-    rknn_fbs_table model;
-    rknn_fbs_table graph;             /* graph 0 */
-    int32_t schema_generation;        /* slot 0, always 6 after a successful parse */
-    uint32_t compiler_code;           /* slot 6, MMmmpp (10602 = 1.6.2) */
-    rknn_fbs_string npu_family;       /* slot 1: "RKNPU v2", "RKNPU lite", ... */
-    rknn_fbs_string generator;        /* slot 3: Python-literal dict */
-    rknn_fbs_string compiler;         /* slot 7: compiler version string */
-    rknn_fbs_string target_platform;  /* slot 8: "rk3588", "rk3566", ... */
-    rknn_fbs_string source_framework; /* slot 9: "ONNX" */
-    rknn_fbs_string custom_string; /* slot 11 (inferred): rknn.config(custom_string=); "" if none */
-    rknn_fbs_string input_json;    /* slot 12: native I/O dtype/layout JSON */
-    rknn_fbs_string output_json;   /* slot 13 */
-    rknn_fbs_string shape_mode;    /* slot 16: "static_shape" */
-    rknn_fbs_string custom_op_types; /* slot 21 (inferred): custom op types used, "" if none */
+    int32_t schema_generation;          /* slot 0, always 6 after a successful parse */
+    uint32_t compiler_code;             /* slot 6, MMmmpp (10602 = 1.6.2) */
+    rknn_model_string npu_family;       /* slot 1: "RKNPU v2", "RKNPU lite", ... */
+    rknn_model_string generator;        /* slot 3: Python-literal dict */
+    rknn_model_string compiler;         /* slot 7: compiler version string */
+    rknn_model_string target_platform;  /* slot 8: "rk3588", "rk3566", ... */
+    rknn_model_string source_framework; /* slot 9: "ONNX" */
+    rknn_model_string
+        custom_string;             /* slot 11 (inferred): rknn.config(custom_string=); "" if none */
+    rknn_model_string input_json;  /* slot 12: native I/O dtype/layout JSON */
+    rknn_model_string output_json; /* slot 13 */
+    rknn_model_string shape_mode;  /* slot 16: "static_shape" */
+    rknn_model_string custom_op_types; /* slot 21 (inferred): custom op types used, "" if none */
     uint32_t n_graphs;
 
-    /* ---- tables, as vectors into the payload ---- */
-    rknn_fbs_vector blobs;   /* Model slot 20: [Blob] */
-    rknn_fbs_vector tensors; /* Graph slot 0: [Tensor] */
-    rknn_fbs_vector nodes;   /* Graph slot 1: [Node] */
-    rknn_fbs_vector inputs;  /* Graph slot 2: [int] tensor indices */
-    rknn_fbs_vector outputs; /* Graph slot 3: [int] tensor indices */
-    rknn_fbs_vector norms;   /* Graph slot 4: [Norm], one per input */
-    rknn_fbs_vector relocs;  /* Graph slot 7: [Reloc] */
+    /* ---- table sizes ---- */
     uint32_t n_blobs, n_tensors, n_nodes, n_inputs, n_outputs, n_norms, n_relocs;
     uint32_t n_reloc_entries; /* sum over all relocation tables */
 
@@ -139,7 +169,7 @@ typedef struct {
 } rknn_model_view;
 
 typedef struct {
-    rknn_fbs_string name;   /* slot 5; also the relocation key */
+    rknn_model_string name; /* slot 5; also the relocation key */
     int8_t dtype;           /* slot 0, RKNN_MODEL_DTYPE_* */
     int8_t layout_class;    /* slot 1: 64 feature map, 65 weight (inferred) */
     int8_t kind;            /* slot 2, RKNN_MODEL_KIND_* */
@@ -148,29 +178,29 @@ typedef struct {
     int32_t native_dims[RKNN_MODEL_MAX_DIMS];
     uint32_t n_dims; /* slot 4: original shape (NCHW / OIHW) */
     int32_t dims[RKNN_MODEL_MAX_DIMS];
-    rknn_fbs_string quant_method; /* slot 6: "layer" / "channel" / "" */
-    rknn_fbs_string quant_dtype;  /* slot 7: "int8" / "" */
-    uint32_t n_scales;            /* slot 10 */
-    uint32_t n_zero_points;       /* slot 11 */
-    rknn_fbs_vector scales;       /* [float], read with rknn_model_tensor_scale() */
-    rknn_fbs_vector zero_points;  /* [int32], read with rknn_model_tensor_zero_point() */
-    uint32_t size;                /* slot 12: bytes of the native tensor */
-    uint32_t arena_offset;        /* slot 13: offset in the activation arena */
-    uint32_t blob_index;          /* slot 18 */
+    rknn_model_string quant_method; /* slot 6: "layer" / "channel" / "" */
+    rknn_model_string quant_dtype;  /* slot 7: "int8" / "" */
+    uint32_t n_scales;              /* slot 10 */
+    uint32_t n_zero_points;         /* slot 11 */
+    rknn_model_list scales;         /* [float], read with rknn_model_tensor_scale() */
+    rknn_model_list zero_points;    /* [int32], read with rknn_model_tensor_zero_point() */
+    uint32_t size;                  /* slot 12: bytes of the native tensor */
+    uint32_t arena_offset;          /* slot 13: offset in the activation arena */
+    uint32_t blob_index;            /* slot 18 */
     /* Blob bytes for kinds CONST / GENERATED_CONST / REGCMD / TASKS, else NULL. */
     const uint8_t *data;
     uint32_t data_size;
 } rknn_model_tensor_info;
 
 typedef struct {
-    rknn_fbs_string op_type; /* slot 1: "Conv", "ConvAdd", "InputOperator", "cst..." */
-    rknn_fbs_string name;    /* slot 2 */
-    uint8_t executor;        /* slot 3: RKNN_MODEL_EXECUTOR_NPU or 0 */
-    uint32_t n_inputs;       /* slot 4 */
-    uint32_t n_outputs;      /* slot 5 */
-    rknn_fbs_vector inputs;  /* read with rknn_model_node_input() */
-    rknn_fbs_vector outputs; /* read with rknn_model_node_output() */
-    uint32_t n_core_slots;   /* slot 10 length: 0, 1 or 6 */
+    rknn_model_string op_type; /* slot 1: "Conv", "ConvAdd", "InputOperator", "cst..." */
+    rknn_model_string name;    /* slot 2 */
+    uint8_t executor;          /* slot 3: RKNN_MODEL_EXECUTOR_NPU or 0 */
+    uint32_t n_inputs;         /* slot 4 */
+    uint32_t n_outputs;        /* slot 5 */
+    rknn_model_list inputs;    /* read with rknn_model_node_input() */
+    rknn_model_list outputs;   /* read with rknn_model_node_output() */
+    uint32_t n_core_slots;     /* slot 10 length: 0, 1 or 6 */
     uint32_t tasks_per_slot[RKNN_MODEL_MAX_CORE_SLOTS];
     /* Operator attributes (slot 9, inferred): a BSON document
      * {name: {"dtype": <type code>, "value": <value>}}; NULL if the slot holds
@@ -197,10 +227,10 @@ enum {
 /* One operator attribute, e.g. cstDualResidual: name "alpha", dtype "f",
  * value_type RKNN_MODEL_ATTR_DOUBLE, value -> 8 bytes of 0.5. */
 typedef struct {
-    rknn_fbs_string name;
-    rknn_fbs_string dtype; /* toolkit type code: "f", "i", "is", "fs", "s"...; "" if none */
-    uint8_t value_type;    /* RKNN_MODEL_ATTR_*, 0 if no "value" */
-    const uint8_t *value;  /* raw little-endian value bytes (see types) */
+    rknn_model_string name;
+    rknn_model_string dtype; /* toolkit type code: "f", "i", "is", "fs", "s"...; "" if none */
+    uint8_t value_type;      /* RKNN_MODEL_ATTR_*, 0 if no "value" */
+    const uint8_t *value;    /* raw little-endian value bytes (see types) */
     uint32_t value_size;
     uint32_t n_elems; /* elements of arrays; 1 for scalars and strings (length
                                   * in value_size); 0 if there is no value */
@@ -214,18 +244,18 @@ typedef struct {
 } rknn_model_attr_value;
 
 typedef struct {
-    rknn_fbs_string tensor_name; /* slot 0 */
-    uint32_t tensor_index;       /* first tensor with that name */
-    uint32_t n_entries;          /* slot 1: [{u32 addend, u32 word_index}] */
-    rknn_fbs_vector entries;     /* read with rknn_model_reloc_entry() */
-    uint32_t word_limit;         /* n_regcmd_words of the view */
+    rknn_model_string tensor_name; /* slot 0 */
+    uint32_t tensor_index;         /* first tensor with that name */
+    uint32_t n_entries;            /* slot 1: [{u32 addend, u32 word_index}] */
+    rknn_model_list entries;       /* read with rknn_model_reloc_entry() */
+    uint32_t word_limit;           /* n_regcmd_words of the view */
 } rknn_model_reloc_info;
 
 typedef struct {
     uint32_t n_channels;   /* entries of mean/std (4 in the samples) */
-    rknn_fbs_vector mean;  /* slot 0, [float] */
-    rknn_fbs_vector std;   /* slot 1, [float] */
-    rknn_fbs_vector order; /* slot 2, [int] channel order (inferred) */
+    rknn_model_list mean;  /* slot 0, [float] */
+    rknn_model_list std;   /* slot 1, [float] */
+    rknn_model_list order; /* slot 2, [int] channel order (inferred) */
 } rknn_model_norm_info;
 
 /* One task record, struct rknpu_task layout (format.md §4.2). regcmd_addr is a byte

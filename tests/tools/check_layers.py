@@ -12,6 +12,10 @@
    (one per layer), file A depends on file B when A uses a symbol B
    defines; the dependency graph must have no cycle, so every file can be
    read knowing only the files it uses.
+3. FlatBuffer stays in the format layer. No file above rknn/format (the
+   runtime, boards, examples, tools) names the FlatBuffer reader
+   (rknn_fbs_*, rknn_fbs.h) or the view's FlatBuffer handles (.fbs): they
+   read the model through rknn_model.h's accessors.
 
 Prints the directory-level import graph, then each violation; exit 1 if any.
 """
@@ -167,6 +171,25 @@ def check_calls(archives, problems):
     return len(graph)
 
 
+FBS_WORDS = re.compile(r"\brknn_fbs_\w+|rknn_fbs\.h|(->|\.)fbs\.")
+ABOVE_FORMAT = ["rknn", "boards", "boards/host", "boards/qemu-virt", "boards/rk3588", "examples",
+                "tools"]
+
+
+def check_flatbuffer_hidden(root, problems):
+    for d in ABOVE_FORMAT:
+        full = os.path.join(root, d)
+        for name in sorted(os.listdir(full)) if os.path.isdir(full) else []:
+            if not name.endswith((".c", ".h")):
+                continue
+            with open(os.path.join(full, name), encoding="utf-8") as f:
+                for n, line in enumerate(f, 1):
+                    m = FBS_WORDS.search(line)
+                    if m:
+                        problems.append("%s/%s:%d: %s is the format layer's own (use rknn_model.h)"
+                                        % (d, name, n, m.group(0)))
+
+
 def main():
     if len(sys.argv) < 3:
         print(__doc__)
@@ -178,13 +201,14 @@ def main():
     for d, _ in LAYERS:
         if edges.get(d):
             print("  %-16s -> %s" % (d, ", ".join(sorted(edges[d]))))
+    check_flatbuffer_hidden(root, problems)
     files = check_calls(archives, problems)
     print("call graph: %d object files in %d libraries" % (files, len(archives)))
     for p in problems:
         print("FAIL: " + p)
     if problems:
         return 1
-    print("layers OK: no upward include, no circle")
+    print("layers OK: no upward include, no circle, no FlatBuffer above the format layer")
     return 0
 
 

@@ -332,7 +332,8 @@ static void walk_valid(const rknn_model_view *v, const char *what)
             bad |= rknn_model_tensor_zero_point(&t, k, &i32) != RKNN_SUCC;
         bad |= rknn_model_find_tensor(v, t.name.ptr, t.name.len, &idx) != RKNN_SUCC || idx > i;
         if (t.data)
-            bad |= t.data < v->fb.data || t.data + t.data_size > v->fb.data + v->fb.size;
+            bad |=
+                t.data < v->fbs.fb.data || t.data + t.data_size > v->fbs.fb.data + v->fbs.fb.size;
     }
     for (uint32_t i = 0; i < v->n_nodes; i++) {
         bad |= rknn_model_node(v, i, &n) != RKNN_SUCC;
@@ -377,8 +378,8 @@ static void walk_valid(const rknn_model_view *v, const char *what)
     bad |= rknn_model_node(v, v->n_nodes, &n) != RKNN_ERR_PARAM_INVALID;
     bad |= rknn_model_reloc(v, v->n_relocs, &r) != RKNN_ERR_PARAM_INVALID;
     bad |= rknn_model_task(v, v->n_tasks, &task) != RKNN_ERR_PARAM_INVALID;
-    bad |= v->regcmd &&
-           (v->regcmd < v->fb.data || v->regcmd + v->regcmd_size > v->fb.data + v->fb.size);
+    bad |= v->regcmd && (v->regcmd < v->fbs.fb.data ||
+                         v->regcmd + v->regcmd_size > v->fbs.fb.data + v->fbs.fb.size);
     CHECK(!bad, "%s: an accessor failed on a model that parsed", what);
 }
 
@@ -470,8 +471,8 @@ static void add_table(pos_set *s, const rknn_model_view *v, const rknn_fbs_table
     for (uint32_t slot = 0; slot < rknn_fbs_slot_count(t); slot++) {
         if (rknn_fbs_field_pos(t, slot, 4, &fpos) != RKNN_FBS_OK || fpos % 4)
             continue;
-        uint64_t target = (uint64_t)fpos + rknn_fbs_le32(v->fb.data + fpos);
-        if (target % 4 == 0 && target + 4 <= v->fb.size)
+        uint64_t target = (uint64_t)fpos + rknn_fbs_le32(v->fbs.fb.data + fpos);
+        if (target % 4 == 0 && target + 4 <= v->fbs.fb.size)
             add_pos(s, base + (size_t)target, v->file_size);
     }
 }
@@ -499,14 +500,14 @@ static void collect_positions(const rknn_model_view *v, pos_set *s)
     add_pos(s, v->json_offset - 4, v->file_size);
     add_pos(s, v->payload_offset, v->file_size);
     add_pos(s, v->payload_offset + 4, v->file_size);
-    add_table(s, v, &v->model);
-    if (rknn_fbs_get_vector(&v->model, 2, 4, &graphs) == RKNN_FBS_OK)
+    add_table(s, v, &v->fbs.model);
+    if (rknn_fbs_get_vector(&v->fbs.model, 2, 4, &graphs) == RKNN_FBS_OK)
         add_table_vector(s, v, &graphs);
-    add_table_vector(s, v, &v->blobs);
-    add_table_vector(s, v, &v->tensors);
-    add_table_vector(s, v, &v->nodes);
-    add_table_vector(s, v, &v->norms);
-    add_table_vector(s, v, &v->relocs);
+    add_table_vector(s, v, &v->fbs.blobs);
+    add_table_vector(s, v, &v->fbs.tensors);
+    add_table_vector(s, v, &v->fbs.nodes);
+    add_table_vector(s, v, &v->fbs.norms);
+    add_table_vector(s, v, &v->fbs.relocs);
 }
 
 /* ---- the mutation campaigns ------------------------------------------------ */

@@ -592,7 +592,8 @@ static void corrupt_flatbuffer_offsets(void)
     size_t root = payload_pos(0);
     uint32_t root_value = get32(original, root);
     size_t table = payload_pos(root_value);
-    const rknn_fbs_vector *vecs[] = {&view.tensors, &view.nodes, &view.relocs, &view.blobs};
+    const rknn_fbs_vector *vecs[] = {&view.fbs.tensors, &view.fbs.nodes, &view.fbs.relocs,
+                                     &view.fbs.blobs};
     static const char *const names[] = {"tensors", "nodes", "relocs", "blobs"};
 
     try32(root, (uint32_t)view.payload_size, EXPECT_INVALID, "root offset = payload size");
@@ -692,7 +693,7 @@ static void corrupt_reloc_tensor(const rknn_model_reloc_info *ri, uint32_t r, ui
     size_t kind, size, offset, blob;
     char what[96];
 
-    if (rknn_fbs_vec_table(&view.tensors, ri->tensor_index, &t) != RKNN_FBS_OK ||
+    if (rknn_fbs_vec_table(&view.fbs.tensors, ri->tensor_index, &t) != RKNN_FBS_OK ||
         rknn_model_tensor(&view, ri->tensor_index, &info) != RKNN_SUCC)
         return;
     kind = field_off(&t, 2, 1);
@@ -802,7 +803,7 @@ static void corrupt_core_slot_counts(void)
         rknn_fbs_table node;
         rknn_fbs_vector counts;
         char what[96];
-        if (rknn_fbs_vec_table(&view.nodes, k, &node) != RKNN_FBS_OK ||
+        if (rknn_fbs_vec_table(&view.fbs.nodes, k, &node) != RKNN_FBS_OK ||
             rknn_fbs_get_vector(&node, 10, 4, &counts) != RKNN_FBS_OK || counts.count == 0)
             continue;
         for (uint32_t s = 0; s < counts.count; s++) {
@@ -955,7 +956,7 @@ static void corrupt_compat_fields(void)
 {
     size_t platform = file_pos(view.target_platform.ptr);
     size_t family = file_pos(view.npu_family.ptr);
-    size_t code = field_off(&view.model, 6, 4);
+    size_t code = field_off(&view.fbs.model, 6, 4);
 
     fresh();
     work[platform + view.target_platform.len - 1] ^= 0x01; /* rk3588 -> rk3589 */
@@ -1069,7 +1070,7 @@ static void derive_model_without_constants(void)
     if (rknn_model_tensor(&view, view.task_tensor, &t) == RKNN_SUCC)
         task_blob = t.blob_index;
     fresh();
-    put32(work, payload_pos(view.relocs.pos - 4), keep);
+    put32(work, payload_pos(view.fbs.relocs.pos - 4), keep);
     for (uint32_t b = 0; b < view.n_blobs; b++) {
         const uint8_t *data;
         uint32_t size;

@@ -461,8 +461,8 @@ static void check_rk3588_multiple_input(const rknn_model_view *v)
     CHECK(v->payload_offset == 64 && v->payload_size == 30208, "payload");
     CHECK(v->json_offset == 30280 && v->json_size == 1348, "json %lu %lu",
           (unsigned long)v->json_offset, (unsigned long)v->json_size);
-    CHECK(v->model.pos == 0x50 && memcmp(v->fb.data + 4, "RKNN", 4) == 0, "root 0x%lx",
-          (unsigned long)v->model.pos);
+    CHECK(v->fbs.model.pos == 0x50 && memcmp(v->fbs.fb.data + 4, "RKNN", 4) == 0, "root 0x%lx",
+          (unsigned long)v->fbs.model.pos);
     CHECK(v->n_tensors == 13 && v->n_nodes == 5, "%lu tensors %lu nodes",
           (unsigned long)v->n_tensors, (unsigned long)v->n_nodes);
     CHECK(v->n_tasks == 17 && v->n_core_slots == 6 && v->max_cores == 3, "tasks");
