@@ -21,6 +21,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "npu_regcmd.h"
 #include "npu_regs.h"
@@ -195,22 +196,16 @@ static inline void vnpu_st32(uint8_t *p, uint32_t v)
 
 static inline float vnpu_f32_from_bits(uint32_t u)
 {
-    union {
-        uint32_t u;
-        float f;
-    } x;
-    x.u = u;
-    return x.f;
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
 }
 
 static inline uint32_t vnpu_f32_bits(float f)
 {
-    union {
-        uint32_t u;
-        float f;
-    } x;
-    x.f = f;
-    return x.u;
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    return u;
 }
 
 /* Bytes of one element of a DPU precision code, 0 for unsupported codes. */
