@@ -56,10 +56,17 @@ vnpu_device *board_vnpu(void)
     return attached ? &vnpu : NULL;
 }
 
+/* The driver resets a core after a failed job: say first why the model
+ * stopped it, if it did (a register it does not model, a bad address). */
 int rknpu_hook_npu_reset(unsigned core)
 {
+    const char *why;
+
     if (!attached)
         return -1;
+    why = vnpu_last_error(&vnpu, core);
+    if (why && why[0])
+        HAL_LOG_ERR("board: virtual NPU core %u: %s", core, why);
     vnpu_reset(&vnpu, core);
     return 0;
 }

@@ -77,6 +77,12 @@ typedef struct {
     uint8_t in_place;    /* dma == image: a blob's offset is its file offset */
 } rknn_model_store;
 
+/* The physical cores of a run, in the order of the model's core groups. */
+typedef struct {
+    unsigned core[RKNPU_MAX_CORES];
+    unsigned n;
+} rknn_run_cores;
+
 typedef struct rknn_ctx {
     uint32_t magic;
     uint32_t flags;
@@ -106,9 +112,12 @@ typedef struct rknn_ctx {
     char perf_text[512];                   /* RKNN_QUERY_PERF_DETAIL */
     struct rknn_custom_node *custom[RKNN_CTX_MAX_CUSTOM_NODES]; /* registered op nodes */
     uint32_t n_custom;
-    npu_pending pending; /* a run started with non_block / async, not yet waited for */
-    int pending_error;   /* that run failed while another context finished it */
-    uint8_t *async_prev; /* RKNN_FLAG_ASYNC_MASK: previous frame's native outputs */
+    npu_pending pending;      /* a run started with non_block / async, not yet waited for */
+    int pending_error;        /* that run failed while another context finished it */
+    rknn_run_cores run_cores; /* the run in flight: its cores, */
+    uint32_t run_node;        /* the first node its next step submits, */
+    uint64_t run_hw_us;       /* the NPU time of its steps so far */
+    uint8_t *async_prev;      /* RKNN_FLAG_ASYNC_MASK: previous frame's native outputs */
     uint8_t async_have_prev;
 } rknn_ctx;
 

@@ -8,8 +8,7 @@
  * nothing.
  *
  * A run walks the nodes in graph order. Consecutive NPU nodes form one
- * segment: each core submits the tasks those nodes contributed to its task
- * group (TASK_NUMBER ends a chain wherever it must, hardware.md §1.5). A custom
+ * segment, run in steps like any run (rknn_steps.h). A custom
  * node between segments converts its inputs from the NPU's native buffers
  * (NC1HWC2 / packed NHWC, int8 or fp16) to float32 NCHW, runs prepare and
  * compute, and converts its outputs back to their native layout for the
@@ -24,6 +23,7 @@
 #include "rknn_custom.h"
 #include "rknn_custom_op.h"
 #include "rknn_io.h"
+#include "rknn_steps.h"
 #include "rknn_tensor.h"
 #include "rknpu_platform_internal.h"
 
@@ -465,65 +465,11 @@ static int run_custom_node(rknn_ctx *ctx, uint32_t node, const rknn_model_node_i
     return ret;
 }
 
-/* Tasks the nodes [from, to) contribute to core slot `slot`. */
-static int segment_tasks(const rknn_ctx *ctx, uint32_t from, uint32_t to, uint32_t slot,
-                         uint32_t *count)
+int rknn_custom_run_graph(rknn_ctx *ctx, const rknn_run_cores *rc, uint64_t *hw_us)
 {
-    *count = 0;
-    for (uint32_t j = from; j < to; j++) {
-        rknn_model_node_info n;
-        int ret = rknn_model_node(&ctx->model, j, &n);
-        if (ret != RKNN_SUCC)
-            return ret;
-        if (slot < n.n_core_slots)
-            *count += n.tasks_per_slot[slot];
-    }
-    return RKNN_SUCC;
-}
-
-static int run_segment(rknn_ctx *ctx, const npu_core_job *groups, const uint32_t *slots, unsigned n,
-                       uint32_t *pos, uint32_t from, uint32_t to, uint64_t *hw_us)
-{
-    npu_core_job jobs[RKNPU_MAX_CORES];
-    npu_job_result res;
-    unsigned m = 0;
+    uint32_t seg = 0;
     int ret;
 
-    for (unsigned i = 0; i < n; i++) {
-        uint32_t count;
-        if ((ret = segment_tasks(ctx, from, to, slots[i], &count)) != RKNN_SUCC)
-            return ret;
-        if (count == 0)
-            continue;
-        if (pos[i] + count > groups[i].first + groups[i].count)
-            return RKNN_ERR_MODEL_INVALID;
-        jobs[m] = groups[i];
-        jobs[m].first = pos[i];
-        jobs[m].count = count;
-        pos[i] += count;
-        m++;
-    }
-    if (m == 0)
-        return RKNN_SUCC;
-    ret = npu_run(rknpu_platform_npu(), jobs, m, &res);
-    *hw_us += res.hw_time_us;
-    return ret;
-}
-
-int rknn_custom_run_graph(rknn_ctx *ctx, const npu_core_job *groups, unsigned n, uint64_t *hw_us)
-{
-    uint32_t slots[RKNPU_MAX_CORES], pos[RKNPU_MAX_CORES], seg = 0;
-    int ret;
-
-    if (!ctx->model.tasks_in_node_order) {
-        HAL_LOG_ERR("rknn_run: the model's tasks are not in node order; it cannot be split around "
-                    "its CPU operators");
-        return RKNN_ERR_MODEL_INVALID;
-    }
-    for (unsigned i = 0; i < n; i++) {
-        slots[i] = ctx->model.n_core_slots == 1 ? 0 : n == 1 ? 0 : n == 2 ? 1 + i : 3 + i;
-        pos[i] = groups[i].first;
-    }
     *hw_us = 0;
     for (uint32_t j = 0; j < ctx->model.n_nodes; j++) {
         rknn_model_node_info node;
@@ -531,10 +477,10 @@ int rknn_custom_run_graph(rknn_ctx *ctx, const npu_core_job *groups, unsigned n,
             return ret;
         if (!is_cpu_node(&node))
             continue;
-        if ((ret = run_segment(ctx, groups, slots, n, pos, seg, j, hw_us)) != RKNN_SUCC ||
+        if ((ret = rknn_steps_run(ctx, rc, seg, j, hw_us)) != RKNN_SUCC ||
             (ret = run_custom_node(ctx, j, &node)) != RKNN_SUCC)
             return ret;
         seg = j + 1;
     }
-    return run_segment(ctx, groups, slots, n, pos, seg, ctx->model.n_nodes, hw_us);
+    return rknn_steps_run(ctx, rc, seg, ctx->model.n_nodes, hw_us);
 }

@@ -10,9 +10,9 @@
 int rknn_custom_has_cpu_nodes(const rknn_ctx *ctx);
 void rknn_custom_release_all(rknn_ctx *ctx);
 
-/* Run the graph in node order: NPU segments (one chain per core, from the
- * core's task group `groups[i]`) and the registered CPU ops between them.
+/* Run the graph in node order: NPU segments (in steps, rknn_steps.h, on the
+ * cores rc) and the registered CPU ops between them.
  * hw_us gets the NPU time. */
-int rknn_custom_run_graph(rknn_ctx *ctx, const npu_core_job *groups, unsigned n, uint64_t *hw_us);
+int rknn_custom_run_graph(rknn_ctx *ctx, const rknn_run_cores *rc, uint64_t *hw_us);
 
 #endif

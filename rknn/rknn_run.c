@@ -4,7 +4,10 @@
  *
  * A model built for RK3588 carries one task group per core configuration
  * (1 core; 2 cores; 3 cores). A mask selects the configuration and the
- * physical cores; each core runs its own chain, all at once.
+ * physical cores; the run goes to the NPU in steps (rknn_steps.h): the
+ * cores of one step run at once, and a step starts when the one before it
+ * has finished. A non-blocking run starts its first step; the calls that
+ * settle it (rknn_wait, rknn_outputs_get, ...) run the rest.
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -16,6 +19,7 @@
 #include "rknn_custom.h"
 #include "rknn_io.h"
 #include "rknn_run.h"
+#include "rknn_steps.h"
 #include "rknpu_platform_internal.h"
 
 /* The physical cores a mask means for this context; 0 on success. */
@@ -98,24 +102,29 @@ static void record_perf(rknn_ctx *ctx, const npu_core_job *jobs, unsigned n)
                         (unsigned long)jobs[i].count, (unsigned long)jobs[i].first);
 }
 
-static int build_jobs(rknn_ctx *ctx, npu_core_job *jobs, unsigned *n)
+/* The cores of this run and, per core, its whole task group (for
+ * PERF_DETAIL and for finishing other contexts' runs on those cores). */
+static int group_jobs(rknn_ctx *ctx, const rknn_run_cores *rc, npu_core_job *jobs)
 {
-    unsigned cores[3];
-
-    if (cores_for_mask(ctx, ctx->core_mask, cores, n) != 0)
-        return RKNN_ERR_PARAM_INVALID;
-    for (unsigned i = 0; i < *n; i++) {
+    for (unsigned i = 0; i < rc->n; i++) {
         rknn_model_task_range g;
-        int ret = rknn_model_task_group(&ctx->model, *n, i, &g);
+        int ret = rknn_model_task_group(&ctx->model, rc->n, i, &g);
         if (ret != RKNN_SUCC)
             return ret;
-        jobs[i].core = cores[i];
+        jobs[i].core = rc->core[i];
         jobs[i].records = ctx->model.task_data;
         jobs[i].first = g.first;
         jobs[i].count = g.count;
         jobs[i].stream_dma = (uint32_t)rknpu_hook_virt_to_phys(ctx->regcmd);
     }
     return RKNN_SUCC;
+}
+
+static int build_jobs(rknn_ctx *ctx, rknn_run_cores *rc, npu_core_job *jobs)
+{
+    if (cores_for_mask(ctx, ctx->core_mask, rc->core, &rc->n) != 0)
+        return RKNN_ERR_PARAM_INVALID;
+    return group_jobs(ctx, rc, jobs);
 }
 
 /* Book-keeping once a run's work is complete: hw_us is the NPU's time,
@@ -132,22 +141,44 @@ static int run_completed(rknn_ctx *ctx, const npu_core_job *jobs, unsigned n, ui
     return rknn_io_after_run(ctx);
 }
 
+/* Start the run's next step; *started 0 when none is left. */
+static int start_next_step(rknn_ctx *ctx, int *started)
+{
+    npu_core_job jobs[RKNPU_MAX_CORES];
+    unsigned n;
+    int ret = rknn_steps_next(ctx, &ctx->run_cores, &ctx->run_node, ctx->model.n_nodes, jobs, &n);
+
+    *started = 0;
+    if (ret != RKNN_SUCC || n == 0)
+        return ret;
+    *started = 1;
+    return npu_start(rknpu_platform_npu(), jobs, n, &ctx->pending);
+}
+
 int rknn_run_settle(rknn_ctx *ctx)
 {
     npu_job_result res;
-    npu_core_job jobs[RKNPU_MAX_CORES];
-    unsigned n = ctx->pending.n;
-    int ret;
+    npu_core_job groups[RKNPU_MAX_CORES];
+    rknn_run_cores rc;
+    int ret, started = 1;
 
     if (!ctx->pending.active) {
         ret = ctx->pending_error; /* reported once, to this context */
         ctx->pending_error = RKNN_SUCC;
         return ret;
     }
-    for (unsigned i = 0; i < n; i++)
-        jobs[i] = ctx->pending.cs[i].job;
-    ret = npu_wait(rknpu_platform_npu(), &ctx->pending, &res);
-    return ret == RKNN_SUCC ? run_completed(ctx, jobs, n, res.hw_time_us, res.hw_time_us) : ret;
+    while (started) {
+        ret = npu_wait(rknpu_platform_npu(), &ctx->pending, &res);
+        ctx->run_hw_us += res.hw_time_us;
+        if (ret == RKNN_SUCC)
+            ret = start_next_step(ctx, &started);
+        if (ret != RKNN_SUCC)
+            return ret;
+    }
+    rc = ctx->run_cores;
+    ret = group_jobs(ctx, &rc, groups);
+    return ret == RKNN_SUCC ? run_completed(ctx, groups, rc.n, ctx->run_hw_us, ctx->run_hw_us)
+                            : ret;
 }
 
 /* RKNN_FLAG_ASYNC_MASK: keep the finished frame's outputs while the next
@@ -197,34 +228,36 @@ void rknn_run_free_cores(const rknn_ctx *self, const npu_core_job *jobs, unsigne
 
 static int run_locked(rknn_ctx *ctx, const rknn_run_extend *extend)
 {
-    npu_core_job jobs[RKNPU_MAX_CORES];
-    npu_job_result res;
-    unsigned n;
+    npu_core_job groups[RKNPU_MAX_CORES];
+    rknn_run_cores rc;
     int blocking = !(extend && extend->non_block) && !(ctx->flags & RKNN_FLAG_ASYNC_MASK);
-    int ret = rknn_run_settle(ctx);
+    int ret = rknn_run_settle(ctx), started;
 
     if (ret == RKNN_SUCC && (ctx->flags & RKNN_FLAG_ASYNC_MASK))
         ret = snapshot_outputs(ctx);
     if (ret == RKNN_SUCC)
         ret = rknn_io_before_run(ctx);
     if (ret == RKNN_SUCC)
-        ret = build_jobs(ctx, jobs, &n);
+        ret = build_jobs(ctx, &rc, groups);
     if (ret != RKNN_SUCC)
         return ret;
-    rknn_run_free_cores(ctx, jobs, n);
+    rknn_run_free_cores(ctx, groups, rc.n);
     if (ctx->has_cpu_nodes) {
         /* CPU operators sit between NPU segments: this run completes here. */
-        uint64_t t0 = rknpu_hook_time_us();
-        memset(&res, 0, sizeof res);
-        ret = rknn_custom_run_graph(ctx, jobs, n, &res.hw_time_us);
+        uint64_t t0 = rknpu_hook_time_us(), hw_us = 0;
+        ret = rknn_custom_run_graph(ctx, &rc, &hw_us);
         /* PERF_RUN is the whole inference (api.md §2.6), CPU operators too */
-        return ret == RKNN_SUCC
-                   ? run_completed(ctx, jobs, n, res.hw_time_us, rknpu_hook_time_us() - t0)
-                   : ret;
+        return ret == RKNN_SUCC ? run_completed(ctx, groups, rc.n, hw_us, rknpu_hook_time_us() - t0)
+                                : ret;
     }
-    ret = npu_start(rknpu_platform_npu(), jobs, n, &ctx->pending);
-    if (ret != RKNN_SUCC || !blocking)
-        return ret;
+    ctx->run_cores = rc;
+    ctx->run_node = 0;
+    ctx->run_hw_us = 0;
+    ret = start_next_step(ctx, &started);
+    if (ret != RKNN_SUCC || !started) /* a model always has tasks (format layer) */
+        return ret != RKNN_SUCC ? ret : RKNN_ERR_MODEL_INVALID;
+    if (!blocking)
+        return RKNN_SUCC;
     return rknn_run_settle(ctx);
 }
 

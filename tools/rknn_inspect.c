@@ -84,6 +84,7 @@ static const char *kind_name(int kind)
     case RKNN_MODEL_KIND_INTERNAL: return "internal";
     case RKNN_MODEL_KIND_CONST: return "const";
     case RKNN_MODEL_KIND_HELPER_CONST: return "helper-const";
+    case RKNN_MODEL_KIND_LUT: return "lut";
     case RKNN_MODEL_KIND_REGLIST_OLD: return "reglist";
     case RKNN_MODEL_KIND_GENERATED_CONST: return "generated-const";
     case RKNN_MODEL_KIND_REGCMD: return "regcmd";
@@ -354,17 +355,54 @@ static void print_nodes(const rknn_model_view *m)
     }
 }
 
+/* Records of core group `slot` the nodes' slot-10 counts do not count (the
+ * single-core group's LUT loads, format.md §4.2). */
+static uint32_t uncounted_records(const rknn_model_view *m, uint32_t slot, uint32_t group_count)
+{
+    uint32_t counted = 0;
+
+    for (uint32_t k = 0; k < m->n_nodes; k++) {
+        rknn_model_node_info n;
+        if (rknn_model_node(m, k, &n) == RKNN_SUCC && slot < n.n_core_slots)
+            counted += n.tasks_per_slot[slot];
+    }
+    return group_count - counted;
+}
+
+/* Submissions of a whole run on `cores` cores, as the runtime makes them. */
+static uint32_t count_steps(const rknn_model_view *m, uint32_t cores)
+{
+    uint32_t node = 0, steps = 0;
+    rknn_model_step st;
+
+    while (rknn_model_next_step(m, cores, &node, m->n_nodes, &st) == RKNN_SUCC) {
+        uint32_t any = 0;
+        for (uint32_t c = 0; c < cores; c++)
+            any |= st.core[c].count;
+        if (!any)
+            break;
+        steps++;
+    }
+    return steps;
+}
+
 static void print_groups(const rknn_model_view *m)
 {
     printf("task groups %" PRIu32 " core slot(s), up to %" PRIu32 " core(s)\n", m->n_core_slots,
            m->max_cores);
-    for (uint32_t cores = 1; cores <= m->max_cores; cores++) {
+    for (uint32_t cores = 1, slot = 0; cores <= m->max_cores; cores++) {
+        uint32_t extra = 0;
         printf("  %" PRIu32 " core(s):", cores);
-        for (uint32_t c = 0; c < cores; c++) {
+        for (uint32_t c = 0; c < cores; c++, slot++) {
             rknn_model_task_range g;
-            if (rknn_model_task_group(m, cores, c, &g) == RKNN_SUCC)
-                printf(" core%" PRIu32 " tasks %" PRIu32 "+%" PRIu32, c, g.first, g.count);
+            if (rknn_model_task_group(m, cores, c, &g) != RKNN_SUCC)
+                continue;
+            printf(" core%" PRIu32 " tasks %" PRIu32 "+%" PRIu32, c, g.first, g.count);
+            extra += uncounted_records(m, slot, g.count);
         }
+        printf("; %" PRIu32 " submission(s) per run", count_steps(m, cores));
+        if (extra)
+            printf("; %" PRIu32 " record(s) beyond the nodes' counts (LUT loads)", extra);
         printf("\n");
     }
 }

@@ -32,7 +32,8 @@ FMT_API int fmt_is_activation(int kind)
 
 FMT_API int fmt_is_constant(int kind)
 {
-    return kind == RKNN_MODEL_KIND_CONST || kind == RKNN_MODEL_KIND_GENERATED_CONST;
+    return kind == RKNN_MODEL_KIND_CONST || kind == RKNN_MODEL_KIND_HELPER_CONST ||
+           kind == RKNN_MODEL_KIND_GENERATED_CONST || kind == RKNN_MODEL_KIND_LUT;
 }
 
 /* Blobs that go to the weights region: all but the stream and task blobs. */
@@ -218,6 +219,22 @@ static int check_tail(const rknn_model_view *m, uint32_t t, const rknn_model_tas
     return RKNN_SUCC;
 }
 
+/* Task a's chain link holds task b's start. */
+static int links_to_record(const rknn_model_view *m, const rknn_model_task_info *a,
+                           const rknn_model_task_info *b)
+{
+    uint32_t at = (uint32_t)(a->regcmd_addr / RKNN_MODEL_REGCMD_WORD_SIZE) + a->regcfg_amount;
+    uint64_t addr = fmt_stream_word(m, at);
+
+    return npu_regcmd_target(addr) == NPU_TARGET_PC && npu_regcmd_reg(addr) == NPU_PC_DATA_ADDR &&
+           npu_regcmd_value(addr) == b->regcmd_addr;
+}
+
+/* Within one node's run of records on a core the chain links every record
+ * to the next: a run is submitted as one chain. Its last record's link is
+ * not followed (TASK_NUMBER stops the PC); in multi-core groups it points at
+ * the next task this core runs for a node split across cores, not at the
+ * next record, so runs are checked one by one (format.md §4.2). */
 static int check_groups(const rknn_model_view *m, const npu_soc_profile *soc)
 {
     for (uint32_t s = 0; s < m->n_core_slots; s++) {
@@ -228,12 +245,24 @@ static int check_groups(const rknn_model_view *m, const npu_soc_profile *soc)
             if ((ret = rknn_model_task(m, g.first + k, &ti)) != RKNN_SUCC ||
                 (has_next && (ret = rknn_model_task(m, g.first + k + 1, &next)) != RKNN_SUCC))
                 return ret;
+            /* A node's last record may link to the next node's first (runs
+             * then go to the NPU as one chain, rknn_steps.h): whole, then. */
+            has_next = has_next && (next.op_idx == ti.op_idx || links_to_record(m, &ti, &next));
             ret = check_tail(m, g.first + k, &ti, has_next ? &next : NULL, soc);
             if (ret != RKNN_SUCC)
                 return ret;
         }
     }
     return RKNN_SUCC;
+}
+
+int rknn_model_task_links_to(const rknn_model_view *m, uint32_t from, uint32_t to)
+{
+    rknn_model_task_info a, b;
+
+    if (rknn_model_task(m, from, &a) != RKNN_SUCC || rknn_model_task(m, to, &b) != RKNN_SUCC)
+        return 0;
+    return links_to_record(m, &a, &b);
 }
 
 FMT_API int fmt_check_tasks(const rknn_model_view *m, const npu_soc_profile *soc)

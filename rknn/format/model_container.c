@@ -309,9 +309,9 @@ static int parse_all(const uint8_t *d, size_t size, rknn_model_view *v)
         (ret = fmt_validate_tensors(v)) != RKNN_SUCC ||
         (ret = fmt_validate_graph_io(v)) != RKNN_SUCC ||
         (ret = fmt_validate_nodes(v)) != RKNN_SUCC || (ret = fmt_validate_tasks(v)) != RKNN_SUCC ||
+        (ret = fmt_validate_task_order(v)) != RKNN_SUCC ||
         (ret = fmt_validate_relocs(v)) != RKNN_SUCC)
         return ret;
-    fmt_check_task_order(v);
     return RKNN_SUCC;
 }
 

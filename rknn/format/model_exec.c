@@ -130,34 +130,133 @@ FMT_API int fmt_validate_tasks(const rknn_model_view *v)
     return RKNN_SUCC;
 }
 
-/* Checks that, group by group, tasks belong to the nodes whose slot-10 counts
- * cover them (true for every sample). Only a warning: the runtime uses the
- * group boundaries, op_idx is informational. */
-FMT_API void fmt_check_task_order(rknn_model_view *v)
+/* Node `node`'s records in one group: the run of records whose op_idx is
+ * `node` (records are in node order, fmt_validate_task_order). */
+static rknn_model_task_range node_run(const rknn_model_view *v, rknn_model_task_range g,
+                                      uint32_t node)
 {
-    rknn_fbs_table t;
-    uint32_t counts[RKNN_MODEL_MAX_CORE_SLOTS];
-    uint32_t n_slots, task = 0;
-    rknn_model_task_info rec;
+    uint32_t lo = g.first, hi = g.first + g.count, first;
+    rknn_model_task_info t;
 
-    v->tasks_in_node_order = 1;
+    while (lo < hi) { /* first record with op_idx >= node */
+        uint32_t mid = lo + (hi - lo) / 2;
+        rknn_model_task(v, mid, &t);
+        if (t.op_idx < node)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    first = lo;
+    hi = g.first + g.count;
+    while (lo < hi) { /* first record with op_idx > node */
+        uint32_t mid = lo + (hi - lo) / 2;
+        rknn_model_task(v, mid, &t);
+        if (t.op_idx <= node)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return (rknn_model_task_range){first, lo - first};
+}
+
+int rknn_model_node_tasks(const rknn_model_view *view, uint32_t n_cores, uint32_t core,
+                          uint32_t node, rknn_model_task_range *out)
+{
+    rknn_model_task_range g;
+    int ret = rknn_model_task_group(view, n_cores, core, &g);
+
+    if (ret != RKNN_SUCC)
+        return ret;
+    if (node >= view->n_nodes)
+        return RKNN_ERR_PARAM_INVALID;
+    *out = node_run(view, g, node);
+    return RKNN_SUCC;
+}
+
+/* Node `node`'s records on every core of an n_cores configuration; the
+ * number of cores with records. */
+static uint32_t node_step(const rknn_model_view *v, uint32_t n_cores, uint32_t node,
+                          rknn_model_step *out)
+{
+    uint32_t used = 0;
+
+    for (uint32_t c = 0; c < n_cores; c++) {
+        rknn_model_task_range g = v->groups[n_cores * (n_cores - 1) / 2 + c];
+        out->core[c] = node_run(v, g, node);
+        used += out->core[c].count != 0;
+    }
+    return used;
+}
+
+int rknn_model_next_step(const rknn_model_view *view, uint32_t n_cores, uint32_t *node,
+                         uint32_t end, rknn_model_step *out)
+{
+    rknn_model_step next;
+    uint32_t used = 0, only = 0;
+
+    if (!fmt_check_view(view) || !node || !out || n_cores == 0 || n_cores > view->max_cores ||
+        end > view->n_nodes)
+        return RKNN_ERR_PARAM_INVALID;
+    memset(out, 0, sizeof *out);
+    while (*node < end && used == 0) /* nodes without records (I/O operators) */
+        used = node_step(view, n_cores, (*node)++, out);
+    for (uint32_t c = 0; c < n_cores; c++)
+        if (out->core[c].count)
+            only = c;
+    /* One core only: take the following nodes while they stay on that core
+     * and its chain runs on into them. */
+    while (used == 1 && *node < end) {
+        rknn_model_task_range *r = &out->core[only];
+        uint32_t n = node_step(view, n_cores, *node, &next);
+        if (n > 1 ||
+            (n == 1 &&
+             (next.core[only].count == 0 || next.core[only].first != r->first + r->count ||
+              !rknn_model_task_links_to(view, r->first + r->count - 1, next.core[only].first))))
+            break;
+        r->count += next.core[only].count;
+        ++*node;
+    }
+    return RKNN_SUCC;
+}
+
+/* Group by group, the records are in node order (op_idx never decreases),
+ * which is what lets a run submit one node at a time. In a multi-core group
+ * each node has exactly its slot-10 count; in the single-core group at least
+ * that (the extra records are LUT-loading tasks the count leaves out). */
+FMT_API int fmt_validate_task_order(const rknn_model_view *v)
+{
+    rknn_model_task_info prev, rec;
+    rknn_model_node_info node;
+
     for (uint32_t s = 0; s < v->n_core_slots; s++) {
+        rknn_model_task_range g = v->groups[s];
+        for (uint32_t i = g.first + 1; i < g.first + g.count; i++) {
+            rknn_model_task(v, i - 1, &prev);
+            rknn_model_task(v, i, &rec);
+            if (rec.op_idx < prev.op_idx) {
+                HAL_LOG_ERR("rknn model: task %lu (op_idx %lu) follows a task of node %lu in "
+                            "core group %lu: the records are not in node order",
+                            (unsigned long)i, (unsigned long)rec.op_idx, (unsigned long)prev.op_idx,
+                            (unsigned long)s);
+                return RKNN_ERR_MODEL_INVALID;
+            }
+        }
         for (uint32_t k = 0; k < v->n_nodes; k++) {
-            n_slots = 0;
-            if (fmt_is_error(rknn_fbs_vec_table(&v->fbs.nodes, k, &t)) ||
-                fmt_node_task_counts(&t, k, counts, &n_slots) != RKNN_SUCC || s >= n_slots)
-                continue;
-            for (uint32_t j = 0; j < counts[s] && task < v->n_tasks; j++, task++) {
-                rknn_model_task(v, task, &rec);
-                if (rec.op_idx != k && v->tasks_in_node_order) {
-                    HAL_LOG_WARN("rknn model: task %lu has op_idx %lu, expected node %lu from the "
-                                 "slot-10 counts",
-                                 (unsigned long)task, (unsigned long)rec.op_idx, (unsigned long)k);
-                    v->tasks_in_node_order = 0;
-                }
+            rknn_model_task_range r = node_run(v, g, k);
+            uint32_t want;
+            if (rknn_model_node(v, k, &node) != RKNN_SUCC)
+                return RKNN_ERR_MODEL_INVALID;
+            want = s < node.n_core_slots ? node.tasks_per_slot[s] : 0;
+            if (r.count < want || (s > 0 && r.count != want)) {
+                HAL_LOG_ERR("rknn model: node %lu has %lu task(s) in core group %lu, its slot-10 "
+                            "count says %lu",
+                            (unsigned long)k, (unsigned long)r.count, (unsigned long)s,
+                            (unsigned long)want);
+                return RKNN_ERR_MODEL_INVALID;
             }
         }
     }
+    return RKNN_SUCC;
 }
 
 FMT_API int fmt_validate_relocs(rknn_model_view *v)

@@ -106,12 +106,12 @@ FMT_API int fmt_node_task_counts(const rknn_fbs_table *t, uint32_t index, uint32
                                  uint32_t *n_slots);
 
 /* Whole-model validation steps, run by rknn_model_parse in this order. */
-FMT_API int fmt_validate_tensors(rknn_model_view *v);     /* model_tensors.c */
-FMT_API int fmt_validate_graph_io(rknn_model_view *v);    /* model_tensors.c */
-FMT_API int fmt_validate_nodes(rknn_model_view *v);       /* model_nodes.c */
-FMT_API int fmt_validate_tasks(const rknn_model_view *v); /* model_exec.c */
-FMT_API void fmt_check_task_order(rknn_model_view *v);    /* model_exec.c */
-FMT_API int fmt_validate_relocs(rknn_model_view *v);      /* model_exec.c */
+FMT_API int fmt_validate_tensors(rknn_model_view *v);          /* model_tensors.c */
+FMT_API int fmt_validate_graph_io(rknn_model_view *v);         /* model_tensors.c */
+FMT_API int fmt_validate_nodes(rknn_model_view *v);            /* model_nodes.c */
+FMT_API int fmt_validate_tasks(const rknn_model_view *v);      /* model_exec.c */
+FMT_API int fmt_validate_task_order(const rknn_model_view *v); /* model_exec.c */
+FMT_API int fmt_validate_relocs(rknn_model_view *v);           /* model_exec.c */
 
 /* Shared by the checks, the plan and relocation (model_check.c, model_plan.c). */
 FMT_API uint64_t fmt_stream_word(const rknn_model_view *m, uint32_t index);

@@ -160,12 +160,17 @@ static uint32_t cores_for_slots(uint32_t n_slots)
     }
 }
 
-/* Validates every node and sums Node slot 10 into the task groups. */
+/* Validates every node and lays the task blob out in groups (format.md §4.2):
+ * the groups of the multi-core configurations sit at the end of the blob and
+ * hold exactly their slot sums; the single-core group is what precedes them.
+ * It may hold more records than its slot sum: the toolkit does not count a
+ * LUT-loading task of a node in that slot (PP-OCRv4 det: 35 nodes with a LUT,
+ * 35 extra records); the op_idx of each record says which node it belongs to. */
 FMT_API int fmt_validate_nodes(rknn_model_view *v)
 {
     rknn_model_node_info n;
     uint64_t sums[RKNN_MODEL_MAX_CORE_SLOTS] = {0};
-    uint64_t total = 0;
+    uint64_t multi = 0, total;
     int ret;
 
     for (uint32_t i = 0; i < v->n_nodes; i++) {
@@ -186,18 +191,30 @@ FMT_API int fmt_validate_nodes(rknn_model_view *v)
         for (uint32_t s = 0; s < n.n_core_slots; s++)
             sums[s] += n.tasks_per_slot[s];
     }
-    for (uint32_t s = 0; s < v->n_core_slots; s++) {
-        v->groups[s].first = (uint32_t)(total < UINT32_MAX ? total : UINT32_MAX);
-        v->groups[s].count = (uint32_t)(sums[s] < UINT32_MAX ? sums[s] : UINT32_MAX);
-        total += sums[s];
-    }
-    v->max_cores = cores_for_slots(v->n_core_slots);
-    if (total != v->n_tasks) {
+    for (uint32_t s = 1; s < v->n_core_slots; s++)
+        multi += sums[s];
+    total = multi + sums[0];
+    if (total > v->n_tasks) {
         HAL_LOG_ERR("rknn model: node task counts (slot 10) add up to %lu tasks but the task "
                     "blob holds %lu records",
                     (unsigned long)(total < UINT32_MAX ? total : UINT32_MAX),
                     (unsigned long)v->n_tasks);
         return RKNN_ERR_MODEL_INVALID;
+    }
+    if (v->n_tasks > 0 && (v->n_core_slots == 0 || multi == v->n_tasks)) {
+        HAL_LOG_ERR("rknn model: the task blob holds %lu records but the nodes (slot 10) give "
+                    "the single-core configuration none",
+                    (unsigned long)v->n_tasks);
+        return RKNN_ERR_MODEL_INVALID;
+    }
+    v->max_cores = cores_for_slots(v->n_core_slots);
+    if (v->n_core_slots == 0)
+        return RKNN_SUCC;
+    v->groups[0].first = 0;
+    v->groups[0].count = v->n_tasks - (uint32_t)multi;
+    for (uint32_t s = 1; s < v->n_core_slots; s++) {
+        v->groups[s].first = v->groups[s - 1].first + v->groups[s - 1].count;
+        v->groups[s].count = (uint32_t)sums[s];
     }
     return RKNN_SUCC;
 }

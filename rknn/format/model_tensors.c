@@ -38,7 +38,8 @@ int rknn_model_blob(const rknn_model_view *view, uint32_t i, const uint8_t **dat
 
 static int tensor_has_blob(int8_t kind)
 {
-    return kind == RKNN_MODEL_KIND_CONST || kind == RKNN_MODEL_KIND_GENERATED_CONST ||
+    return kind == RKNN_MODEL_KIND_CONST || kind == RKNN_MODEL_KIND_HELPER_CONST ||
+           kind == RKNN_MODEL_KIND_GENERATED_CONST || kind == RKNN_MODEL_KIND_LUT ||
            kind == RKNN_MODEL_KIND_REGCMD || kind == RKNN_MODEL_KIND_TASKS;
 }
 

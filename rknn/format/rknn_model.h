@@ -47,6 +47,10 @@ enum {
     RKNN_MODEL_KIND_INTERNAL = 3,
     RKNN_MODEL_KIND_CONST = 4,
     RKNN_MODEL_KIND_HELPER_CONST = 5,
+    /* A raw blob named after an activation ("Sigmoid", "HardSwish"): its LUT
+     * as (register, value) pairs; the LUT-loading task's DPU reads and writes
+     * it as a scratch operand (format.md §3.4, §4.2). Seen from toolkit 2.3. */
+    RKNN_MODEL_KIND_LUT = 6,
     RKNN_MODEL_KIND_REGLIST_OLD = 7,
     RKNN_MODEL_KIND_GENERATED_CONST = 8,
     RKNN_MODEL_KIND_REGCMD = 9,
@@ -154,15 +158,14 @@ typedef struct {
     uint32_t n_regcmd_words;
     const uint8_t *task_data; /* task records, 40 bytes each */
     uint32_t n_tasks;
-    /* Task groups in blob order (Node slot 10 summed over nodes, format.md §4.2):
-     * RK3588 (6 slots) = [1-core | 2-core c0, c1 | 3-core c0, c1, c2],
-     * RK356x (1 slot) = one group. Use rknn_model_task_group() to pick one. */
+    /* Task groups in blob order (format.md §4.2): RK3588 (6 slots) = [1-core |
+     * 2-core c0, c1 | 3-core c0, c1, c2], RK356x (1 slot) = one group. The
+     * multi-core groups hold their Node slot-10 sums, the 1-core group the
+     * records before them. In every group the records are in node order
+     * (op_idx). Use rknn_model_task_group() / rknn_model_node_tasks(). */
     uint32_t n_core_slots;
     rknn_model_task_range groups[RKNN_MODEL_MAX_CORE_SLOTS];
     uint32_t max_cores; /* core configurations: 1 slot -> 1, 3 -> 2, 6 -> 3 */
-    /* 1 if every task's op_idx matches the node whose slot-10 count covers it
-     * (true for every sample; a warning is logged otherwise). */
-    uint8_t tasks_in_node_order;
 
     /* Activation arena: max(offset + size) over input/output/internal tensors. */
     uint64_t arena_size;
@@ -319,6 +322,28 @@ int rknn_model_task(const rknn_model_view *view, uint32_t i, rknn_model_task_inf
  * (1 <= n_cores <= view->max_cores, core < n_cores). */
 int rknn_model_task_group(const rknn_model_view *view, uint32_t n_cores, uint32_t core,
                           rknn_model_task_range *out);
+
+/* The records of node `node` in that group (count 0 if it has none there). */
+int rknn_model_node_tasks(const rknn_model_view *view, uint32_t n_cores, uint32_t core,
+                          uint32_t node, rknn_model_task_range *out);
+
+/* 1 if task `from`'s chain link points at task `to` (the PC runs them as one
+ * chain), else 0. */
+int rknn_model_task_links_to(const rknn_model_view *view, uint32_t from, uint32_t to);
+
+/* One submission to the NPU (format.md §4.2): per core of the configuration
+ * a run of records, all started together; count 0 leaves the core idle. */
+typedef struct {
+    rknn_model_task_range core[RKNPU_MAX_CORES];
+} rknn_model_step;
+
+/* The next step of nodes [*node, end) on n_cores cores, *node moved past it;
+ * all counts 0 when no node left has records. A step is one node on every
+ * core that has records for it (a node split across cores reads what all
+ * cores wrote before), or consecutive nodes on one single core whose chain
+ * runs on from one into the next. */
+int rknn_model_next_step(const rknn_model_view *view, uint32_t n_cores, uint32_t *node,
+                         uint32_t end, rknn_model_step *out);
 
 /* ---- checks, memory plan, relocation (model_check.c, model_plan.c,
  *      model_reloc.c) ------------------------------------------------------- */

@@ -44,6 +44,8 @@ HAND_FACTS = {
                                                 yes={"RK3588"}, alpha=0.5),
     "rk3566_dual_residual_custom.v6.rknn": dict(weights=128, regcmd=1920, arena=5568,
                                                 yes={"RK3566", "RK3568"}, alpha=0.5),
+    "rk3588_ppocrv4_det.v6.rknn": dict(weights=2568704, regcmd=1035584, arena=14745600,
+                                       yes={"RK3588"}),
 }
 ALL_SOCS = {"RK3588", "RK3566", "RK3568", "RV1106"}
 
@@ -180,11 +182,13 @@ def compare_with_reference(out, ref):
                     if i < len(sums):
                         sums[i] += int(v)
         check(sums == ref["slots"], "tasks per core slot %s vs %s" % (sums, ref["slots"]))
-        # The groups are the slots laid out one after the other (format.md §4.2).
-        firsts = [sum(ref["slots"][:i]) for i in range(len(ref["slots"]))]
+        # The groups (format.md §4.2): the multi-core ones at the end of the
+        # blob, their slot sums; the single-core group is the records before.
+        counts = [ref["tasks"][0] - sum(ref["slots"][1:])] + ref["slots"][1:]
+        firsts = [sum(counts[:i]) for i in range(len(counts))]
         groups = re.findall(r"core(\d+) tasks (\d+)\+(\d+)", out)
         got = [(int(f), int(c)) for _, f, c in groups]
-        check(got == list(zip(firsts, ref["slots"])), "task groups %s vs slots %s" % (got, ref["slots"]))
+        check(got == list(zip(firsts, counts)), "task groups %s vs %s" % (got, counts))
     c = one(out, "chain ")
     check(c.startswith("chain       %d " % ref["links"]), "chain links in %r" % c)
     if ref["relocs"]:

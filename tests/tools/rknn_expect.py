@@ -214,7 +214,7 @@ def model_lines(ri, path):
             % (i, esc(raw_string(fb, t, ri.T_QMETHOD)), esc(raw_string(fb, t, ri.T_QDTYPE)),
                floats(fb.vec_scalars(t, ri.T_QSCALE, "f")),
                ints(fb.vec_scalars(t, ri.T_QZP, "i"))))
-        if kind in (4, 8, 9, 10):
+        if kind in (4, 5, 6, 8, 9, 10) and bl[blob]:  # constants, helper consts, LUTs, stream, tasks
             put("tensor %d data %d" % (i, len(bl[blob])))
     put("arena %d" % arena)
 
@@ -250,8 +250,11 @@ def model_lines(ri, path):
         put("task %d op %d enable 0x%x int_mask 0x%x amount %d regcmd 0x%x"
             % (i, t["op_idx"], t["enable_mask"], t["int_mask"], t["regcfg_amount"],
                t["regcmd_addr"]))
+    # Groups (docs/format.md §4.2): the multi-core ones at the end of the blob,
+    # each its slot sum; the single-core group is every record before them.
+    counts = [len(tasks) - sum(slots[1:])] + list(slots[1:]) if slots else []
     first = 0
-    for s, cnt in enumerate(slots or []):
+    for s, cnt in enumerate(counts):
         put("task_group %d first %d count %d" % (s, first, cnt))
         first += cnt
 

@@ -495,13 +495,20 @@ static uint32_t tail_word(uint32_t t)
     return (uint32_t)(ti.regcmd_addr / 8) + ti.regcfg_amount;
 }
 
-/* The group task t belongs to, and whether a task follows it in the chain. */
-static int has_next_in_group(uint32_t t)
+/* Whether record t + 1 is in t's core group. */
+static int next_in_group(uint32_t t)
 {
     for (uint32_t s = 0; s < view.n_core_slots; s++)
         if (t >= view.groups[s].first && t < view.groups[s].first + view.groups[s].count)
             return t + 1 < view.groups[s].first + view.groups[s].count;
     return 0;
+}
+
+/* Whether t's chain must go on to t + 1: the same node's next record
+ * (format.md §4.2: a node's records on a core are one chain). */
+static int has_next_in_node(uint32_t t)
+{
+    return next_in_group(t) && task_of(t + 1).op_idx == task_of(t).op_idx;
 }
 
 /* Position of a scalar field of table t (slot, size), or 0 if not stored. */
@@ -708,12 +715,13 @@ static void corrupt_reloc_tensor(const rknn_model_reloc_info *ri, uint32_t r, ui
         targeted++;
         run_case(work, model_len, EXPECT_INVALID);
         fresh();
-        work[kind] = RKNN_MODEL_KIND_HELPER_CONST;
-        set_label("reloc %u: tensor kind -> helper const", r);
+        work[kind] = RKNN_MODEL_KIND_REGLIST_OLD; /* a kind with no memory */
+        set_label("reloc %u: tensor kind -> old register list", r);
         targeted++;
         run_case(work, model_len, EXPECT_INVALID);
     }
-    if (info.kind == RKNN_MODEL_KIND_CONST || info.kind == RKNN_MODEL_KIND_GENERATED_CONST) {
+    if (info.kind == RKNN_MODEL_KIND_CONST || info.kind == RKNN_MODEL_KIND_HELPER_CONST ||
+        info.kind == RKNN_MODEL_KIND_GENERATED_CONST || info.kind == RKNN_MODEL_KIND_LUT) {
         if (!blob)
             return;
         /* The stream and task blobs are not weights: a constant living
@@ -816,8 +824,10 @@ static void corrupt_core_slot_counts(void)
             snprintf(what, sizeof what, "node %u slot %u: tasks 2^31", k, s);
             try32(at, 0x80000000u, EXPECT_INVALID, what);
             if (c > 0) {
+                /* The single-core group may hold records its counts leave out
+                 * (format.md §4.2): there op_idx decides, and the model loads. */
                 snprintf(what, sizeof what, "node %u slot %u: tasks - 1", k, s);
-                try32(at, c - 1, EXPECT_INVALID, what);
+                try32(at, c - 1, s == 0 ? EXPECT_SUCCESS : EXPECT_INVALID, what);
             }
             /* Same total, one task moved to the next core slot: the chains no
              * longer end where the stream's NOP/zero links are. */
@@ -847,7 +857,7 @@ static void corrupt_chain_links(void)
         uint32_t mid = (uint32_t)task_of(t).regcmd_addr + 16; /* inside task t's body */
         char what[96];
 
-        if (has_next_in_group(t)) {
+        if (has_next_in_node(t)) {
             snprintf(what, sizeof what, "task %u: link to the middle of a task", t);
             try_word(at, make_word(TARGET_PC, REG_PC_DATA_ADDR, v + 16), EXPECT_INVALID, what);
             snprintf(what, sizeof what, "task %u: link misaligned", t);
@@ -862,6 +872,17 @@ static void corrupt_chain_links(void)
             snprintf(what, sizeof what, "task %u: next fetch amount + 1", t);
             try_word(at + 1, amount + (1ull << 16), EXPECT_INVALID, what);
         } else {
+            /* A node's last record linked to the next node's first: the two
+             * may go out as one chain, so the link must be whole; cut (0 or a
+             * NOP) it only splits the submission. */
+            if (next_in_group(t) && v == (uint32_t)task_of(t + 1).regcmd_addr) {
+                snprintf(what, sizeof what, "task %u (node end): next fetch amount + 1", t);
+                try_word(at + 1, amount + (1ull << 16), EXPECT_INVALID, what);
+                snprintf(what, sizeof what, "task %u (node end): link 0", t);
+                try_word(at, make_word(TARGET_PC, REG_PC_DATA_ADDR, 0), EXPECT_SUCCESS, what);
+                snprintf(what, sizeof what, "task %u (node end): link replaced by a NOP", t);
+                try_word(at, 0, EXPECT_SUCCESS, what);
+            }
             /* End of a chain: a link there must still be a task start. */
             snprintf(what, sizeof what, "task %u (chain end): link to the middle of a task", t);
             try_word(at, make_word(TARGET_PC, REG_PC_DATA_ADDR, mid), EXPECT_INVALID, what);

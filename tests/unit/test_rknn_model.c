@@ -481,7 +481,19 @@ static void check_rk3588_multiple_input(const rknn_model_view *v)
     CHECK(v->arena_size == 1114112, "arena %llu", (unsigned long long)v->arena_size);
     CHECK(v->n_inputs == 2 && v->n_outputs == 1 && v->n_norms == 2, "io");
     CHECK(v->custom_string.len == 0 && v->custom_op_types.len == 0, "no custom string");
-    CHECK(v->tasks_in_node_order == 1, "task order");
+    /* Records typed from the inspector's task table (shared/tools): node 2
+     * (Conv) then node 3 (ConvAdd, a DPU and a PPU task) on every core. */
+    CHECK(rknn_model_node_tasks(v, 1, 0, 2, &g) == RKNN_SUCC && g.first == 0 && g.count == 1,
+          "1-core node 2: %lu+%lu", (unsigned long)g.first, (unsigned long)g.count);
+    CHECK(rknn_model_node_tasks(v, 2, 1, 3, &g) == RKNN_SUCC && g.first == 6 && g.count == 2,
+          "2-core c1 node 3: %lu+%lu", (unsigned long)g.first, (unsigned long)g.count);
+    CHECK(rknn_model_node_tasks(v, 3, 2, 3, &g) == RKNN_SUCC && g.first == 15 && g.count == 2,
+          "3-core c2 node 3: %lu+%lu", (unsigned long)g.first, (unsigned long)g.count);
+    CHECK(rknn_model_node_tasks(v, 3, 0, 0, &g) == RKNN_SUCC && g.count == 0, "input node");
+    CHECK(rknn_model_node_tasks(v, 3, 0, 5, &g) == RKNN_ERR_PARAM_INVALID, "node 5 of 5");
+    CHECK(rknn_model_task_links_to(v, 0, 1) == 1 && rknn_model_task_links_to(v, 1, 2) == 0 &&
+              rknn_model_task_links_to(v, 3, 4) == 1,
+          "chain links");
     /* README: output "8" [1,8,128,128]; inspector: scale 4.142374515533447, zp 20. */
     CHECK(rknn_model_output(v, 0, &idx) == RKNN_SUCC && idx == 8, "output index");
     CHECK(rknn_model_tensor(v, 8, &out) == RKNN_SUCC, "tensor 8");
@@ -575,6 +587,46 @@ static void check_headers(void)
 
 /* ---- driver ------------------------------------------------------------------ */
 
+/* PP-OCRv4 det (RK3588, toolkit 2.3.0): facts typed from the Python
+ * inspector (shared/tools/rknn_inspect.py) and its task table. */
+static void check_ppocrv4_det(const rknn_model_view *v)
+{
+    static const rknn_model_task_range want[6] = {{0, 383},   {383, 394},  {777, 161},
+                                                  {938, 382}, {1320, 147}, {1467, 147}};
+    rknn_model_tensor_info t;
+    rknn_model_task_range g;
+    uint32_t idx;
+
+    CHECK(v->n_tensors == 415 && v->n_nodes == 170 && v->n_tasks == 1614, "counts");
+    CHECK(rknn_model_input(v, 0, &idx) == RKNN_SUCC && idx == 236, "input 236");
+    CHECK(rknn_model_output(v, 0, &idx) == RKNN_SUCC && idx == 410, "output 410");
+    for (uint32_t c = 1, s = 0; c <= 3; c++)
+        for (uint32_t k = 0; k < c; k++, s++)
+            CHECK(rknn_model_task_group(v, c, k, &g) == RKNN_SUCC && g.first == want[s].first &&
+                      g.count == want[s].count,
+                  "group %lu: %lu+%lu", (unsigned long)s, (unsigned long)g.first,
+                  (unsigned long)g.count);
+    /* Node 2 (ConvHardSwish): slot-10 counts [7, 8, 0, 8, 0, 0]; on one core
+     * its 8 records are tasks 22..29, the first loading the LUT. */
+    CHECK(rknn_model_node_tasks(v, 1, 0, 2, &g) == RKNN_SUCC && g.first == 22 && g.count == 8,
+          "1-core node 2: %lu+%lu", (unsigned long)g.first, (unsigned long)g.count);
+    CHECK(rknn_model_node_tasks(v, 2, 0, 2, &g) == RKNN_SUCC && g.first == 395 && g.count == 8,
+          "2-core c0 node 2: %lu+%lu", (unsigned long)g.first, (unsigned long)g.count);
+    CHECK(rknn_model_node_tasks(v, 2, 1, 2, &g) == RKNN_SUCC && g.count == 0, "2-core c1 node 2");
+    /* On core 0 of two, node 1's last record links past nodes 2 and 3 to
+     * node 4's first (task 404), not to the next record. */
+    CHECK(rknn_model_task_links_to(v, 394, 404) == 1 && rknn_model_task_links_to(v, 394, 395) == 0,
+          "multi-core chain links");
+    CHECK(rknn_model_task_links_to(v, 21, 22) == 1, "single-core chain runs on");
+    CHECK(rknn_model_tensor(v, 3, &t) == RKNN_SUCC && t.kind == RKNN_MODEL_KIND_LUT &&
+              t.data_size == 8776,
+          "tensor 3 HardSwish LUT");
+    CHECK(rknn_model_tensor(v, 183, &t) == RKNN_SUCC && t.kind == RKNN_MODEL_KIND_HELPER_CONST &&
+              t.data != NULL && t.size == 128,
+          "tensor 183 helper constant with a blob");
+    CHECK(rknn_model_tensor(v, 10, &t) == RKNN_SUCC && t.n_native_dims == 12, "12-entry shape");
+}
+
 static unsupported_list unsupported;
 
 static void check_model(const char *dir, const char *name, line_list *out)
@@ -621,6 +673,8 @@ static void check_model(const char *dir, const char *name, line_list *out)
             check_dual_residual(&v, 1);
         else if (strcmp(name, "rk3566_dual_residual_custom.v6.rknn") == 0)
             check_dual_residual(&v, 0);
+        else if (strcmp(name, "rk3588_ppocrv4_det.v6.rknn") == 0)
+            check_ppocrv4_det(&v);
         else
             CHECK(0, "%s: a new model: add its hand-typed checks to check_model()", name);
     }

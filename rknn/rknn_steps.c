@@ -1,0 +1,49 @@
+/*
+ * rknn_steps.c - a run's submissions (rknn_steps.h): the model's steps
+ * (rknn_model_next_step) as driver jobs on the run's physical cores.
+ */
+#include <string.h>
+
+#include "rknn_steps.h"
+#include "rknpu_platform_internal.h"
+
+int rknn_steps_next(const rknn_ctx *ctx, const rknn_run_cores *rc, uint32_t *node, uint32_t end,
+                    npu_core_job *jobs, unsigned *n_jobs)
+{
+    rknn_model_step step;
+    int ret = rknn_model_next_step(&ctx->model, rc->n, node, end, &step);
+
+    *n_jobs = 0;
+    if (ret != RKNN_SUCC)
+        return RKNN_ERR_MODEL_INVALID;
+    for (unsigned i = 0; i < rc->n; i++) {
+        if (!step.core[i].count)
+            continue;
+        jobs[*n_jobs].core = rc->core[i];
+        jobs[*n_jobs].records = ctx->model.task_data;
+        jobs[*n_jobs].first = step.core[i].first;
+        jobs[*n_jobs].count = step.core[i].count;
+        jobs[*n_jobs].stream_dma = (uint32_t)rknpu_hook_virt_to_phys(ctx->regcmd);
+        ++*n_jobs;
+    }
+    return RKNN_SUCC;
+}
+
+int rknn_steps_run(rknn_ctx *ctx, const rknn_run_cores *rc, uint32_t from, uint32_t to,
+                   uint64_t *hw_us)
+{
+    npu_core_job jobs[RKNPU_MAX_CORES];
+    npu_job_result res;
+    unsigned n;
+    int ret;
+
+    for (;;) {
+        if ((ret = rknn_steps_next(ctx, rc, &from, to, jobs, &n)) != RKNN_SUCC || n == 0)
+            return ret;
+        memset(&res, 0, sizeof res);
+        ret = npu_run(rknpu_platform_npu(), jobs, n, &res);
+        *hw_us += res.hw_time_us;
+        if (ret != RKNN_SUCC)
+            return ret;
+    }
+}
