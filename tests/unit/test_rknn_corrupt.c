@@ -10,14 +10,14 @@
  * Part 2 (sample models; MODELS_DIR defaults to ../shared/models, missing ->
  * a failure naming it): for every model, deterministically
  *   a) every truncation length 0..256, then every 61st length up to the size
- *      (about 1024 lengths in all for a model over 61 KiB * 1024);
+ *      (about 512 lengths in all for a model over 61 KiB * 512);
  *   b) at every 4-byte word of the structure (container header, root, every
  *      table and vtable, every offset target such as vector/string lengths and
  *      vector-of-table elements) overwrite with 0x00/0xFF/0x7F/0x80 bytes and
  *      with big/negative/near-size 32-bit values;
  *   c) several thousand random 1-3 byte/word mutations (fixed seed).
- * A real network (MiBs, thousands of tables) gets an even spread of 512
- * structural words and 1000 random mutations, so it runs in seconds.
+ * A real network (MiBs, thousands of tables) gets an even spread of 256
+ * structural words and 500 random mutations, so it runs in seconds.
  * Each copy lives in a buffer of exactly its length (so reads past the end
  * are caught) and goes through rknn_model_parse(); the result must be
  * RKNN_SUCC or RKNN_ERR_MODEL_INVALID, a rejection must log a line, and
@@ -544,9 +544,9 @@ static void truncations(const uint8_t *model, size_t size, const char *name)
 {
     char what[256];
 
-    /* Past 256 bytes every 61st length, or about 1024 lengths in all for a
+    /* Past 256 bytes every 61st length, or about 512 lengths in all for a
      * large model (a real network: a parse costs about a millisecond). */
-    size_t step = size / 1024 > 61 ? size / 1024 : 61;
+    size_t step = size / 512 > 61 ? size / 512 : 61;
 
     for (size_t n = 0; n <= size; n = n < 256 ? n + 1 : n + step) {
         uint8_t *copy = malloc(n ? n : 1);
@@ -571,9 +571,9 @@ static void structural(uint8_t *buf, const uint8_t *model, size_t size, const po
     char what[256];
     uint32_t vals[8];
 
-    /* Every structural word, or an even spread of 512 of them (a real
+    /* Every structural word, or an even spread of 256 of them (a real
      * network has thousands of tables; the samples cover the schema whole). */
-    size_t stride = s->count / 512 > 1 ? s->count / 512 : 1;
+    size_t stride = s->count / 256 > 1 ? s->count / 256 : 1;
 
     for (size_t k = 0; k < s->count; k += stride) {
         uint32_t p = s->pos[k];
@@ -679,8 +679,7 @@ static void torture_model(const char *dir, const char *name)
     }
     truncations(model, size, name);
     structural(buf, model, size, &s, (uint32_t)(size - 72), parsed ? &orig : NULL, name);
-    random_mutations(buf, model, size, parsed ? &orig : NULL, name,
-                     size > (1u << 20) ? 1000 : 4000);
+    random_mutations(buf, model, size, parsed ? &orig : NULL, name, size > (1u << 20) ? 500 : 4000);
     printf("%s: %lu cases (%lu structural words)\n", name, cases_run - run0,
            (unsigned long)s.count);
     free(s.pos);
