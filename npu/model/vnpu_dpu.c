@@ -110,7 +110,7 @@ static int vnpu_stage_prepare(vnpu_task *t, vnpu_stage *s, uint32_t cfg_off, uin
                           NPU_DPU_BS_CFG_RK356X_BS_ALU_ALGO_GET(cfg)) != 2)
             return vnpu_unsupported(t, cfg_off, "an ALU algorithm other than add (2)");
         s->alu_stream = (uint8_t)NPU_DPU_BS_CFG_BS_ALU_SRC_GET(cfg);
-        if (s->alu_stream && (!stream_ok || fp))
+        if (s->alu_stream && !stream_ok)
             return vnpu_unsupported(t, cfg_off, "this ALU operand stream");
         s->alu_reg = (int32_t)R(t, alu_off);
         s->f_alu = vnpu_f32_from_bits(R(t, alu_off));
@@ -169,6 +169,12 @@ static int vnpu_bs_stream(vnpu_task *t, vnpu_dpu_plan *pl)
     if ((pl->bs.alu_stream && !ua) || (pl->bs.mul_stream && !um) || (pl->ow_stream && !uo))
         return vnpu_inconsistent(t, NPU_DPU_BS_CFG, NPU_DPU_RDMA_BRDMA_CFG,
                                  "a BS operand from the stream that BRDMA_DATA_USE omits");
+    /* fp16 path: the ALU operands are fp32, one 4-byte entry per channel
+     * like the int32 ones (PP-OCRv4 det's biases, vnpu.md §7.1); where OW
+     * and MUL entries would go in that form is not known */
+    if (pl->fp && (uo || um))
+        return vnpu_unsupported(t, NPU_DPU_RDMA_BRDMA_CFG,
+                                "OW or MUL operands in an fp16 BS stream");
     /* bytes up to the last channel's last operand */
     need = (uint64_t)(ngroups - 1u) * group_bytes;
     need += um ? g * (4u * ua + 2u * uo) + 2u * last : (uo ? g * 4u * ua + 2u * last : 4u * last);
@@ -456,7 +462,7 @@ static vnpu_dpu_plan *vnpu_plan_build(vnpu_task *t, uint32_t k, uint32_t npix, u
         !NPU_DPU_RDMA_FEATURE_MODE_CFG_MRDMA_DISABLE_GET(rfm) &&
         !NPU_DPU_RDMA_FEATURE_MODE_CFG_COMB_USE_GET(rfm)) {
         vnpu_unsupported(t, NPU_DPU_RDMA_FEATURE_MODE_CFG,
-                         "MRDMA enabled but not fed in a convolution (hangs on RK3588, hardware.md "
+                         "MRDMA enabled but not fed in a convolution (hangs on RK3588, "
                          "hardware.md §1.9)");
         return NULL;
     }
@@ -525,10 +531,10 @@ static int64_t vnpu_stage_int_tail(const vnpu_stage *s, int64_t x, uint32_t ch)
     return x;
 }
 
-static float vnpu_stage_fp(const vnpu_stage *s, float x)
+static float vnpu_stage_fp(const vnpu_stage *s, float x, uint32_t ch)
 {
     if (s->alu)
-        x += s->f_alu;
+        x += s->alu_stream ? vnpu_f32_from_bits((uint32_t)vnpu_bs_alu[ch]) : s->f_alu;
     if (s->mul)
         x *= s->f_mul;
     if (s->relu && x < 0.0f)
@@ -626,9 +632,9 @@ int vnpu_dpu_process(vnpu_task *t, vnpu_dpu_plan *pl, const vnpu_acc_chunk *ck)
             if (pl->fp) {
                 float x = ck->acc_f[(size_t)i * ck->k + ch];
                 if (pl->bs.on)
-                    x = vnpu_stage_fp(&pl->bs, x);
+                    x = vnpu_stage_fp(&pl->bs, x, ch);
                 if (pl->bn.on)
-                    x = vnpu_stage_fp(&pl->bn, x);
+                    x = vnpu_stage_fp(&pl->bn, x, ch);
                 if (pl->ew_on) {
                     if (pl->ew_do_op)
                         x = vnpu_ew_fp(pl, x, vnpu_ew_ptr(pl, cfg, p, ch));

@@ -150,6 +150,20 @@ static float h2f(uint16_t h)
     return (h & 0x8000) ? -v : v;
 }
 
+static uint32_t f32_bits(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    return u;
+}
+
+static float f32_of(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
 static void st16(uint8_t *p, uint16_t v)
 {
     p[0] = (uint8_t)v;
@@ -348,6 +362,8 @@ static void run_conv_case(const conv_case *cc)
     for (uint32_t k = 0; k < nk; k++) {
         ow[k] = cc->mesa_bias && k > 0 ? ow[0] : rnd_range(-60, 60); /* -zp_k */
         bias[k] = rnd_range(-40000, 40000);
+        if (cc->fp16) /* fp16 path: fp32 ALU operands (PP-OCRv4 det's biases) */
+            bias[k] = (int32_t)f32_bits((float)rnd_range(-64, 64) / 8.0f);
         mul[k] = rnd_range(8192, 32767);
     }
     for (uint32_t i = 0; i < (cc->dw ? 1u : cc->kout) * cc->cin * taps; i++)
@@ -381,7 +397,7 @@ static void run_conv_case(const conv_case *cc)
                 if (!cc->dw)
                     SX[(size_t)oy * g.wout + ox] = sx;
                 if (cc->fp16) {
-                    F[o] = facc;
+                    F[o] = facc + (cc->mesa_bias ? (double)f32_of((uint32_t)bias[k]) : 0.0);
                     continue;
                 }
                 if (cc->bias || cc->mesa_bias) {
@@ -459,7 +475,7 @@ static void run_conv_case(const conv_case *cc)
         c.bs_mul_cfg = cc->mesa_bias ? 0 : 0xE01;
         c.bs_neg_shift = 14;
         c.brdma_use = cc->mesa_bias ? 1u : 7u;
-        c.bs_ow_cfg = cc->mesa_bias ? 0x124u : 0x125u;
+        c.bs_ow_cfg = cc->fp16 ? 0x126u : (cc->mesa_bias ? 0x124u : 0x125u); /* fp16: OD bypass */
         c.bs_relux = 3000;
     } else if (cc->relu) {
         c.bs_cfg = 0x13u | (cc->relux ? 0x80u : 0u); /* ALU+MUL bypassed, ReLU on */
@@ -564,6 +580,7 @@ static const conv_case sweep[] = {
     {"fp16 argb3 1x1 k3",          1, 0, 1,  3, 10, 10,  3, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0},
     {"fp16 5x5 s2 c40 k17 fp32",   1, 0, 0, 40,  9,  9, 17, 5, 5, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0, 5, 0},
     {"fp16 dw 3x3 c20",            1, 1, 0, 20,  6,  6,  0, 3, 3, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 2, 0},
+    {"fp16 bias stream c16 k24",   1, 0, 0, 16,  6,  6, 24, 3, 3, 1, 1, 1, 1, 1, 1, 0, 1, 0, 0, 0, 0, 2, 0},
 };
 /* clang-format on */
 
