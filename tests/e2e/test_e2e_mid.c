@@ -478,6 +478,27 @@ static void test_non_blocking_and_async(void)
     CHECK(rknn_run(sync, &ext) == RKNN_SUCC); /* no wait: outputs_get settles it */
     CHECK(get_int8(sync, out_q) == RKNN_SUCC);
     compare_q("non_block run, outputs_get without wait", out_q);
+    /* On three cores a run is two steps (one per node, format.md §4.2):
+     * rknn_run starts the first, the call that settles it runs the second.
+     * Each run follows a one-core run on other inputs (image2 inverted), so
+     * an output left from before would not match. */
+    for (int k = 0; k < 2; k++) {
+        for (size_t i = 0; i < sizeof image2; i++)
+            image2[i] = (uint8_t)(255 - image2[i]);
+        CHECK(rknn_set_core_mask(sync, RKNN_NPU_CORE_0) == RKNN_SUCC);
+        sync_run(sync, frame_b);
+        for (size_t i = 0; i < sizeof image2; i++)
+            image2[i] = (uint8_t)(255 - image2[i]);
+        CHECK(rknn_set_core_mask(sync, RKNN_NPU_CORE_0_1_2) == RKNN_SUCC);
+        CHECK(set_inputs(sync) == RKNN_SUCC && rknn_run(sync, &ext) == RKNN_SUCC);
+        if (k == 0)
+            CHECK(rknn_wait(sync, NULL) == RKNN_SUCC);
+        CHECK(get_int8(sync, out_q) == RKNN_SUCC);
+        compare_q(k == 0 ? "non_block run on 3 cores (2 steps) + rknn_wait"
+                         : "non_block run on 3 cores, outputs_get without wait",
+                  out_q);
+    }
+    CHECK(rknn_set_core_mask(sync, RKNN_NPU_CORE_AUTO) == RKNN_SUCC);
 
     /* frame A = the demo images, frame B = image2 inverted */
     sync_run(sync, frame_a);
