@@ -167,6 +167,8 @@ int rknn_run_settle(rknn_ctx *ctx)
         ctx->pending_error = RKNN_SUCC;
         return ret;
     }
+    /* One pass per step: each start moves run_node on by at least one node,
+     * so at most n_nodes passes, each wait bounded by the job timeout. */
     while (started) {
         ret = npu_wait(rknpu_platform_npu(), &ctx->pending, &res);
         ctx->run_hw_us += res.hw_time_us;

@@ -37,7 +37,9 @@ int rknn_steps_run(rknn_ctx *ctx, const rknn_run_cores *rc, uint32_t from, uint3
     unsigned n;
     int ret;
 
-    for (;;) {
+    /* Each step moves `from` on by at least one node: at most to - from
+     * steps, each bounded by the driver's job timeout. */
+    while (from < to) {
         if ((ret = rknn_steps_next(ctx, rc, &from, to, jobs, &n)) != RKNN_SUCC || n == 0)
             return ret;
         memset(&res, 0, sizeof res);
@@ -46,4 +48,5 @@ int rknn_steps_run(rknn_ctx *ctx, const rknn_run_cores *rc, uint32_t from, uint3
         if (ret != RKNN_SUCC)
             return ret;
     }
+    return RKNN_SUCC;
 }

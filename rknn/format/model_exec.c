@@ -90,6 +90,12 @@ int rknn_model_task(const rknn_model_view *view, uint32_t i, rknn_model_task_inf
     return RKNN_SUCC;
 }
 
+/* Slots: 1-core config first, then the 2-core pair, then the 3-core trio. */
+static uint32_t group_slot(uint32_t n_cores, uint32_t core)
+{
+    return n_cores * (n_cores - 1) / 2 + core;
+}
+
 int rknn_model_task_group(const rknn_model_view *view, uint32_t n_cores, uint32_t core,
                           rknn_model_task_range *out)
 {
@@ -98,8 +104,7 @@ int rknn_model_task_group(const rknn_model_view *view, uint32_t n_cores, uint32_
     if (!fmt_check_view(view) || !out || n_cores == 0 || n_cores > view->max_cores ||
         core >= n_cores)
         return RKNN_ERR_PARAM_INVALID;
-    /* Slots: 1-core config first, then the 2-core pair, then the 3-core trio. */
-    slot = n_cores * (n_cores - 1) / 2 + core;
+    slot = group_slot(n_cores, core);
     if (slot >= view->n_core_slots)
         return RKNN_ERR_PARAM_INVALID;
     *out = view->groups[slot];
@@ -181,7 +186,7 @@ static uint32_t node_step(const rknn_model_view *v, uint32_t n_cores, uint32_t n
     uint32_t used = 0;
 
     for (uint32_t c = 0; c < n_cores; c++) {
-        rknn_model_task_range g = v->groups[n_cores * (n_cores - 1) / 2 + c];
+        rknn_model_task_range g = v->groups[group_slot(n_cores, c)];
         out->core[c] = node_run(v, g, node);
         used += out->core[c].count != 0;
     }
@@ -241,12 +246,13 @@ FMT_API int fmt_validate_task_order(const rknn_model_view *v)
                 return RKNN_ERR_MODEL_INVALID;
             }
         }
-        for (uint32_t k = 0; k < v->n_nodes; k++) {
-            rknn_model_task_range r = node_run(v, g, k);
-            uint32_t want;
-            if (rknn_model_node(v, k, &node) != RKNN_SUCC)
-                return RKNN_ERR_MODEL_INVALID;
-            want = s < node.n_core_slots ? node.tasks_per_slot[s] : 0;
+    }
+    for (uint32_t k = 0; k < v->n_nodes; k++) {
+        if (rknn_model_node(v, k, &node) != RKNN_SUCC)
+            return RKNN_ERR_MODEL_INVALID;
+        for (uint32_t s = 0; s < v->n_core_slots; s++) {
+            rknn_model_task_range r = node_run(v, v->groups[s], k);
+            uint32_t want = s < node.n_core_slots ? node.tasks_per_slot[s] : 0;
             if (r.count < want || (s > 0 && r.count != want)) {
                 HAL_LOG_ERR("rknn model: node %lu has %lu task(s) in core group %lu, its slot-10 "
                             "count says %lu",
