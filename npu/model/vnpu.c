@@ -45,7 +45,8 @@ static uint32_t vnpu_s_pointer_offset(unsigned unit)
 }
 
 /* Completion bits of one task (group of each enabled unit), then toggle the
- * executers whose S_POINTER enables executer ping-pong. */
+ * executers and pointers whose S_POINTER enables their ping-pong: the
+ * next task of the unit writes and runs the other register group. */
 static uint32_t vnpu_task_done_bits(vnpu_core *c, uint32_t enable)
 {
     static const uint8_t irq_base[VNPU_UNIT_COUNT] = {
@@ -61,8 +62,11 @@ static uint32_t vnpu_task_done_bits(vnpu_core *c, uint32_t enable)
             continue;
         if (irq_base[u])
             bits |= 1u << (irq_base[u] + c->executer[u]);
-        if (vnpu_reg(c, vnpu_s_pointer_offset(u)) & NPU_CNA_S_POINTER_EXECUTER_PP_EN_MASK)
+        uint32_t sp = vnpu_reg(c, vnpu_s_pointer_offset(u));
+        if (sp & NPU_CNA_S_POINTER_EXECUTER_PP_EN_MASK)
             c->executer[u] ^= 1u;
+        if (sp & NPU_CNA_S_POINTER_POINTER_PP_EN_MASK)
+            c->pointer[u] ^= 1u; /* the next task's writes go to the other group */
     }
     return bits;
 }
@@ -98,6 +102,8 @@ static void vnpu_write_block_reg(vnpu_task *t, uint32_t off, uint32_t value, con
         /* POINTER_PP_CLEAR / EXECUTER_PP_CLEAR are write-1-to-clear actions */
         if (value & NPU_CNA_S_POINTER_EXECUTER_PP_CLEAR_MASK)
             c->executer[unit] = 0;
+        if (value & NPU_CNA_S_POINTER_POINTER_PP_CLEAR_MASK)
+            c->pointer[unit] = 0;
         vnpu_reg_set(c, off,
                      value & ~(NPU_CNA_S_POINTER_POINTER_PP_CLEAR_MASK |
                                NPU_CNA_S_POINTER_EXECUTER_PP_CLEAR_MASK |
@@ -107,6 +113,10 @@ static void vnpu_write_block_reg(vnpu_task *t, uint32_t off, uint32_t value, con
     if ((off >> 12) != 0 && (off & 0xFFFu) == 0u && (off >> 12) <= VNPU_UNIT_COUNT)
         return; /* S_STATUS is read-only */
     vnpu_reg_set(c, off, value);
+    if (off == NPU_DPU_LUT_ACCESS_DATA) {
+        vnpu_dpu_lut_write(t, value);
+        return;
+    }
     if (vnpu_is_unit_op_enable(off) &&
         NPU_CNA_OPERATION_ENABLE_OP_EN_GET(value)) /* one layout in every unit */
         vnpu_unsupported(t, off,

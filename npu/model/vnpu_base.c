@@ -31,19 +31,35 @@ static int vnpu_reg_slot(uint32_t table_offset)
     return (int)(r - vnpu_reg_base);
 }
 
+/* The unit (CNA 0x1000 ... PPU_RDMA 0x7000) whose two groups hold a
+ * register, or -1: PC registers, other blocks and each unit's S_STATUS and
+ * S_POINTER exist once. */
+static int vnpu_reg_unit(uint32_t table_offset)
+{
+    uint32_t page = table_offset >> 12, in_page = table_offset & 0xFFFu;
+
+    if (page < 1u || page > VNPU_UNIT_COUNT || in_page == 0x0u || in_page == 0x4u)
+        return -1;
+    return (int)page - 1;
+}
+
 uint32_t vnpu_reg(const vnpu_core *c, uint32_t table_offset)
 {
     int slot = vnpu_reg_slot(table_offset);
+    int unit = vnpu_reg_unit(table_offset);
 
-    return slot < 0 ? 0u : c->regs[slot];
+    if (slot < 0)
+        return 0u;
+    return c->regs[unit < 0 ? 0 : c->executer[unit]][slot];
 }
 
 void vnpu_reg_set(vnpu_core *c, uint32_t table_offset, uint32_t value)
 {
     int slot = vnpu_reg_slot(table_offset);
+    int unit = vnpu_reg_unit(table_offset);
 
     if (slot >= 0)
-        c->regs[slot] = value;
+        c->regs[unit < 0 ? 0 : c->pointer[unit]][slot] = value;
 }
 
 const char *vnpu_reg_name(uint32_t table_offset)

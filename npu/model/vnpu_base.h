@@ -74,9 +74,16 @@ typedef struct {
     uint8_t task_number_bits;
 } vnpu_soc_cfg;
 
+/* The DPU's two lookup tables (LE, LO), 513 16-bit entries each (vnpu.md §7.5). */
+#define VNPU_LUT_ENTRIES 513u
+
 struct vnpu_core {
     unsigned index;
-    uint32_t regs[VNPU_MAX_REGS];      /* flat register file, by register-table index */
+    int16_t lut[2][VNPU_LUT_ENTRIES];  /* DPU LUT: [0] LE, [1] LO, loaded by LUT_ACCESS_DATA */
+    uint32_t regs[2][VNPU_MAX_REGS];   /* register file, by register-table index: two
+                                          ping-pong groups for the units' registers
+                                          (vnpu.md §2), group 0 for the others */
+    uint8_t pointer[VNPU_UNIT_COUNT];  /* group the unit's register writes go to */
     uint32_t int_raw;                  /* INTERRUPT_RAW_STATUS */
     uint32_t int_mask;                 /* INTERRUPT_MASK */
     uint32_t task_counter;             /* TASK_STATUS counter */
@@ -110,9 +117,11 @@ const vnpu_soc_cfg *vnpu_cfg(void);
 /* The RK356x input converter's bit-0 reading (vnpu_set_cvt_bit0). */
 void vnpu_cfg_set_cvt_bit0(int enable);
 
-/* Register value by table offset (RK3588 layout); 0 if never written. */
+/* Register value by table offset (RK3588 layout), from the group the
+ * register's unit executes; 0 if never written. */
 uint32_t vnpu_reg(const vnpu_core *c, uint32_t table_offset);
-/* Store a register; offsets the table does not have are dropped. */
+/* Store a register in the group its unit's pointer selects; offsets the
+ * table does not have are dropped. */
 void vnpu_reg_set(vnpu_core *c, uint32_t table_offset, uint32_t value);
 /* The register table's name of an offset, or "UNKNOWN". */
 const char *vnpu_reg_name(uint32_t table_offset);
@@ -199,6 +208,12 @@ static inline float vnpu_f32_from_bits(uint32_t u)
     float f;
     memcpy(&f, &u, sizeof f);
     return f;
+}
+
+/* 2^e as a float, for -127 < e < 128 (the exponent field, no libm). */
+static inline float vnpu_pow2f(int e)
+{
+    return vnpu_f32_from_bits((uint32_t)(e + 127) << 23);
 }
 
 static inline uint32_t vnpu_f32_bits(float f)

@@ -39,10 +39,13 @@
 #include "vnpu_units.h"
 
 /* Scratch: the padded input window, the repacked weights and one chunk of
- * accumulators. Inputs/weights larger than this are reported, not guessed:
- * real tasks are bounded by the 384 KiB CBUF. */
-#define VNPU_X_BYTES   (768u * 1024u)
-#define VNPU_W_BYTES   (512u * 1024u)
+ * accumulators. Inputs/weights larger than this are reported, not guessed.
+ * Real tasks are bounded by the 384 KiB CBUF, but a window can be larger
+ * than the CBUF (PP-OCRv4 det streams 49x126x32 fp16 rows through it) and
+ * the model holds fp16 values as fp32: twice the bytes; a deconvolution
+ * spreads its input out with zeros. */
+#define VNPU_X_BYTES   (4096u * 1024u)
+#define VNPU_W_BYTES   (1024u * 1024u)
 #define VNPU_ACC_ELEMS (32u * 1024u)
 #define VNPU_SLICE     32u /* input channels per weight slice */
 
@@ -67,6 +70,7 @@ typedef struct {
     uint32_t hout, wout, kout;
     uint32_t nker; /* kernels with weights (dw: channels computed) */
     uint32_t kh, kw, sx, sy;
+    uint32_t dx, dy; /* deconvolution: input pixels land every dx columns, dy rows */
     uint32_t pt, pl;
     uint32_t hp, wp; /* padded window in the scratch */
     int8_t pad_i8;
@@ -98,16 +102,21 @@ static int vnpu_conv_decode(vnpu_task *t, vnpu_conv *g)
         return vnpu_unsupported(t, NPU_CNA_CONV_CON1, "this IN_PRECISION (only int8, fp16)");
     g->fp = g->prec == VNPU_PREC_FP16;
     g->elem = g->fp ? 2u : 1u;
-    if (NPU_CNA_CONV_CON1_DECONV_GET(con1))
-        return vnpu_unsupported(t, NPU_CNA_CONV_CON1, "deconvolution");
     if (NPU_CNA_CONV_CON2_CSC_DO_EN_GET(con2) || NPU_CNA_CONV_CON2_CSC_WO_EN_GET(con2))
         return vnpu_unsupported(t, NPU_CNA_CONV_CON2, "CSC_DO_EN/CSC_WO_EN");
     g->sx = NPU_CNA_CONV_CON3_CONV_X_STRIDE_GET(con3);
     g->sy = NPU_CNA_CONV_CON3_CONV_Y_STRIDE_GET(con3);
     if (g->sx == 0 || g->sy == 0)
         return vnpu_unsupported(t, NPU_CNA_CONV_CON3, "a stride of 0");
-    if (NPU_CNA_CONV_CON3_DECONV_X_STRIDE_GET(con3) || NPU_CNA_CONV_CON3_DECONV_Y_STRIDE_GET(con3))
-        return vnpu_unsupported(t, NPU_CNA_CONV_CON3, "deconvolution strides");
+    /* deconvolution (vnpu.md §5.4): the input spread out with DECONV_*_STRIDE
+     * zero rows/columns between pixels, then an ordinary convolution */
+    g->dx = NPU_CNA_CONV_CON3_DECONV_X_STRIDE_GET(con3) + 1u;
+    g->dy = NPU_CNA_CONV_CON3_DECONV_Y_STRIDE_GET(con3) + 1u;
+    if ((g->dx > 1 || g->dy > 1) && !NPU_CNA_CONV_CON1_DECONV_GET(con1))
+        return vnpu_inconsistent(t, NPU_CNA_CONV_CON3, NPU_CNA_CONV_CON1,
+                                 "deconvolution strides without the DECONV bit");
+    if (NPU_CNA_CONV_CON1_DECONV_GET(con1) && (g->sx != 1 || g->sy != 1))
+        return vnpu_unsupported(t, NPU_CNA_CONV_CON3, "a deconvolution with a stride above 1");
     if (NPU_CNA_CONV_CON3_ATROUS_X_DILATION_GET(con3) ||
         NPU_CNA_CONV_CON3_ATROUS_Y_DILATION_GET(con3))
         return vnpu_unsupported(t, NPU_CNA_CONV_CON3,
@@ -175,8 +184,8 @@ static int vnpu_conv_decode(vnpu_task *t, vnpu_conv *g)
     /* padded window: implicit bottom/right padding of at most kernel - 1 */
     uint64_t need_h = (uint64_t)(g->hout - 1u) * g->sy + g->kh;
     uint64_t need_w = (uint64_t)(g->wout - 1u) * g->sx + g->kw;
-    g->hp = g->pt + g->hin;
-    g->wp = g->pl + g->win;
+    g->hp = g->pt + (g->hin - 1u) * g->dy + 1u;
+    g->wp = g->pl + (g->win - 1u) * g->dx + 1u;
     if (need_h > g->hp) {
         if (need_h - g->hp >= g->kh)
             return vnpu_inconsistent(t, NPU_CORE_DATAOUT_SIZE_0, NPU_CNA_DATA_SIZE0,
@@ -314,7 +323,7 @@ static int vnpu_load_argb(vnpu_task *t, vnpu_conv *g)
     for (uint32_t y = 0; y < g->hin; y++) {
         for (uint32_t x = 0; x < g->win; x++) {
             const uint8_t *px = src + y * row + (size_t)x * nch * g->elem;
-            size_t o = ((size_t)(y + g->pt) * g->wp + x + g->pl) * g->cin;
+            size_t o = ((size_t)(y * g->dy + g->pt) * g->wp + x * g->dx + g->pl) * g->cin;
             for (uint32_t c = 0; c < g->cin; c++) {
                 if (g->fp)
                     vnpu_x.f32[o + c] = c < nch ? vnpu_f16_to_f32(vnpu_ld16(px + 2u * c)) : 0.0f;
@@ -368,7 +377,7 @@ static int vnpu_load_nc1hwc2(vnpu_task *t, vnpu_conv *g)
     vnpu_fill_pad(g);
     for (uint32_t y = 0; y < g->hin; y++) {
         for (uint32_t x = 0; x < g->win; x++) {
-            size_t o = ((size_t)(y + g->pt) * g->wp + x + g->pl) * g->cin;
+            size_t o = ((size_t)(y * g->dy + g->pt) * g->wp + x * g->dx + g->pl) * g->cin;
             for (uint32_t c = 0; c < g->cin; c++) {
                 const uint8_t *e = src + (size_t)(c / c2) * surf_b + (size_t)y * line_b +
                                    (size_t)x * atom + (size_t)(c % c2) * g->elem;
@@ -401,11 +410,27 @@ static int vnpu_load_input(vnpu_task *t, vnpu_conv *g)
 
 /* ---- weights ---------------------------------------------------------------- */
 
+/* Channels per kernel in the weights: DATAIN_CHANNEL, or WEIGHT_SIZE1's
+ * count when it pads them within the last 32-channel slice. */
+static uint32_t vnpu_weight_channels(vnpu_task *t, const vnpu_conv *g, uint32_t taps)
+{
+    uint32_t per_tap = taps * g->elem;
+    uint32_t stored = R(t, NPU_CNA_WEIGHT_SIZE1) / per_tap;
+    uint32_t slice_end = (g->cin + VNPU_SLICE - 1u) / VNPU_SLICE * VNPU_SLICE;
+
+    if (R(t, NPU_CNA_WEIGHT_SIZE1) % per_tap != 0 || stored < g->cin || stored > slice_end)
+        return g->cin;
+    return stored;
+}
+
 /* Repack to [kernel][ky][kx][channel] (direct) or [ky][kx][channel] (dw). */
 static int vnpu_load_weights(vnpu_task *t, const vnpu_conv *g)
 {
     uint32_t taps = g->kh * g->kw;
-    uint64_t per_kernel = (uint64_t)taps * g->cin * g->elem;
+    /* kernels may hold their channels padded up to the 32-channel slice
+     * (PP-OCRv4 det: 24 channels stored as 32, fp16) */
+    uint32_t cin_w = vnpu_weight_channels(t, g, taps);
+    uint64_t per_kernel = (uint64_t)taps * cin_w * g->elem;
     uint64_t total = g->dw ? per_kernel : per_kernel * g->nker;
     uint64_t scratch = (g->dw ? 1u : g->nker) * (uint64_t)taps * g->cin * (g->fp ? 4u : 1u);
     const uint8_t *src;
@@ -423,7 +448,7 @@ static int vnpu_load_weights(vnpu_task *t, const vnpu_conv *g)
     if (g->dw) {
         uint32_t ds = t->cfg->dw_slice_bytes / g->elem;
         for (uint32_t c = 0; c < g->cin; c++) {
-            uint32_t cs = c / ds, sc = g->cin - cs * ds < ds ? g->cin - cs * ds : ds;
+            uint32_t cs = c / ds, sc = cin_w - cs * ds < ds ? cin_w - cs * ds : ds;
             for (uint32_t tap = 0; tap < taps; tap++) {
                 size_t e = (size_t)taps * cs * ds + (size_t)tap * sc + c % ds;
                 size_t o = (size_t)tap * g->cin + c;
@@ -439,11 +464,11 @@ static int vnpu_load_weights(vnpu_task *t, const vnpu_conv *g)
     for (uint32_t k = 0; k < g->nker; k++) {
         uint32_t kg = k / gsize;
         uint32_t gk = g->nker - kg * gsize < gsize ? g->nker - kg * gsize : gsize;
-        size_t kg_start = (size_t)kg * gsize * taps * g->cin;
+        size_t kg_start = (size_t)kg * gsize * taps * cin_w;
         for (uint32_t c = 0; c < g->cin; c++) {
             uint32_t cs = c / VNPU_SLICE;
             uint32_t sc =
-                g->cin - cs * VNPU_SLICE < VNPU_SLICE ? g->cin - cs * VNPU_SLICE : VNPU_SLICE;
+                cin_w - cs * VNPU_SLICE < VNPU_SLICE ? cin_w - cs * VNPU_SLICE : VNPU_SLICE;
             for (uint32_t tap = 0; tap < taps; tap++) {
                 size_t e = kg_start + (size_t)taps * gk * cs * VNPU_SLICE +
                            ((size_t)tap * gk + k % gsize) * sc + c % VNPU_SLICE;

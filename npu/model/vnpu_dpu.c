@@ -1,10 +1,12 @@
 /*
  * vnpu_dpu.c - the DPU (post-processing + write DMA) and the parts of
  * DPU_RDMA it consumes: BS stage (ALU add, OW·Σx, MUL + shift, ReLU/ReLU-X)
- * with operands from registers or the BRDMA stream, BN stage (register
- * operands), EW stage with an ERDMA operand (incl. RK3588's MRDMA+ERDMA
- * COMB_USE form), OUT_CVT, int8/int16/int32/fp16/fp32 writes in NC1HWC2 or
- * NONALIGN (packed) form, and flying mode (main input from MRDMA).
+ * with operands from registers or the BRDMA stream, BN stage (registers or
+ * the NRDMA stream), EW stage with an ERDMA (per pixel or per channel) or
+ * register operand (incl. RK3588's MRDMA+ERDMA COMB_USE form), the LUT,
+ * OUT_CVT, int8/int16/int32/fp16/fp32 writes in NC1HWC2 or NONALIGN
+ * (packed) form, flying mode (main input from MRDMA, several surfaces,
+ * fp32 through both engines) and MRDMA unpooling.
  *
  * Arithmetic (vnpu.md §7.4; rounding choices of vnpu.md §7.4, §10.3):
  *   t1 = acc + ALU_k + OW_k·Σx                     exact, 64-bit
@@ -12,24 +14,26 @@
  *                                                  shift = BS_MUL_SHIFT_VALUE for
  *                                                  t1·MUL >= 0, DATA_FORMAT
  *                                                  BS_MUL_SHIFT_VALUE_NEG below 0
- *   ReLU / ReLU-X, BN the same way (register operands)
+ *   ReLU / ReLU-X, BN the same way
  *   e  = EW_CVT(operand): TYPE 1 floor(((q+off)·scale) >> shift), TYPE 0
  *        floor((q·scale) >> shift) + off          (floor: the note's default)
  *   t3 = t2 (+|max|min|-) e, EW ReLU
  *   y  = round((t3·OUT_SCALE) >> OUT_SHIFT) + OUT_OFFSET, saturated to the
  *        output type; round = nearest, ties to even when CVT_ROUND = 0
  *        (hardware.md §1.8), ties away from zero when CVT_ROUND = 1.
- * fp16 processing uses fp32 arithmetic; its OUT_CVT must be the identity.
- * Everything else (LUT, PReLU, EW MUL on integers, per-channel EW operand
- * modes, regroup/transpose, DPU->PPU fly, ...) is reported as not modelled.
+ * fp16 processing uses fp32 arithmetic: BS, BN, LUT (vnpu.md §7.5), EW,
+ * ReLU, then y = (t + OUT_CVT_OFFSET)·2^-MINUS_EXP.
+ * Everything else (the integer LUT, PReLU, EW MUL on integers, per-channel
+ * EW register operands, regroup/transpose, DPU->PPU fly, ...) is reported
+ * as not modelled.
  */
 #include <string.h>
 
 #include "vnpu_base.h"
 #include "vnpu_units.h"
 
-#define VNPU_DPU_MAX_CHANNELS 8192u /* 13-bit DATA_CUBE_CHANNEL */
-#define VNPU_FLY_CHUNK        4096u /* elements per flying-mode chunk */
+#define VNPU_DPU_MAX_CHANNELS 8192u                 /* 13-bit DATA_CUBE_CHANNEL */
+#define VNPU_FLY_CHUNK        VNPU_DPU_MAX_CHANNELS /* elements per flying-mode chunk: a pixel at least */
 
 enum vnpu_ew_op { VNPU_EW_ADD, VNPU_EW_MAX, VNPU_EW_MIN, VNPU_EW_SUB, VNPU_EW_MUL };
 
@@ -41,10 +45,27 @@ typedef struct {
     unsigned shift_pos, shift_neg;
     int32_t relux_cmp;
     float f_alu, f_mul, f_relux;
+    int32_t *alu_v; /* per-channel operands from the stage's stream (raw: */
+    int16_t *mul_v; /* int32/int16, or fp32/fp16 bits on the fp path) */
 } vnpu_stage;
+
+/* One LUT table's window in the index domain and its edge slopes. */
+typedef struct {
+    int32_t start, end;
+    int64_t step;                   /* index units between entries: 2^INDEX_SELECT */
+    float uflow_slope, oflow_slope; /* scale / 2^shift, table units per index unit */
+} vnpu_lut_table;
+
+typedef struct {
+    vnpu_lut_table table[2];               /* [0] LE, [1] LO */
+    uint8_t hybrid_lo, uflow_lo, oflow_lo; /* priorities: 1 = the LO table wins */
+    const int16_t (*entries)[VNPU_LUT_ENTRIES];
+} vnpu_lut;
 
 struct vnpu_dpu_plan {
     uint32_t k, npix;
+    uint32_t orig;  /* ORIG_CHANNEL + 1: the real channels (k pads them) */
+    uint32_t k_out; /* channels written: whole surfaces up to orig */
     uint8_t fp;
     vnpu_stage bs, bn;
     uint8_t ow, ow_stream;
@@ -60,7 +81,15 @@ struct vnpu_dpu_plan {
     const uint8_t *ew_base;
     uint32_t ew_surf;
     unsigned ew_prec, ew_elem, ew_c2;
+    uint8_t ew_per_channel; /* ERDMA operand: one value per channel (DATA_MODE 0) */
+    uint8_t ew_reg_operand; /* EW operand from EW_OP_VALUE (one value for every channel) */
+    int32_t ew_reg_value;
+    float ew_f_reg_value;
+    /* LUT (EW stage, before the EW operation; vnpu.md §7.5) */
+    uint8_t lut_on;
+    vnpu_lut lut;
     /* OUT_CVT */
+    float oc_f_scale; /* fp path: 2^-MINUS_EXP */
     int64_t oc_scale;
     unsigned oc_shift;
     uint8_t oc_half_away;
@@ -76,6 +105,8 @@ static vnpu_dpu_plan vnpu_plan;
 static int32_t vnpu_bs_alu[VNPU_DPU_MAX_CHANNELS];
 static int16_t vnpu_bs_ow[VNPU_DPU_MAX_CHANNELS];
 static int16_t vnpu_bs_mul[VNPU_DPU_MAX_CHANNELS];
+static int32_t vnpu_bn_alu[VNPU_DPU_MAX_CHANNELS];
+static int16_t vnpu_bn_mul[VNPU_DPU_MAX_CHANNELS];
 
 /* The ALU algorithm: the RK3588 field, or on RK356x, where streams leave it
  * 0, the RK356X_ one (BS [3:2], EW [4:3]; vnpu.md §9). */
@@ -117,7 +148,7 @@ static int vnpu_stage_prepare(vnpu_task *t, vnpu_stage *s, uint32_t cfg_off, uin
     }
     if (s->mul) {
         s->mul_stream = (uint8_t)NPU_DPU_BS_MUL_CFG_BS_MUL_SRC_GET(mul);
-        if (s->mul_stream && (!stream_ok || fp))
+        if (s->mul_stream && !stream_ok)
             return vnpu_unsupported(t, mul_off, "this MUL operand stream");
         uint32_t fmt = R(t, NPU_DPU_DATA_FORMAT);
         if (NPU_DPU_BS_MUL_CFG_BS_TRUNCATE_SRC_GET(mul))
@@ -140,14 +171,18 @@ static int vnpu_stage_prepare(vnpu_task *t, vnpu_stage *s, uint32_t cfg_off, uin
 /* BRDMA_DATA_USE: which operands the BS stream carries. */
 enum { BS_USE_ALU = 1, BS_USE_OW = 2, BS_USE_MUL = 4, BS_USE_TRT = 8 };
 
-/* The per-channel BS operand stream (vnpu.md §7.1): groups of
- * bs_group channels, each group [g x int32 ALU][g x int16 OW][g x int16 MUL]
- * with only the operands selected by BRDMA_DATA_USE present. */
-static int vnpu_bs_stream(vnpu_task *t, vnpu_dpu_plan *pl)
+/* A stage's per-channel operand stream (vnpu.md §7.1): BS from BRDMA at
+ * BS_BASE_ADDR, BN from NRDMA at BN_BASE_ADDR (NRDMA_CFG has BRDMA_CFG's
+ * layout). Groups of bs_group channels, each [g x int32 ALU][g x int16 OW]
+ * [g x int16 MUL] with only the operands the DATA_USE field selects; on the
+ * fp path ALU entries are fp32 and MUL entries fp16, one kind per stream. */
+static int vnpu_stage_stream(vnpu_task *t, vnpu_dpu_plan *pl, vnpu_stage *st, int bn)
 {
-    uint32_t brdma = R(t, NPU_DPU_RDMA_BRDMA_CFG);
-    unsigned use = NPU_DPU_RDMA_BRDMA_CFG_BRDMA_DATA_USE_GET(brdma);
+    uint32_t cfg_reg = bn ? NPU_DPU_RDMA_NRDMA_CFG : NPU_DPU_RDMA_BRDMA_CFG;
+    uint32_t cfg = R(t, cfg_reg);
+    unsigned use = NPU_DPU_RDMA_BRDMA_CFG_BRDMA_DATA_USE_GET(cfg);
     unsigned ua = !!(use & BS_USE_ALU), uo = !!(use & BS_USE_OW), um = !!(use & BS_USE_MUL);
+    uint8_t ow_stream = bn ? 0 : pl->ow_stream;
     unsigned g = t->cfg->bs_group;
     uint32_t k = pl->k;
     uint32_t group_bytes = g * (4u * ua + 2u * uo + 2u * um);
@@ -156,40 +191,38 @@ static int vnpu_bs_stream(vnpu_task *t, vnpu_dpu_plan *pl)
     uint64_t need;
     const uint8_t *p;
 
-    if (!(pl->bs.alu_stream || pl->bs.mul_stream || pl->ow_stream))
+    if (!(st->alu_stream || st->mul_stream || ow_stream))
         return 0;
     if (!(t->enable & NPU_UNIT_DPU_RDMA))
-        return vnpu_unsupported(t, NPU_DPU_BS_CFG,
-                                "a BS operand stream without DPU_RDMA in the op-enable mask");
-    if (NPU_DPU_RDMA_BRDMA_CFG_BRDMA_DISABLE_GET(brdma))
-        return vnpu_inconsistent(t, NPU_DPU_BS_CFG, NPU_DPU_RDMA_BRDMA_CFG,
-                                 "BS operands from the stream but BRDMA disabled");
+        return vnpu_unsupported(t, bn ? NPU_DPU_BN_CFG : NPU_DPU_BS_CFG,
+                                "an operand stream without DPU_RDMA in the op-enable mask");
+    if (NPU_DPU_RDMA_BRDMA_CFG_BRDMA_DISABLE_GET(cfg))
+        return vnpu_inconsistent(t, bn ? NPU_DPU_BN_CFG : NPU_DPU_BS_CFG, cfg_reg,
+                                 "operands from the stream but its read engine disabled");
     if (use & BS_USE_TRT)
-        return vnpu_unsupported(t, NPU_DPU_RDMA_BRDMA_CFG, "the TRT (truncate) operand");
-    if ((pl->bs.alu_stream && !ua) || (pl->bs.mul_stream && !um) || (pl->ow_stream && !uo))
-        return vnpu_inconsistent(t, NPU_DPU_BS_CFG, NPU_DPU_RDMA_BRDMA_CFG,
-                                 "a BS operand from the stream that BRDMA_DATA_USE omits");
-    /* fp16 path: the ALU operands are fp32, one 4-byte entry per channel
-     * like the int32 ones (PP-OCRv4 det's biases, vnpu.md §7.1); where OW
-     * and MUL entries would go in that form is not known */
-    if (pl->fp && (uo || um))
-        return vnpu_unsupported(t, NPU_DPU_RDMA_BRDMA_CFG,
-                                "OW or MUL operands in an fp16 BS stream");
+        return vnpu_unsupported(t, cfg_reg, "the TRT (truncate) operand");
+    if ((st->alu_stream && !ua) || (st->mul_stream && !um) || (ow_stream && !uo))
+        return vnpu_inconsistent(t, bn ? NPU_DPU_BN_CFG : NPU_DPU_BS_CFG, cfg_reg,
+                                 "an operand from the stream that DATA_USE omits");
+    /* where the fp path puts several kinds in one stream is not known */
+    if (pl->fp && (uo || ua + um > 1))
+        return vnpu_unsupported(t, cfg_reg, "OW, or ALU and MUL together, in an fp16 stream");
     /* bytes up to the last channel's last operand */
     need = (uint64_t)(ngroups - 1u) * group_bytes;
     need += um ? g * (4u * ua + 2u * uo) + 2u * last : (uo ? g * 4u * ua + 2u * last : 4u * last);
-    p = vnpu_dma_read(t, R(t, NPU_DPU_RDMA_BS_BASE_ADDR), need, "BRDMA (BS operand stream)");
+    p = vnpu_dma_read(t, R(t, bn ? NPU_DPU_RDMA_BN_BASE_ADDR : NPU_DPU_RDMA_BS_BASE_ADDR), need,
+                      bn ? "NRDMA (BN operand stream)" : "BRDMA (BS operand stream)");
     if (p == NULL)
         return -1;
     for (uint32_t ch = 0; ch < k; ch++) {
         const uint8_t *grp = p + (size_t)(ch / g) * group_bytes;
         unsigned j = ch % g;
         if (ua)
-            vnpu_bs_alu[ch] = (int32_t)vnpu_ld32(grp + 4u * j);
+            st->alu_v[ch] = (int32_t)vnpu_ld32(grp + 4u * j);
         if (uo)
             vnpu_bs_ow[ch] = (int16_t)vnpu_ld16(grp + 4u * g * ua + 2u * j);
         if (um)
-            vnpu_bs_mul[ch] = (int16_t)vnpu_ld16(grp + g * (4u * ua + 2u * uo) + 2u * j);
+            st->mul_v[ch] = (int16_t)vnpu_ld16(grp + g * (4u * ua + 2u * uo) + 2u * j);
     }
     return 0;
 }
@@ -220,19 +253,164 @@ static int vnpu_ew_operand_prec(vnpu_task *t, vnpu_dpu_plan *pl, unsigned *prec)
     }
 }
 
+/* ---- LUT (vnpu.md §7.5) ---------------------------------------------------- */
+
+int vnpu_dpu_lut_write(vnpu_task *t, uint32_t value)
+{
+    uint32_t cfg = R(t, NPU_DPU_LUT_ACCESS_CFG);
+    uint32_t addr = NPU_DPU_LUT_ACCESS_CFG_LUT_ADDR_GET(cfg);
+
+    if (!NPU_DPU_LUT_ACCESS_CFG_ACCESS_TYPE_GET(cfg))
+        return 0; /* a read access: the streams write one dummy word with it */
+    if (addr >= VNPU_LUT_ENTRIES)
+        return vnpu_fail(t, VNPU_INT_DMA_READ_ERROR | VNPU_INT_DMA_WRITE_ERROR,
+                         "LUT_ACCESS_DATA writes entry %lu of a %u-entry table",
+                         (unsigned long)addr, VNPU_LUT_ENTRIES);
+    t->core->lut[NPU_DPU_LUT_ACCESS_CFG_TABLE_ID_GET(cfg)][addr] =
+        (int16_t)NPU_DPU_LUT_ACCESS_DATA_LUT_ACCESS_DATA_GET(value);
+    vnpu_reg_set(t->core, NPU_DPU_LUT_ACCESS_CFG,
+                 (cfg & ~NPU_DPU_LUT_ACCESS_CFG_LUT_ADDR_MASK) |
+                     NPU_DPU_LUT_ACCESS_CFG_LUT_ADDR(addr + 1u));
+    return 0;
+}
+
+/* scale / 2^shift: a 16-bit signed slope and its 5-bit shift. */
+static float vnpu_lut_slope(uint32_t scale, uint32_t shift)
+{
+    return (float)(int16_t)scale * vnpu_pow2f(-(int)shift);
+}
+
+static int vnpu_lut_table_prepare(vnpu_task *t, vnpu_lut_table *tb, uint32_t start_off,
+                                  uint32_t end_off, unsigned select, uint32_t scale_reg,
+                                  uint32_t shift_reg)
+{
+    uint32_t scale = R(t, scale_reg), shift = R(t, shift_reg);
+
+    tb->start = (int32_t)R(t, start_off);
+    tb->end = (int32_t)R(t, end_off);
+    if (select > 30)
+        return vnpu_unsupported(t, NPU_DPU_LUT_INFO, "a LUT index select above 30");
+    tb->step = (int64_t)vnpu_pow2f((int)select);
+    if (tb->end < tb->start ||
+        (int64_t)tb->end - tb->start > ((int64_t)VNPU_LUT_ENTRIES - 1) * tb->step)
+        return vnpu_inconsistent(t, start_off, end_off,
+                                 "a LUT window that its 513 entries do not cover");
+    /* the LE and LO slope registers share one layout (regs.def) */
+    tb->uflow_slope =
+        vnpu_lut_slope(NPU_DPU_LUT_LE_SLOPE_SCALE_LUT_LE_SLOPE_UFLOW_SCALE_GET(scale),
+                       NPU_DPU_LUT_LE_SLOPE_SHIFT_LUT_LE_SLOPE_UFLOW_SHIFT_GET(shift));
+    tb->oflow_slope =
+        vnpu_lut_slope(NPU_DPU_LUT_LE_SLOPE_SCALE_LUT_LE_SLOPE_OFLOW_SCALE_GET(scale),
+                       NPU_DPU_LUT_LE_SLOPE_SHIFT_LUT_LE_SLOPE_OFLOW_SHIFT_GET(shift));
+    return 0;
+}
+
+/* The LUT of the EW stage: two linear tables (LE below, LO above) joined in
+ * the index domain, the form every toolkit stream seen uses. */
+static int vnpu_lut_prepare(vnpu_task *t, vnpu_dpu_plan *pl)
+{
+    uint32_t cfg = R(t, NPU_DPU_LUT_CFG);
+    uint32_t info = R(t, NPU_DPU_LUT_INFO);
+    vnpu_lut *l = &pl->lut;
+
+    if (!pl->fp)
+        return vnpu_unsupported(t, NPU_DPU_EW_CFG, "the EW LUT on the integer path");
+    if (NPU_DPU_LUT_CFG_ROAD_SEL_GET(cfg) || NPU_DPU_LUT_CFG_EXPAND_EN_GET(cfg) ||
+        NPU_DPU_LUT_CFG_CAL_SEL_GET(cfg) || NPU_DPU_LUT_CFG_LO_LE_MUX_GET(cfg) != 2)
+        return vnpu_unsupported(t, NPU_DPU_LUT_CFG,
+                                "a LUT mode other than two linear tables (LO_LE_MUX 2)");
+    if (info != (NPU_DPU_LUT_INFO_LE_INDEX_SELECT(NPU_DPU_LUT_INFO_LE_INDEX_SELECT_GET(info)) |
+                 NPU_DPU_LUT_INFO_LO_INDEX_SELECT(NPU_DPU_LUT_INFO_LO_INDEX_SELECT_GET(info))))
+        return vnpu_unsupported(t, NPU_DPU_LUT_INFO, "LUT_INFO bits besides the index selects");
+    if (vnpu_lut_table_prepare(t, &l->table[0], NPU_DPU_LUT_LE_START, NPU_DPU_LUT_LE_END,
+                               NPU_DPU_LUT_INFO_LE_INDEX_SELECT_GET(info),
+                               NPU_DPU_LUT_LE_SLOPE_SCALE, NPU_DPU_LUT_LE_SLOPE_SHIFT) != 0 ||
+        vnpu_lut_table_prepare(t, &l->table[1], NPU_DPU_LUT_LO_START, NPU_DPU_LUT_LO_END,
+                               NPU_DPU_LUT_INFO_LO_INDEX_SELECT_GET(info),
+                               NPU_DPU_LUT_LO_SLOPE_SCALE, NPU_DPU_LUT_LO_SLOPE_SHIFT) != 0)
+        return -1;
+    l->hybrid_lo = (uint8_t)NPU_DPU_LUT_CFG_HYBRID_PRIORITY_GET(cfg);
+    l->uflow_lo = (uint8_t)NPU_DPU_LUT_CFG_UFLOW_PRIORITY_GET(cfg);
+    l->oflow_lo = (uint8_t)NPU_DPU_LUT_CFG_OFLOW_PRIORITY_GET(cfg);
+    l->entries = (const int16_t(*)[VNPU_LUT_ENTRIES])t->core->lut;
+    pl->lut_on = 1;
+    return 0;
+}
+
+/* -1 below the table's window, 0 inside, 1 above. */
+static int vnpu_lut_side(const vnpu_lut_table *tb, float x)
+{
+    return x < (float)tb->start ? -1 : (x > (float)tb->end ? 1 : 0);
+}
+
+/* The table that answers x: the one x falls in; when both or neither do,
+ * the priority bit of that case (NVDLA's hybrid/underflow/overflow rule). */
+static unsigned vnpu_lut_pick(const vnpu_lut *l, int le, int lo)
+{
+    if (le == 0 && lo == 0)
+        return l->hybrid_lo;
+    if (le == 0 || lo == 0)
+        return lo == 0;
+    if (le < 0 && lo < 0)
+        return l->uflow_lo;
+    if (le > 0 && lo > 0)
+        return l->oflow_lo;
+    return l->hybrid_lo;
+}
+
+/* Linear interpolation between the entries around x; outside the window,
+ * the edge entry plus the edge slope times the distance (vnpu.md §7.5). */
+static float vnpu_lut_eval(const vnpu_lut *l, float x)
+{
+    int side[2] = {vnpu_lut_side(&l->table[0], x), vnpu_lut_side(&l->table[1], x)};
+    unsigned id = vnpu_lut_pick(l, side[0], side[1]);
+    const vnpu_lut_table *tb = &l->table[id];
+    const int16_t *e = l->entries[id];
+    uint32_t last = (uint32_t)(((int64_t)tb->end - tb->start) / tb->step);
+    float pos;
+    uint32_t i;
+
+    if (side[id] < 0)
+        return (float)e[0] + (x - (float)tb->start) * tb->uflow_slope;
+    if (side[id] > 0)
+        return (float)e[last] + (x - (float)tb->end) * tb->oflow_slope;
+    pos = (x - (float)tb->start) / (float)tb->step;
+    i = (uint32_t)pos;
+    if (i >= last)
+        return (float)e[last];
+    return (float)e[i] + (float)(e[i + 1] - e[i]) * (pos - (float)i);
+}
+
+/* An EW operand from the EW_OP_VALUE registers: one value for every channel
+ * (which of the eight registers serves which channel is not known, so only
+ * eight equal values are accepted). */
+static int vnpu_ew_reg_operand(vnpu_task *t, vnpu_dpu_plan *pl)
+{
+    uint32_t v = R(t, NPU_DPU_EW_OP_VALUE_0);
+
+    for (uint32_t i = 1; i < 8u; i++)
+        if (R(t, NPU_DPU_EW_OP_VALUE_0 + 4u * i) != v)
+            return vnpu_unsupported(t, NPU_DPU_EW_OP_VALUE_0 + 4u * i,
+                                    "EW_OP_VALUE registers that differ");
+    pl->ew_reg_operand = 1;
+    pl->ew_reg_value = (int32_t)v;
+    pl->ew_f_reg_value = vnpu_f32_from_bits(v);
+    return 0;
+}
+
 static int vnpu_ew_prepare(vnpu_task *t, vnpu_dpu_plan *pl)
 {
     uint32_t ew = R(t, NPU_DPU_EW_CFG);
     uint32_t er = R(t, NPU_DPU_RDMA_ERDMA_CFG);
     uint32_t fm = R(t, NPU_DPU_RDMA_FEATURE_MODE_CFG);
-    uint32_t base, nsurf;
+    uint32_t base, nsurf, operand_pixels;
     unsigned algo;
 
     pl->ew_on = !NPU_DPU_EW_CFG_EW_BYPASS_GET(ew);
     if (!pl->ew_on)
         return 0;
-    if (!NPU_DPU_EW_CFG_EW_LUT_BYPASS_GET(ew))
-        return vnpu_unsupported(t, NPU_DPU_EW_CFG, "the EW LUT");
+    if (!NPU_DPU_EW_CFG_EW_LUT_BYPASS_GET(ew) && vnpu_lut_prepare(t, pl) != 0)
+        return -1;
     if (NPU_DPU_EW_CFG_EW_MUL_PRELU_GET(ew))
         return vnpu_unsupported(t, NPU_DPU_EW_CFG, "EW PReLU");
     if (NPU_DPU_EW_CFG_EW_BINARY_EN_GET(ew) || NPU_DPU_EW_CFG_EW_EQUAL_EN_GET(ew))
@@ -246,8 +424,8 @@ static int vnpu_ew_prepare(vnpu_task *t, vnpu_dpu_plan *pl)
     pl->ew_do_op = !NPU_DPU_EW_CFG_EW_OP_BYPASS_GET(ew);
     if (!pl->ew_do_op)
         return 0;
-    if (!NPU_DPU_EW_CFG_EW_OP_SRC_GET(ew))
-        return vnpu_unsupported(t, NPU_DPU_EW_CFG, "an EW operand from EW_OP_VALUE registers");
+    if (!NPU_DPU_EW_CFG_EW_OP_SRC_GET(ew) && vnpu_ew_reg_operand(t, pl) != 0)
+        return -1;
     if (NPU_DPU_EW_CFG_EW_OP_TYPE_GET(ew)) {
         if (!pl->fp)
             return vnpu_unsupported(t, NPU_DPU_EW_CFG, "EW MUL on the integer path");
@@ -291,6 +469,8 @@ static int vnpu_ew_prepare(vnpu_task *t, vnpu_dpu_plan *pl)
         pl->ew_cvt_scale = NPU_DPU_EW_CVT_SCALE_VALUE_EW_OP_CVT_SCALE_GET(sc);
         pl->ew_cvt_shift = NPU_DPU_EW_CVT_SCALE_VALUE_EW_OP_CVT_SHIFT_GET(sc);
     }
+    if (pl->ew_reg_operand)
+        return 0;
     /* ERDMA operand */
     if (!(t->enable & NPU_UNIT_DPU_RDMA))
         return vnpu_unsupported(t, NPU_DPU_EW_CFG,
@@ -298,10 +478,12 @@ static int vnpu_ew_prepare(vnpu_task *t, vnpu_dpu_plan *pl)
     if (er & 1u)
         return vnpu_inconsistent(t, NPU_DPU_EW_CFG, NPU_DPU_RDMA_ERDMA_CFG,
                                  "EW operand from ERDMA but ERDMA disabled");
-    if (NPU_DPU_RDMA_ERDMA_CFG_DATA_MODE_GET(er) != 1)
+    /* DATA_MODE 1: one operand per pixel and channel; 0: one per channel,
+     * a 1x1 cube (PP-OCRv4 det's squeeze-and-excitation multiplies) */
+    if (NPU_DPU_RDMA_ERDMA_CFG_DATA_MODE_GET(er) > 1)
         return vnpu_unsupported(t, NPU_DPU_RDMA_ERDMA_CFG,
-                                "an ERDMA data mode other than "
-                                "per-pixel (1)");
+                                "an ERDMA data mode other than per-channel (0) or per-pixel (1)");
+    pl->ew_per_channel = NPU_DPU_RDMA_ERDMA_CFG_DATA_MODE_GET(er) == 0;
     if (NPU_DPU_RDMA_ERDMA_CFG_NONALIGN_GET(er) || NPU_DPU_RDMA_ERDMA_CFG_SURF_MODE_GET(er))
         return vnpu_unsupported(t, NPU_DPU_RDMA_ERDMA_CFG, "ERDMA NONALIGN/SURF_MODE");
     if (vnpu_ew_operand_prec(t, pl, &pl->ew_prec) != 0)
@@ -319,11 +501,12 @@ static int vnpu_ew_prepare(vnpu_task *t, vnpu_dpu_plan *pl)
         base = R(t, NPU_DPU_RDMA_SRC_BASE_ADDR);
     }
     nsurf = (pl->k + pl->ew_c2 - 1u) / pl->ew_c2;
-    if (nsurf > 1 && pl->ew_surf < (uint64_t)pl->npix * t->cfg->atom)
+    operand_pixels = pl->ew_per_channel ? 1u : pl->npix;
+    if (nsurf > 1 && pl->ew_surf < (uint64_t)operand_pixels * t->cfg->atom)
         return vnpu_unsupported(t, NPU_DPU_RDMA_EW_SURF_STRIDE,
                                 "an EW surface stride smaller than one surface");
     pl->ew_base = vnpu_dma_read(
-        t, base, (uint64_t)(nsurf - 1u) * pl->ew_surf + (uint64_t)pl->npix * t->cfg->atom,
+        t, base, (uint64_t)(nsurf - 1u) * pl->ew_surf + (uint64_t)operand_pixels * t->cfg->atom,
         "ERDMA (EW operand)");
     return pl->ew_base ? 0 : -1;
 }
@@ -337,16 +520,22 @@ static int vnpu_out_cvt_prepare(vnpu_task *t, vnpu_dpu_plan *pl)
     pl->oc_scale = NPU_DPU_OUT_CVT_SCALE_OUT_CVT_SCALE_GET(sc);
     pl->oc_shift = NPU_DPU_OUT_CVT_SHIFT_OUT_CVT_SHIFT_GET(sh);
     pl->oc_half_away = (uint8_t)NPU_DPU_OUT_CVT_SHIFT_CVT_ROUND_GET(sh);
-    if (NPU_DPU_OUT_CVT_SHIFT_MINUS_EXP_GET(sh))
-        return vnpu_unsupported(t, NPU_DPU_OUT_CVT_SHIFT, "MINUS_EXP");
     if (NPU_DPU_OUT_CVT_SHIFT_CVT_TYPE_GET(sh))
         return vnpu_unsupported(t, NPU_DPU_OUT_CVT_SHIFT, "CVT_TYPE = 1 (offset first)");
     if (pl->fp) {
-        if (pl->oc_scale != 1 || pl->oc_shift != 0 || pl->oc_off != 0)
+        /* y = (x + OFFSET) * 2^-MINUS_EXP: how a LUT's table units become
+         * values (vnpu.md §7.5); a SCALE other than 1 is not known here */
+        unsigned minus_exp = NPU_DPU_OUT_CVT_SHIFT_MINUS_EXP_GET(sh);
+        if (pl->oc_scale != 1 || pl->oc_shift != 0)
             return vnpu_unsupported(t, NPU_DPU_OUT_CVT_SCALE,
-                                    "a non-identity OUT_CVT on the fp16 path");
+                                    "an OUT_CVT scale or shift on the fp16 path");
+        if (minus_exp > 126)
+            return vnpu_unsupported(t, NPU_DPU_OUT_CVT_SHIFT, "MINUS_EXP above 126");
+        pl->oc_f_scale = vnpu_pow2f(-(int)minus_exp);
         return 0;
     }
+    if (NPU_DPU_OUT_CVT_SHIFT_MINUS_EXP_GET(sh))
+        return vnpu_unsupported(t, NPU_DPU_OUT_CVT_SHIFT, "MINUS_EXP on the integer path");
     if (pl->oc_shift > 62)
         return vnpu_unsupported(t, NPU_DPU_OUT_CVT_SHIFT, "a shift above 62");
     return 0;
@@ -376,20 +565,28 @@ static int vnpu_output_prepare(vnpu_task *t, vnpu_dpu_plan *pl, int flying)
         return vnpu_unsupported(t, NPU_DPU_DATA_FORMAT, "MC_SURF_OUT");
     pl->out_elem = vnpu_prec_bytes(pl->out_prec);
     pl->out_c2 = t->cfg->atom / pl->out_elem;
+    /* the DPU writes the surfaces that hold ORIG_CHANNEL's channels, not the
+     * ones CHANNEL pads on (PP-OCRv4 det: 16 of 32 depthwise channels, in
+     * fp32 the next tensor's bytes) (vnpu.md §7) */
+    pl->k_out = (pl->orig + pl->out_c2 - 1u) / pl->out_c2 * pl->out_c2;
+    if (pl->k_out > pl->k)
+        pl->k_out = pl->k;
     pl->nonalign = (uint8_t)NPU_DPU_FEATURE_MODE_CFG_NONALIGN_GET(fm);
+    if (pl->nonalign)
+        pl->k_out = pl->k; /* packed: every channel, as before */
     pl->dst_surf = R(t, NPU_DPU_DST_SURF_STRIDE);
     if (pl->nonalign) {
         uint64_t surf_len = (uint64_t)NPU_DPU_FEATURE_MODE_CFG_SURF_LEN_GET(fm) * 8u;
         if (!flying)
             return vnpu_unsupported(t, NPU_DPU_FEATURE_MODE_CFG,
                                     "NONALIGN output after a convolution");
-        bytes = (uint64_t)pl->npix * pl->k * pl->out_elem;
+        bytes = (uint64_t)pl->npix * pl->k_out * pl->out_elem;
         if (surf_len != bytes || pl->dst_surf != surf_len)
             return vnpu_inconsistent(t, NPU_DPU_FEATURE_MODE_CFG, NPU_DPU_DST_SURF_STRIDE,
                                      "NONALIGN SURF_LEN * 8 and DST_SURF_STRIDE must equal the "
                                      "packed cube bytes");
     } else {
-        nsurf = (pl->k + pl->out_c2 - 1u) / pl->out_c2;
+        nsurf = (pl->k_out + pl->out_c2 - 1u) / pl->out_c2;
         if (nsurf > 1 && pl->dst_surf < (uint64_t)pl->npix * t->cfg->atom)
             return vnpu_unsupported(t, NPU_DPU_DST_SURF_STRIDE,
                                     "a surface stride smaller than one surface");
@@ -408,6 +605,7 @@ static int vnpu_dpu_mode_checks(vnpu_task *t, vnpu_dpu_plan *pl, unsigned in_pre
     uint32_t w = NPU_DPU_DATA_CUBE_WIDTH_WIDTH_GET(R(t, NPU_DPU_DATA_CUBE_WIDTH)) + 1u;
     uint32_t h = NPU_DPU_DATA_CUBE_HEIGHT_HEIGHT_GET(R(t, NPU_DPU_DATA_CUBE_HEIGHT)) + 1u;
     uint32_t c = NPU_DPU_DATA_CUBE_CHANNEL_CHANNEL_GET(R(t, NPU_DPU_DATA_CUBE_CHANNEL)) + 1u;
+    uint32_t orig;
 
     if ((uint32_t)NPU_DPU_FEATURE_MODE_CFG_FLYING_MODE_GET(fm) != (uint32_t)(flying != 0))
         return vnpu_unsupported(t, NPU_DPU_FEATURE_MODE_CFG,
@@ -418,9 +616,14 @@ static int vnpu_dpu_mode_checks(vnpu_task *t, vnpu_dpu_plan *pl, unsigned in_pre
         if (NPU_DPU_FEATURE_MODE_CFG_OUTPUT_MODE_GET(fm) != 2)
             return vnpu_unsupported(t, NPU_DPU_FEATURE_MODE_CFG,
                                     "an OUTPUT_MODE other than memory (2)");
-        if (NPU_DPU_FEATURE_MODE_CFG_RGP_TYPE_GET(fm) || NPU_DPU_FEATURE_MODE_CFG_TP_EN_GET(fm) ||
-            NPU_DPU_FEATURE_MODE_CFG_COMB_USE_GET(fm))
-            return vnpu_unsupported(t, NPU_DPU_FEATURE_MODE_CFG, "regroup/transpose/COMB_USE");
+        if (NPU_DPU_FEATURE_MODE_CFG_RGP_TYPE_GET(fm) || NPU_DPU_FEATURE_MODE_CFG_TP_EN_GET(fm))
+            return vnpu_unsupported(t, NPU_DPU_FEATURE_MODE_CFG, "regroup/transpose");
+        /* the DPU's COMB_USE goes with a flying input read by both engines */
+        if (NPU_DPU_FEATURE_MODE_CFG_COMB_USE_GET(fm) &&
+            !(flying &&
+              NPU_DPU_RDMA_FEATURE_MODE_CFG_COMB_USE_GET(R(t, NPU_DPU_RDMA_FEATURE_MODE_CFG))))
+            return vnpu_unsupported(t, NPU_DPU_FEATURE_MODE_CFG,
+                                    "COMB_USE without a flying input read by MRDMA and ERDMA");
         if (NPU_DPU_FEATURE_MODE_CFG_CONV_MODE_GET(fm) != (depthwise ? 3u : 0u))
             return vnpu_inconsistent(t, NPU_DPU_FEATURE_MODE_CFG, NPU_CNA_CONV_CON1,
                                      "DPU CONV_MODE does not match the convolution");
@@ -431,6 +634,11 @@ static int vnpu_dpu_mode_checks(vnpu_task *t, vnpu_dpu_plan *pl, unsigned in_pre
                                 "PROC/IN precisions that differ from the input data");
     if (R(t, NPU_DPU_DATA_CUBE_NOTCH_ADDR) != 0)
         return vnpu_unsupported(t, NPU_DPU_DATA_CUBE_NOTCH_ADDR, "a line notch");
+    orig = NPU_DPU_DATA_CUBE_CHANNEL_ORIG_CHANNEL_GET(R(t, NPU_DPU_DATA_CUBE_CHANNEL)) + 1u;
+    if (orig > c)
+        return vnpu_inconsistent(t, NPU_DPU_DATA_CUBE_CHANNEL, NPU_DPU_DATA_CUBE_CHANNEL,
+                                 "ORIG_CHANNEL above CHANNEL");
+    pl->orig = orig;
     if (c != pl->k || (uint64_t)w * h != pl->npix)
         return vnpu_fail(t, VNPU_INT_DMA_READ_ERROR | VNPU_INT_DMA_WRITE_ERROR,
                          "DPU cube %lux%lux%lu does not hold the %lu pixels x %lu channels it "
@@ -450,7 +658,7 @@ static vnpu_dpu_plan *vnpu_plan_build(vnpu_task *t, uint32_t k, uint32_t npix, u
     memset(pl, 0, sizeof *pl);
     pl->k = k;
     pl->npix = npix;
-    pl->fp = in_prec == VNPU_PREC_FP16;
+    pl->fp = in_prec == VNPU_PREC_FP16 || in_prec == VNPU_PREC_FP32;
     if (k > VNPU_DPU_MAX_CHANNELS) {
         vnpu_fail(t, VNPU_INT_DMA_READ_ERROR | VNPU_INT_DMA_WRITE_ERROR,
                   "%lu channels exceed the DPU's 13-bit channel field", (unsigned long)k);
@@ -485,9 +693,13 @@ static vnpu_dpu_plan *vnpu_plan_build(vnpu_task *t, uint32_t k, uint32_t npix, u
             pl->ow_stream = 0;
     }
     if (vnpu_stage_prepare(t, &pl->bn, NPU_DPU_BN_CFG, NPU_DPU_BN_ALU_CFG, NPU_DPU_BN_MUL_CFG,
-                           NPU_DPU_BN_RELUX_CMP_VALUE, 1, pl->fp, 0) != 0)
+                           NPU_DPU_BN_RELUX_CMP_VALUE, 1, pl->fp, 1) != 0)
         return NULL;
-    if (vnpu_bs_stream(t, pl) != 0)
+    pl->bs.alu_v = vnpu_bs_alu;
+    pl->bs.mul_v = vnpu_bs_mul;
+    pl->bn.alu_v = vnpu_bn_alu;
+    pl->bn.mul_v = vnpu_bn_mul;
+    if (vnpu_stage_stream(t, pl, &pl->bs, 0) != 0 || vnpu_stage_stream(t, pl, &pl->bn, 1) != 0)
         return NULL;
     if (vnpu_ew_prepare(t, pl) != 0)
         return NULL;
@@ -521,7 +733,7 @@ static int64_t vnpu_stage_int_tail(const vnpu_stage *s, int64_t x, uint32_t ch)
 {
     x = vnpu_clamp64(x, -VNPU_INT_BOUND, VNPU_INT_BOUND);
     if (s->mul) {
-        int64_t y = x * (s->mul_stream ? vnpu_bs_mul[ch] : s->mul_reg);
+        int64_t y = x * (s->mul_stream ? s->mul_v[ch] : s->mul_reg);
         x = vnpu_shift_floor(y, y >= 0 ? s->shift_pos : s->shift_neg);
     }
     if (s->relu && x < 0)
@@ -534,9 +746,9 @@ static int64_t vnpu_stage_int_tail(const vnpu_stage *s, int64_t x, uint32_t ch)
 static float vnpu_stage_fp(const vnpu_stage *s, float x, uint32_t ch)
 {
     if (s->alu)
-        x += s->alu_stream ? vnpu_f32_from_bits((uint32_t)vnpu_bs_alu[ch]) : s->f_alu;
+        x += s->alu_stream ? vnpu_f32_from_bits((uint32_t)s->alu_v[ch]) : s->f_alu;
     if (s->mul)
-        x *= s->f_mul;
+        x *= s->mul_stream ? vnpu_f16_to_f32((uint16_t)s->mul_v[ch]) : s->f_mul;
     if (s->relu && x < 0.0f)
         x = 0.0f;
     if (s->relux && x > s->f_relux)
@@ -544,10 +756,14 @@ static float vnpu_stage_fp(const vnpu_stage *s, float x, uint32_t ch)
     return x;
 }
 
-/* The EW operand of pixel p, channel ch, as raw integer or float. */
+/* The EW operand of pixel p, channel ch, in memory (NULL: from a register). */
 static const uint8_t *vnpu_ew_ptr(const vnpu_dpu_plan *pl, const vnpu_soc_cfg *cfg, uint32_t p,
                                   uint32_t ch)
 {
+    if (pl->ew_reg_operand)
+        return NULL;
+    if (pl->ew_per_channel)
+        p = 0;
     return pl->ew_base + (size_t)(ch / pl->ew_c2) * pl->ew_surf + (size_t)p * cfg->atom +
            (size_t)(ch % pl->ew_c2) * pl->ew_elem;
 }
@@ -556,11 +772,14 @@ static int64_t vnpu_ew_int(const vnpu_dpu_plan *pl, int64_t x, const uint8_t *e)
 {
     int64_t v;
 
-    switch (pl->ew_prec) {
-    case VNPU_PREC_INT8: v = (int8_t)e[0]; break;
-    case VNPU_PREC_INT16: v = (int16_t)vnpu_ld16(e); break;
-    default: v = (int32_t)vnpu_ld32(e); break;
-    }
+    if (pl->ew_reg_operand)
+        v = pl->ew_reg_value;
+    else if (pl->ew_prec == VNPU_PREC_INT8)
+        v = (int8_t)e[0];
+    else if (pl->ew_prec == VNPU_PREC_INT16)
+        v = (int16_t)vnpu_ld16(e);
+    else
+        v = (int32_t)vnpu_ld32(e);
     if (pl->ew_cvt) {
         if (pl->ew_cvt_type1)
             v = vnpu_shift_floor((v + pl->ew_cvt_off) * (int64_t)pl->ew_cvt_scale,
@@ -580,7 +799,7 @@ static int64_t vnpu_ew_int(const vnpu_dpu_plan *pl, int64_t x, const uint8_t *e)
 
 static float vnpu_ew_fp(const vnpu_dpu_plan *pl, float x, const uint8_t *e)
 {
-    float v = vnpu_f16_to_f32(vnpu_ld16(e));
+    float v = pl->ew_reg_operand ? pl->ew_f_reg_value : vnpu_f16_to_f32(vnpu_ld16(e));
 
     switch (pl->ew_op) {
     case VNPU_EW_ADD: return x + v;
@@ -616,7 +835,7 @@ static uint8_t *vnpu_out_ptr(const vnpu_dpu_plan *pl, const vnpu_soc_cfg *cfg, u
                              uint32_t ch)
 {
     if (pl->nonalign)
-        return pl->dst + ((size_t)p * pl->k + ch) * pl->out_elem;
+        return pl->dst + ((size_t)p * pl->k_out + ch) * pl->out_elem;
     return pl->dst + (size_t)(ch / pl->out_c2) * pl->dst_surf + (size_t)p * cfg->atom +
            (size_t)(ch % pl->out_c2) * pl->out_elem;
 }
@@ -627,7 +846,7 @@ int vnpu_dpu_process(vnpu_task *t, vnpu_dpu_plan *pl, const vnpu_acc_chunk *ck)
 
     for (uint32_t i = 0; i < ck->n; i++) {
         uint32_t p = ck->p0 + i;
-        for (uint32_t ch = 0; ch < pl->k; ch++) {
+        for (uint32_t ch = 0; ch < pl->k_out; ch++) {
             uint8_t *d = vnpu_out_ptr(pl, cfg, p, ch);
             if (pl->fp) {
                 float x = ck->acc_f[(size_t)i * ck->k + ch];
@@ -636,6 +855,8 @@ int vnpu_dpu_process(vnpu_task *t, vnpu_dpu_plan *pl, const vnpu_acc_chunk *ck)
                 if (pl->bn.on)
                     x = vnpu_stage_fp(&pl->bn, x, ch);
                 if (pl->ew_on) {
+                    if (pl->lut_on)
+                        x = vnpu_lut_eval(&pl->lut, x);
                     if (pl->ew_do_op)
                         x = vnpu_ew_fp(pl, x, vnpu_ew_ptr(pl, cfg, p, ch));
                     if (pl->ew_relu && x < 0.0f)
@@ -643,6 +864,9 @@ int vnpu_dpu_process(vnpu_task *t, vnpu_dpu_plan *pl, const vnpu_acc_chunk *ck)
                     if (pl->ew_relux && x > pl->ew_f_relux)
                         x = pl->ew_f_relux;
                 }
+                if (pl->oc_off != 0) /* x + 0 would turn -0 into +0 */
+                    x += (float)pl->oc_off;
+                x *= pl->oc_f_scale;
                 vnpu_store_fp(d, pl->out_prec, x);
                 continue;
             }
@@ -659,7 +883,7 @@ int vnpu_dpu_process(vnpu_task *t, vnpu_dpu_plan *pl, const vnpu_acc_chunk *ck)
             }
             if (pl->bn.on) {
                 if (pl->bn.alu)
-                    x += pl->bn.alu_reg;
+                    x += pl->bn.alu_stream ? vnpu_bn_alu[ch] : pl->bn.alu_reg;
                 x = vnpu_stage_int_tail(&pl->bn, x, ch);
             }
             if (pl->ew_on) {
@@ -685,6 +909,155 @@ static union {
     float f32[VNPU_FLY_CHUNK];
 } vnpu_fly;
 
+/* Where the flying input's surfaces are (vnpu.md §7.6): surface s of the
+ * cube at SRC_BASE + s * (surface + SURF_NOTCH); with COMB_USE (RK3588, fp32
+ * input) MRDMA reads the even surfaces that way and ERDMA the odd ones from
+ * EW_BASE with stride EW_SURF_STRIDE. */
+typedef struct {
+    uint32_t base[2];   /* [0] MRDMA, [1] ERDMA (COMB_USE) */
+    uint64_t stride[2]; /* bytes between the surfaces each engine reads */
+    uint8_t comb;       /* odd surfaces come from ERDMA */
+    unsigned prec, elem, c2;
+} vnpu_fly_src;
+
+static int vnpu_fly_src_prepare(vnpu_task *t, vnpu_fly_src *f, uint32_t npix)
+{
+    uint32_t rfm = R(t, NPU_DPU_RDMA_FEATURE_MODE_CFG);
+    uint64_t surface = (uint64_t)npix * t->cfg->atom;
+    /* the notch fields count 16-byte units (vnpu.md §7.6) */
+    uint64_t notch =
+        (uint64_t)NPU_DPU_RDMA_SURF_NOTCH_SURF_NOTCH_ADDR_GET(R(t, NPU_DPU_RDMA_SURF_NOTCH)) * 16u;
+    unsigned comb = t->cfg->rk356x ? 0 : NPU_DPU_RDMA_FEATURE_MODE_CFG_COMB_USE_GET(rfm);
+
+    memset(f, 0, sizeof *f);
+    f->prec = NPU_DPU_RDMA_FEATURE_MODE_CFG_IN_PRECISION_GET(rfm);
+    if (f->prec != VNPU_PREC_INT8 && f->prec != VNPU_PREC_FP16 && f->prec != VNPU_PREC_FP32)
+        return vnpu_unsupported(t, NPU_DPU_RDMA_FEATURE_MODE_CFG, "this MRDMA input precision");
+    f->elem = vnpu_prec_bytes(f->prec);
+    f->c2 = t->cfg->atom / f->elem;
+    f->base[0] = R(t, NPU_DPU_RDMA_SRC_BASE_ADDR);
+    f->stride[0] = surface + notch;
+    if (comb == 0)
+        return 0;
+    if (comb != 3 || f->prec != VNPU_PREC_FP32)
+        return vnpu_unsupported(t, NPU_DPU_RDMA_FEATURE_MODE_CFG,
+                                "COMB_USE in flying mode other than 3 with fp32 input");
+    if (NPU_DPU_RDMA_ERDMA_CFG_ERDMA_DISABLE_GET(R(t, NPU_DPU_RDMA_ERDMA_CFG)) ||
+        !NPU_DPU_EW_CFG_EW_BYPASS_GET(R(t, NPU_DPU_EW_CFG)))
+        return vnpu_inconsistent(t, NPU_DPU_RDMA_FEATURE_MODE_CFG, NPU_DPU_RDMA_ERDMA_CFG,
+                                 "COMB_USE input needs ERDMA enabled and the EW stage bypassed");
+    f->comb = 1;
+    f->base[1] = R(t, NPU_DPU_RDMA_EW_BASE_ADDR);
+    f->stride[1] = R(t, NPU_DPU_RDMA_EW_SURF_STRIDE);
+    return 0;
+}
+
+/* Pixels [p0, p0 + n) of surface s. */
+static const uint8_t *vnpu_fly_surface(vnpu_task *t, const vnpu_fly_src *f, uint32_t s, uint32_t p0,
+                                       uint32_t n)
+{
+    unsigned engine = f->comb ? s % 2u : 0u;
+    uint32_t index = f->comb ? s / 2u : s;
+    uint64_t addr =
+        f->base[engine] + (uint64_t)index * f->stride[engine] + (uint64_t)p0 * t->cfg->atom;
+
+    if (addr > UINT32_MAX)
+        return vnpu_dma_read(t, UINT32_MAX, (uint64_t)n * t->cfg->atom, "MRDMA (flying input)");
+    return vnpu_dma_read(t, (uint32_t)addr, (uint64_t)n * t->cfg->atom,
+                         engine ? "ERDMA (flying input, COMB_USE)" : "MRDMA (flying input)");
+}
+
+/* Load pixels [p0, p0 + n) of every channel into the chunk buffer. */
+static int vnpu_fly_load(vnpu_task *t, const vnpu_fly_src *f, uint32_t c, uint32_t p0, uint32_t n)
+{
+    for (uint32_t s = 0; s * f->c2 < c; s++) {
+        const uint8_t *px = vnpu_fly_surface(t, f, s, p0, n);
+        uint32_t c0 = s * f->c2, cn = c - c0 < f->c2 ? c - c0 : f->c2;
+        if (px == NULL)
+            return -1;
+        for (uint32_t i = 0; i < n; i++, px += t->cfg->atom) {
+            for (uint32_t j = 0; j < cn; j++) {
+                size_t at = (size_t)i * c + c0 + j;
+                if (f->prec == VNPU_PREC_FP16)
+                    vnpu_fly.f32[at] = vnpu_f16_to_f32(vnpu_ld16(px + 2u * j));
+                else if (f->prec == VNPU_PREC_FP32)
+                    vnpu_fly.f32[at] = vnpu_f32_from_bits(vnpu_ld32(px + 4u * j));
+                else
+                    vnpu_fly.i32[at] = (int8_t)px[j];
+            }
+        }
+    }
+    return 0;
+}
+
+/* ---- flying mode with MRDMA unpooling: nearest upsampling ------------------ */
+
+/* Every DPU stage bypassed and the output converter the identity: the task
+ * moves bits (an unpooling copy). */
+static int vnpu_dpu_is_copy(vnpu_task *t)
+{
+    return NPU_DPU_BS_CFG_BS_BYPASS_GET(R(t, NPU_DPU_BS_CFG)) &&
+           NPU_DPU_BS_CFG_BS_BYPASS_GET(R(t, NPU_DPU_BN_CFG)) &&
+           NPU_DPU_EW_CFG_EW_BYPASS_GET(R(t, NPU_DPU_EW_CFG)) &&
+           NPU_DPU_OUT_CVT_SCALE_OUT_CVT_SCALE_GET(R(t, NPU_DPU_OUT_CVT_SCALE)) == 1 &&
+           R(t, NPU_DPU_OUT_CVT_SHIFT) == 0 && R(t, NPU_DPU_OUT_CVT_OFFSET) == 0;
+}
+
+/* UNPOOLING_EN with kernel = stride (vnpu.md §7.7): MRDMA repeats each input
+ * pixel kw times along the line and hands the DPU kh copies of each line;
+ * the DPU writes copy r of line y at DST_BASE + r * DST_SURF_STRIDE +
+ * y * (width + NOTCH) atoms, so with DST_SURF_STRIDE one line and NOTCH
+ * (kh - 1) lines the copies interleave into rows kh*y + r: nearest
+ * upsampling, as PP-OCRv4 det's Resize nodes program it (one surface per
+ * task). */
+static int vnpu_dpu_unpool_task(vnpu_task *t, uint32_t win, uint32_t hin, uint32_t c)
+{
+    uint32_t cfg = R(t, NPU_DPU_RDMA_SRC_DMA_CFG);
+    uint32_t rfm = R(t, NPU_DPU_RDMA_FEATURE_MODE_CFG);
+    uint32_t notch = R(t, NPU_DPU_DATA_CUBE_NOTCH_ADDR);
+    uint32_t kw = NPU_DPU_RDMA_SRC_DMA_CFG_KERNEL_WIDTH_GET(cfg) + 1u;
+    uint32_t kh = NPU_DPU_RDMA_SRC_DMA_CFG_KERNEL_HEIGHT_GET(cfg) + 1u;
+    uint32_t wout = NPU_DPU_DATA_CUBE_WIDTH_WIDTH_GET(R(t, NPU_DPU_DATA_CUBE_WIDTH)) + 1u;
+    uint32_t hout = NPU_DPU_DATA_CUBE_HEIGHT_HEIGHT_GET(R(t, NPU_DPU_DATA_CUBE_HEIGHT)) + 1u;
+    uint32_t cout = NPU_DPU_DATA_CUBE_CHANNEL_CHANNEL_GET(R(t, NPU_DPU_DATA_CUBE_CHANNEL)) + 1u;
+    unsigned in_bytes = vnpu_prec_bytes(NPU_DPU_RDMA_FEATURE_MODE_CFG_IN_PRECISION_GET(rfm));
+    unsigned out_bytes =
+        vnpu_prec_bytes(NPU_DPU_DATA_FORMAT_OUT_PRECISION_GET(R(t, NPU_DPU_DATA_FORMAT)));
+    uint32_t atom = t->cfg->atom, surf = R(t, NPU_DPU_DST_SURF_STRIDE);
+    uint32_t pitch = wout + NPU_DPU_DATA_CUBE_NOTCH_ADDR_NOTCH_ADDR_0_GET(notch);
+    const uint8_t *src;
+    uint8_t *dst;
+
+    if (NPU_DPU_RDMA_SRC_DMA_CFG_POOLING_METHOD_GET(cfg) ||
+        kw != NPU_DPU_RDMA_SRC_DMA_CFG_KERNEL_STRIDE_WIDTH_GET(cfg) + 1u ||
+        kh != NPU_DPU_RDMA_SRC_DMA_CFG_KERNEL_STRIDE_HEIGHT_GET(cfg) + 1u ||
+        NPU_DPU_RDMA_SRC_DMA_CFG_LINE_NOTCH_ADDR_GET(cfg) != 0)
+        return vnpu_unsupported(t, NPU_DPU_RDMA_SRC_DMA_CFG,
+                                "MRDMA pooling, or unpooling with a kernel other than its stride");
+    if (!vnpu_dpu_is_copy(t) || in_bytes != out_bytes)
+        return vnpu_unsupported(t, NPU_DPU_RDMA_SRC_DMA_CFG,
+                                "unpooling through a DPU stage or a precision change");
+    if (c * in_bytes > atom || cout != c || wout != win * kw || hout != hin ||
+        NPU_DPU_DATA_CUBE_NOTCH_ADDR_NOTCH_ADDR_1_GET(notch) !=
+            NPU_DPU_DATA_CUBE_NOTCH_ADDR_NOTCH_ADDR_0_GET(notch))
+        return vnpu_inconsistent(t, NPU_DPU_DATA_CUBE_WIDTH, NPU_DPU_RDMA_SRC_DMA_CFG,
+                                 "an unpooling cube that is not one surface of the input's "
+                                 "lines, kernel-width times as wide");
+    src = vnpu_dma_read(t, R(t, NPU_DPU_RDMA_SRC_BASE_ADDR), (uint64_t)win * hin * atom,
+                        "MRDMA (unpooling input)");
+    dst = vnpu_dma_write(t, R(t, NPU_DPU_DST_BASE_ADDR),
+                         (uint64_t)(kh - 1u) * surf + ((uint64_t)(hout - 1u) * pitch + wout) * atom,
+                         "DPU write (unpooling)", 1);
+    if (src == NULL || dst == NULL)
+        return -1;
+    for (uint32_t r = 0; r < kh; r++)
+        for (uint32_t y = 0; y < hout; y++)
+            for (uint32_t x = 0; x < wout; x++)
+                memcpy(dst + (size_t)r * surf + ((size_t)y * pitch + x) * atom,
+                       src + ((size_t)y * win + x / kw) * atom, atom);
+    return 0;
+}
+
 int vnpu_dpu_flying_task(vnpu_task *t)
 {
     uint32_t rfm = R(t, NPU_DPU_RDMA_FEATURE_MODE_CFG);
@@ -692,10 +1065,8 @@ int vnpu_dpu_flying_task(vnpu_task *t)
     uint32_t h = NPU_DPU_RDMA_DATA_CUBE_HEIGHT_HEIGHT_GET(R(t, NPU_DPU_RDMA_DATA_CUBE_HEIGHT)) + 1u;
     uint32_t c =
         NPU_DPU_RDMA_DATA_CUBE_CHANNEL_CHANNEL_GET(R(t, NPU_DPU_RDMA_DATA_CUBE_CHANNEL)) + 1u;
-    unsigned in_prec = NPU_DPU_RDMA_FEATURE_MODE_CFG_IN_PRECISION_GET(rfm);
-    unsigned elem, c2;
     uint32_t npix = w * h, per;
-    const uint8_t *src;
+    vnpu_fly_src src;
     vnpu_dpu_plan *pl;
 
     if (!(t->enable & NPU_UNIT_DPU_RDMA))
@@ -705,38 +1076,20 @@ int vnpu_dpu_flying_task(vnpu_task *t)
         NPU_DPU_RDMA_FEATURE_MODE_CFG_MRDMA_DISABLE_GET(rfm))
         return vnpu_unsupported(t, NPU_DPU_RDMA_FEATURE_MODE_CFG,
                                 "a flying DPU task whose MRDMA is not in flying mode/enabled");
-    if (!t->cfg->rk356x && NPU_DPU_RDMA_FEATURE_MODE_CFG_COMB_USE_GET(rfm))
-        return vnpu_unsupported(t, NPU_DPU_RDMA_FEATURE_MODE_CFG, "COMB_USE in flying mode");
-    if (in_prec != VNPU_PREC_INT8 && in_prec != VNPU_PREC_FP16)
-        return vnpu_unsupported(t, NPU_DPU_RDMA_FEATURE_MODE_CFG, "this MRDMA input precision");
+    if (NPU_DPU_RDMA_SRC_DMA_CFG_UNPOOLING_EN_GET(R(t, NPU_DPU_RDMA_SRC_DMA_CFG)))
+        return vnpu_dpu_unpool_task(t, w, h, c);
     if (R(t, NPU_DPU_RDMA_SRC_DMA_CFG) != 0)
-        return vnpu_unsupported(t, NPU_DPU_RDMA_SRC_DMA_CFG, "MRDMA (un)pooling");
-    elem = vnpu_prec_bytes(in_prec);
-    c2 = t->cfg->atom / elem;
-    if (c > c2)
-        return vnpu_unsupported(t, NPU_DPU_RDMA_DATA_CUBE_CHANNEL,
-                                "a flying input of more than one surface");
-    pl = vnpu_plan_build(t, c, npix, in_prec, 1, 0);
-    if (pl == NULL)
+        return vnpu_unsupported(t, NPU_DPU_RDMA_SRC_DMA_CFG, "MRDMA pooling");
+    if (vnpu_fly_src_prepare(t, &src, npix) != 0)
         return -1;
-    src = vnpu_dma_read(t, R(t, NPU_DPU_RDMA_SRC_BASE_ADDR), (uint64_t)npix * t->cfg->atom,
-                        "MRDMA (flying input)");
-    if (src == NULL)
+    pl = vnpu_plan_build(t, c, npix, src.prec, 1, 0);
+    if (pl == NULL)
         return -1;
     per = VNPU_FLY_CHUNK / c;
     for (uint32_t p0 = 0; p0 < npix; p0 += per) {
         uint32_t n = npix - p0 < per ? npix - p0 : per;
         vnpu_acc_chunk ck = {p0, n, c, vnpu_fly.i32, vnpu_fly.f32, NULL, 0};
-        for (uint32_t i = 0; i < n; i++) {
-            const uint8_t *px = src + (size_t)(p0 + i) * t->cfg->atom;
-            for (uint32_t ch = 0; ch < c; ch++) {
-                if (in_prec == VNPU_PREC_FP16)
-                    vnpu_fly.f32[i * c + ch] = vnpu_f16_to_f32(vnpu_ld16(px + 2u * ch));
-                else
-                    vnpu_fly.i32[i * c + ch] = (int8_t)px[ch];
-            }
-        }
-        if (vnpu_dpu_process(t, pl, &ck) != 0)
+        if (vnpu_fly_load(t, &src, c, p0, n) != 0 || vnpu_dpu_process(t, pl, &ck) != 0)
             return -1;
     }
     return 0;

@@ -44,6 +44,10 @@ int vnpu_dpu_wants_sumx(const vnpu_dpu_plan *plan);
 /* Turn one chunk of accumulators into output. */
 int vnpu_dpu_process(vnpu_task *t, vnpu_dpu_plan *plan, const vnpu_acc_chunk *chunk);
 
+/* A write of LUT_ACCESS_DATA: store one entry at the address LUT_ACCESS_CFG
+ * names and advance it (a read access is ignored). -1 after an error. */
+int vnpu_dpu_lut_write(vnpu_task *t, uint32_t value);
+
 /* DPU in flying mode: main input from MRDMA (enable mask DPU|DPU_RDMA). */
 int vnpu_dpu_flying_task(vnpu_task *t);
 

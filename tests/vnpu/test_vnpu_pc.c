@@ -579,7 +579,13 @@ static void test_rk3566_profile(void)
     unsigned n;
     a = bad_stream(npu_regcmd_make(NPU_TARGET_CMAC, NPU_CMAC_MISC_CFG, 1), &n);
     tasm_store64(tasm_host(&mem, a), n - 1, npu_regcmd_op_enable(0x18));
-    /* the flying task registers are stale from the earlier copy: it runs again */
+    /* the flying task registers are stale from the earlier copy, in the
+     * register group that copy ran (its DPU and DPU_RDMA have since moved to
+     * the other group): point them back, and it runs again */
+    wr(0, NPU_DPU_S_POINTER,
+       NPU_DPU_S_POINTER_POINTER_PP_CLEAR(1) | NPU_DPU_S_POINTER_EXECUTER_PP_CLEAR(1));
+    wr(0, NPU_DPU_RDMA_S_POINTER,
+       NPU_DPU_RDMA_S_POINTER_POINTER_PP_CLEAR(1) | NPU_DPU_RDMA_S_POINTER_EXECUTER_PP_CLEAR(1));
     tasm_kick(&dev, 0, a, (uint32_t)n - 1, 1, 0x300, 0x300);
     CHECK(vnpu_last_error(&dev, 0)[0] == '\0');
     CHECK_EQ_U(rd(0, NPU_CMAC_MISC_CFG), 1);
