@@ -29,3 +29,5 @@ for cc in aarch64-linux-gnu-gcc arm-none-eabi-gcc; do
         ${SUDO:-} apt-get install -y -qq --reinstall --no-install-recommends $pkg
     fi
 done
+# The float reference (ONNX model + CPU evaluator) for the PP-OCRv4 checks.
+sh "$(dirname "$0")/install-ref-deps.sh"
