@@ -8,6 +8,11 @@
  *     -Dmodel=/path/model.rknn -Dinputs=/path/in0.bin,/path/in1.npy
  * Inputs: raw uint8 NHWC bytes, or .npy (uint8 or float32, NHWC or NCHW
  * recognised from the shape). Missing inputs are filled with zeros.
+ *
+ * With a directory as its last argument (on QEMU: the semihosting command
+ * line, `qemu-run.sh ... model_demo.elf DIR`) it also writes each output as
+ * DIR/output_<i>.npy, float32 in the output attribute's shape, through the C
+ * library's files (semihosting on QEMU; a board without files reports it).
  */
 #include <stdio.h>
 #include <string.h>
@@ -111,8 +116,44 @@ static void summarise(const rknn_tensor_attr *a, const float *f)
            (double)(sum / (float)a->n_elems));
 }
 
-int main(void)
+/* A float32 .npy of the output's dims, as numpy writes it. */
+static int write_npy(const char *dir, const rknn_tensor_attr *a, const float *f)
 {
+    char path[256], shape[96] = "", hdr[128];
+    size_t len = 0, hlen;
+    FILE *out;
+    int ok;
+
+    for (uint32_t d = 0; d < a->n_dims && d < RKNN_MAX_DIMS; d++)
+        len += (size_t)snprintf(shape + len, sizeof shape - len, "%u, ", (unsigned)a->dims[d]);
+    hlen = (size_t)snprintf(hdr, sizeof hdr,
+                            "{'descr': '<f4', 'fortran_order': False, 'shape': (%s), }", shape);
+    while ((10 + hlen + 1) % 64 != 0 && hlen < sizeof hdr - 2)
+        hdr[hlen++] = ' ';
+    hdr[hlen++] = '\n';
+    snprintf(path, sizeof path, "%s/output_%u.npy", dir, (unsigned)a->index);
+    out = fopen(path, "wb");
+    if (out == NULL) {
+        printf("model demo: cannot write %s\n", path);
+        return -1;
+    }
+    const uint8_t magic[10] = {0x93, 'N', 'U', 'M',           'P',
+                               'Y',  1,   0,   (uint8_t)hlen, (uint8_t)(hlen >> 8)};
+    ok = fwrite(magic, 1, sizeof magic, out) == sizeof magic && fwrite(hdr, 1, hlen, out) == hlen &&
+         fwrite(f, sizeof *f, a->n_elems, out) == a->n_elems;
+    ok = fclose(out) == 0 && ok;
+    if (!ok)
+        printf("model demo: short write to %s\n", path);
+    else
+        printf("  output %u written to %s\n", (unsigned)a->index, path);
+    return ok ? 0 : -1;
+}
+
+int main(int argc, char **argv)
+{
+    /* the last argument, unless it is the image itself (picolibc's argv[1]) */
+    const char *out_dir = argc > 1 && !strstr(argv[argc - 1], ".elf") ? argv[argc - 1] : NULL;
+    int write_failed = 0;
     rknn_input inputs[MAX_IO];
     rknn_output outputs[MAX_IO];
     rknn_input_output_num io;
@@ -169,9 +210,15 @@ int main(void)
         a.index = i;
         rknn_query(ctx, RKNN_QUERY_OUTPUT_ATTR, &a, sizeof a);
         summarise(&a, outputs[i].buf);
+        if (out_dir != NULL && write_npy(out_dir, &a, outputs[i].buf) != 0)
+            write_failed = 1;
     }
     rknn_outputs_release(ctx, io.n_output, outputs);
     rknn_destroy(ctx);
+    if (write_failed) {
+        printf("model demo: FAIL (outputs not written)\n");
+        return 1;
+    }
     printf("model demo: OK (init %llu us, inputs_set %llu us, run %llu us, outputs_get %llu us)\n",
            (unsigned long long)t_init, (unsigned long long)t_set, (unsigned long long)t_run,
            (unsigned long long)t_get);

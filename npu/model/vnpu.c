@@ -324,6 +324,54 @@ static void vnpu_corrupt(vnpu_device *dev, uint32_t addr, uint32_t len)
         p[i] ^= 0x5Au;
 }
 
+/* A fault armed for one task rather than a job (vnpu_inject_fault_at_task).
+ * Only the dispatcher counts tasks and fires it, so its state lives here,
+ * one slot per core, cleared with the core (vnpu_core_reset). */
+typedef struct {
+    vnpu_fault fault;    /* VNPU_FAULT_NONE: disarmed */
+    uint32_t at_task;    /* the task it fires at, counted from arming (for the message) */
+    uint32_t tasks_left; /* tasks the core still completes before it fires */
+} vnpu_task_fault;
+
+static vnpu_task_fault vnpu_task_faults[VNPU_MAX_CORES];
+
+/* Called before task `k` of the job runs: if the core has reached the
+ * armed task, stop the job there (t->failed, so no completion bit is
+ * raised) and disarm. A hang leaves the core busy like a never-completing
+ * job; a DMA error raises both error bits. Returns 1 if it fired. */
+static int vnpu_task_fault_fires(vnpu_task *t, uint32_t k)
+{
+    vnpu_core *c = t->core;
+    vnpu_task_fault *tf = &vnpu_task_faults[c->index];
+    const char *what;
+
+    if (tf->fault == VNPU_FAULT_NONE || tf->tasks_left > 0)
+        return 0;
+    if (tf->fault == VNPU_FAULT_NEVER_COMPLETE) {
+        c->hung = 1;
+        what = "the job never completes (core busy until reset)";
+    } else {
+        c->int_raw |= VNPU_INT_DMA_READ_ERROR | VNPU_INT_DMA_WRITE_ERROR;
+        what = "DMA read+write error, the job stops";
+    }
+    snprintf(c->last_error, sizeof c->last_error,
+             "injected fault at task %lu (task %lu of the job): %s", (unsigned long)tf->at_task,
+             (unsigned long)k, what);
+    vnpu_trace(t->dev, "vnpu%u %s", c->index, c->last_error);
+    tf->fault = VNPU_FAULT_NONE;
+    t->failed = 1;
+    return 1;
+}
+
+/* A task of the core completed: one step closer to an armed task fault. */
+static void vnpu_task_fault_count(const vnpu_core *c)
+{
+    vnpu_task_fault *tf = &vnpu_task_faults[c->index];
+
+    if (tf->fault != VNPU_FAULT_NONE && tf->tasks_left > 0)
+        tf->tasks_left--;
+}
+
 static vnpu_fault vnpu_take_fault(vnpu_core *c)
 {
     vnpu_fault f = VNPU_FAULT_NONE;
@@ -389,11 +437,14 @@ static void vnpu_run_job(vnpu_device *dev, vnpu_core *c)
                       (unsigned long)k, (unsigned long)ntasks);
             break;
         }
+        if (vnpu_task_fault_fires(&t, k))
+            break;
         t.last_write_len = 0;
         if (vnpu_run_task(&t, addr, amount, &res) != 0)
             break;
         c->task_counter = (c->task_counter + 1u) & vnpu_cfg()->task_number_mask;
         c->stats.tasks++;
+        vnpu_task_fault_count(c);
         last_bits = vnpu_task_done_bits(c, t.enable);
         if (t.last_write_len) {
             any_addr = t.last_write_addr;
@@ -541,6 +592,7 @@ static void vnpu_core_reset(vnpu_core *c, unsigned index)
     vnpu_stats keep = c->stats;
 
     memset(c, 0, sizeof *c);
+    memset(&vnpu_task_faults[index], 0, sizeof vnpu_task_faults[index]);
     c->index = index;
     c->int_mask = VNPU_INT_ALL; /* reset value (hardware.md §1.2) */
     c->stats = keep;            /* counters are not hardware state */
@@ -589,6 +641,19 @@ void vnpu_inject_fault(vnpu_device *dev, unsigned core, vnpu_fault fault, unsign
         return;
     c->fault = count ? fault : VNPU_FAULT_NONE;
     c->fault_jobs = fault == VNPU_FAULT_NONE ? 0 : count;
+}
+
+int vnpu_inject_fault_at_task(vnpu_device *dev, unsigned core, vnpu_fault fault, uint32_t task)
+{
+    vnpu_core *c = vnpu_core_of(dev, core);
+
+    if (c == NULL || (fault != VNPU_FAULT_NONE && fault != VNPU_FAULT_NEVER_COMPLETE &&
+                      fault != VNPU_FAULT_DMA_ERROR))
+        return -1;
+    vnpu_task_faults[core].fault = fault;
+    vnpu_task_faults[core].at_task = task;
+    vnpu_task_faults[core].tasks_left = task;
+    return 0;
 }
 
 void vnpu_set_trace(vnpu_device *dev, vnpu_trace_sink sink, void *ctx)

@@ -72,6 +72,21 @@ void vnpu_reset(vnpu_device *dev, unsigned core);
 /* Arm a fault for the next `count` jobs (PC kicks) of a core. */
 void vnpu_inject_fault(vnpu_device *dev, unsigned core, vnpu_fault fault, unsigned count);
 
+/* Arm a fault for one task in the middle of the work instead of a whole
+ * job: it fires when the core reaches its `task`-th task (0-based), counted
+ * over all the core's jobs from this call on, so the same number names a
+ * task of one long chain or of many small jobs; then it disarms. The tasks
+ * before it execute normally (vnpu_get_stats().tasks advances by exactly
+ * `task`); the job stops at it and raises no completion bit:
+ *   VNPU_FAULT_NEVER_COMPLETE  the core stays busy, ignoring kicks, until reset;
+ *   VNPU_FAULT_DMA_ERROR       the DMA read+write error bits 12/13 are raised.
+ * vnpu_last_error() then reads "injected fault at task N (task K of the
+ * job): ...". VNPU_FAULT_NONE disarms; vnpu_reset() disarms too. It is
+ * independent of vnpu_inject_fault(): a job that one stops at its kick
+ * (never-complete) runs no task, so it brings this one no closer.
+ * Returns 0, or -1 for an invalid core or another fault kind. */
+int vnpu_inject_fault_at_task(vnpu_device *dev, unsigned core, vnpu_fault fault, uint32_t task);
+
 /* Optional text trace, one line per register write / task / job event,
  * with register names from the register table. NULL sink = off. */
 void vnpu_set_trace(vnpu_device *dev, vnpu_trace_sink sink, void *ctx);
