@@ -2,7 +2,7 @@
  * rknpu-bench - the speed and size figures of rknpu-bm, each against its goal.
  *
  *   rknpu-bench --models DIR [--reps N] [--footprint SCRIPT] [--no-callgrind]
- *               [--vnpu-seconds S]
+ *               [--vnpu-seconds S] [--ppocr-ref SCRIPT]
  *
  * Prints a human-readable table (figure, value, goal, PASS/MISS, how it was
  * measured) and, for machines, one line per figure:
@@ -29,6 +29,12 @@
  *   vnpu_int8_macs_per_s      the virtual NPU on a 3x3 conv 64x56x56 -> 64
  *                             submitted through the driver (as bench_vnpu)
  *   footprint_*               from SCRIPT (scripts/footprint.sh) when given
+ *   vnpu_ppocr_det_s          PP-OCRv4 det (test1) on the host virtual NPU,
+ *                             core mask 1: seconds per inference (best run)
+ *   onnxruntime_ppocr_det_s   its float ONNX source on onnxruntime, one CPU
+ *                             thread, same input, same run (--ppocr-ref
+ *                             SCRIPT: tests/tools/ppocr_ref.js, run by node)
+ *   vnpu_vs_onnxruntime_ppocr_det  their ratio
  *
  * Internal mode for callgrind: --run-loop N runs rknn_run N times.
  *
@@ -58,6 +64,8 @@
 #define CARVEOUT_BYTES       (32u << 20)
 #define CARVEOUT_NPU_ADDRESS 0x10000000u
 #define MID_MODEL            "rk3588_multiple_input_demo.v6.rknn"
+#define PPOCR_MODEL          "rk3588_ppocrv4_det.v6.rknn"
+#define PPOCR_INPUT          "ppocrv4_det/test1_nhwc_u8.npy"
 #define MAX_MODEL_BYTES      (16u << 20)
 
 static uint8_t carveout[CARVEOUT_BYTES] __attribute__((aligned(4096)));
@@ -76,7 +84,19 @@ typedef struct {
     char how[200];
 } figure;
 
-enum { FIG_INIT, FIG_INPUTS, FIG_OUTPUTS, FIG_RUN, FIG_TEXT, FIG_RAM, FIG_VNPU, FIG_COUNT };
+enum {
+    FIG_INIT,
+    FIG_INPUTS,
+    FIG_OUTPUTS,
+    FIG_RUN,
+    FIG_TEXT,
+    FIG_RAM,
+    FIG_VNPU,
+    FIG_PPOCR,
+    FIG_PPOCR_ORT,
+    FIG_PPOCR_RATIO,
+    FIG_COUNT
+};
 
 static figure figures[FIG_COUNT] = {
     [FIG_INIT] = {"init_vs_memcpy", "ratio", GOAL_AT_MOST, 3, 0, 0, ""},
@@ -86,6 +106,9 @@ static figure figures[FIG_COUNT] = {
     [FIG_TEXT] = {"footprint_aarch64_text_bytes", "bytes", GOAL_AT_MOST, 65536, 0, 0, ""},
     [FIG_RAM] = {"footprint_aarch64_static_ram_bytes", "bytes", GOAL_AT_MOST, 8192, 0, 0, ""},
     [FIG_VNPU] = {"vnpu_int8_macs_per_s", "macs/s", GOAL_AT_LEAST, 2e8, 0, 0, ""},
+    [FIG_PPOCR] = {"vnpu_ppocr_det_s", "s", GOAL_AT_MOST, 3, 0, 0, ""},
+    [FIG_PPOCR_ORT] = {"onnxruntime_ppocr_det_s", "s", GOAL_REPORT, 0, 0, 0, ""},
+    [FIG_PPOCR_RATIO] = {"vnpu_vs_onnxruntime_ppocr_det", "ratio", GOAL_AT_MOST, 10, 0, 0, ""},
 };
 
 static void set_figure(int id, double value, const char *how)
@@ -234,6 +257,98 @@ static int load_model(const char *dir, const char *name, file_buf *f)
         return -1;
     }
     return 0;
+}
+
+/* ---- PP-OCRv4 det: the virtual NPU against onnxruntime ------------------------- */
+
+/* Best seconds per inference of PP-OCRv4 det on test1, core mask 1. */
+static double ppocr_vnpu_seconds(const char *dir, unsigned runs)
+{
+    file_buf model, input;
+    rknn_context ctx;
+    rknn_input in;
+    double best = -1;
+    size_t hlen;
+
+    if (load_model(dir, PPOCR_MODEL, &model) != 0 || load_model(dir, PPOCR_INPUT, &input) != 0)
+        return -1;
+    hlen = input.size > 10 ? (size_t)(input.data[8] | input.data[9] << 8) : input.size;
+    if (10 + hlen + 480u * 480u * 3u != input.size || use_soc(RKNPU_SOC_RK3588) != RKNN_SUCC ||
+        rknn_init(&ctx, model.data, (uint32_t)model.size, 0, NULL) != RKNN_SUCC) {
+        fprintf(stderr, "rknpu-bench: %s/%s or %s unusable\n", dir, PPOCR_MODEL, PPOCR_INPUT);
+        return -1;
+    }
+    memset(&in, 0, sizeof in);
+    in.buf = input.data + 10 + hlen;
+    in.size = 480u * 480u * 3u;
+    in.type = RKNN_TENSOR_UINT8;
+    in.fmt = RKNN_TENSOR_NHWC;
+    if (rknn_set_core_mask(ctx, RKNN_NPU_CORE_0) == RKNN_SUCC &&
+        rknn_inputs_set(ctx, 1, &in) == RKNN_SUCC) {
+        for (unsigned r = 0; r < runs; r++) {
+            uint64_t t0 = now_ns();
+            if (rknn_run(ctx, NULL) != RKNN_SUCC) {
+                best = -1;
+                break;
+            }
+            double s = (double)(now_ns() - t0) / 1e9;
+            best = best < 0 || s < best ? s : best;
+        }
+    }
+    rknn_destroy(ctx);
+    free(model.data);
+    free(input.data);
+    return best;
+}
+
+/* onnxruntime's seconds per inference as SCRIPT (ppocr_ref.js) prints them. */
+static double ppocr_onnxruntime_seconds(const char *dir, const char *script)
+{
+    char cmd[8192], line[256];
+    double s = -1, v;
+    FILE *p;
+
+    snprintf(cmd, sizeof cmd,
+             "node '%s' --threads 1 --loops 5 '%s/%s' /tmp/rknpu-bench-ppocr.%ld.npy 2>&1", script,
+             dir, PPOCR_INPUT, (long)getpid());
+    p = popen(cmd, "r");
+    while (p && fgets(line, sizeof line, p)) {
+        if (sscanf(line, "onnxruntime_s_per_inference %lf", &v) == 1)
+            s = v;
+        else
+            printf("  | %s", line);
+    }
+    if (!p || pclose(p) != 0)
+        s = -1;
+    snprintf(cmd, sizeof cmd, "/tmp/rknpu-bench-ppocr.%ld.npy", (long)getpid());
+    remove(cmd);
+    return s;
+}
+
+static void bench_ppocr(const char *dir, const char *script)
+{
+    char how[200];
+    double npu = ppocr_vnpu_seconds(dir, 3), ort;
+
+    if (npu < 0) {
+        printf("PP-OCRv4 det: not measured (see above)\n");
+        return;
+    }
+    printf("PP-OCRv4 det on the virtual NPU, core mask 1: %.3f s per inference (best of 3)\n", npu);
+    snprintf(how, sizeof how, "test1 480x480, core mask 1, one host thread, best of 3");
+    set_figure(FIG_PPOCR, npu, how);
+    if (!script)
+        return;
+    ort = ppocr_onnxruntime_seconds(dir, script);
+    if (ort <= 0) {
+        printf("  onnxruntime did not run (node and scripts/install-ref-deps.sh): not measured\n");
+        return;
+    }
+    printf("  onnxruntime (float ONNX source, 1 thread): %.4f s per inference\n", ort);
+    set_figure(FIG_PPOCR_ORT, ort,
+               "ch_PP-OCRv4_det_infer.onnx, onnxruntime-node 1.18, 1 thread, "
+               "median of 5");
+    set_figure(FIG_PPOCR_RATIO, npu / ort, "the two figures above, same run");
 }
 
 /* ---- init_vs_memcpy -------------------------------------------------------------- */
@@ -716,12 +831,13 @@ typedef struct {
     unsigned long run_loop;
     int callgrind;
     double vnpu_seconds;
+    const char *ppocr_ref;
 } options;
 
 static void usage(void)
 {
     fprintf(stderr, "usage: rknpu-bench --models DIR [--reps N] [--footprint SCRIPT] "
-                    "[--no-callgrind] [--vnpu-seconds S]\n");
+                    "[--no-callgrind] [--vnpu-seconds S] [--ppocr-ref SCRIPT]\n");
 }
 
 static int parse_args(int argc, char **argv, options *o)
@@ -750,6 +866,8 @@ static int parse_args(int argc, char **argv, options *o)
             o->run_loop = strtoul(v, &end, 10);
         else if (strcmp(a, "--vnpu-seconds") == 0)
             o->vnpu_seconds = strtod(v, &end);
+        else if (strcmp(a, "--ppocr-ref") == 0)
+            o->ppocr_ref = v;
         else
             return -1;
         if (end && (*end || end == v))
@@ -804,6 +922,7 @@ int main(int argc, char **argv)
         bench_run_overhead(self, o.models);
     }
     bench_vnpu(o.vnpu_seconds);
+    bench_ppocr(o.models, o.ppocr_ref);
     if (o.footprint)
         bench_footprint(o.footprint);
     print_figures();
