@@ -32,6 +32,7 @@
 #include "board_common.h"
 #include "rknn_api.h"
 #include "rknpu_bm.h"
+#include "test_files.h"
 #include "test_util.h"
 #include "vnpu.h"
 
@@ -56,40 +57,12 @@ static float out_f32[OUT_ELEMS];
 
 /* ---- files ------------------------------------------------------------------ */
 
-/* The whole file in a malloc'd buffer, or NULL with a FAIL line. */
-static uint8_t *read_file(const char *path, size_t *size)
-{
-    FILE *f = fopen(path, "rb");
-    uint8_t *buf = NULL;
-    long n = -1;
-
-    *size = 0;
-    if (!f) {
-        printf("FAIL: missing input file %s\n", path);
-        return NULL;
-    }
-    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) > 0 && fseek(f, 0, SEEK_SET) == 0) {
-        buf = malloc((size_t)n);
-        if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-            free(buf);
-            buf = NULL;
-        }
-    }
-    fclose(f);
-    if (!buf) {
-        printf("FAIL: cannot read %s\n", path);
-        return NULL;
-    }
-    *size = (size_t)n;
-    return buf;
-}
-
 /* The pixels of a uint8 (1, 480, 480, 3) C-order .npy into img; 0, or -1
  * with a FAIL line. */
 static int load_image(const char *path, uint8_t *img)
 {
     size_t n, hdr, hlen;
-    uint8_t *buf = read_file(path, &n);
+    uint8_t *buf = test_load_file(path, &n);
     char header[256];
     int ok;
 
@@ -438,7 +411,7 @@ static unsigned parse_masks(const char *list, unsigned *masks)
 static int init_model(const char *path, rknn_context *ctx)
 {
     size_t size;
-    uint8_t *model = read_file(path, &size);
+    uint8_t *model = test_load_file(path, &size);
     int ret;
 
     if (!model)

@@ -10,6 +10,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define TEST_MISSING_INPUT 1 /* the exit status of a test whose input is absent */
@@ -27,6 +28,34 @@ static inline size_t test_read_file(const char *path, uint8_t *buf, size_t cap)
         n = 0; /* larger than the buffer */
     fclose(f);
     return n;
+}
+
+/* The whole file in a malloc'd buffer (host tests: the real network's 4 MB
+ * model), or NULL after a FAIL line naming the file. */
+static inline uint8_t *test_load_file(const char *path, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    uint8_t *buf = NULL;
+    long n = -1;
+
+    *size = 0;
+    if (!f) {
+        printf("FAIL: missing input file %s\n", path);
+        return NULL;
+    }
+    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) > 0 && fseek(f, 0, SEEK_SET) == 0) {
+        buf = malloc((size_t)n);
+        if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+            free(buf);
+            buf = NULL;
+        }
+    }
+    fclose(f);
+    if (!buf)
+        printf("FAIL: cannot read %s\n", path);
+    else
+        *size = (size_t)n;
+    return buf;
 }
 
 /* dir + "/" + name into out (bounded). */
