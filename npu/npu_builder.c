@@ -117,6 +117,7 @@ void npu_build_conv(npu_task_words *t, const npu_soc_profile *soc, const npu_con
     uint32_t con1 = NPU_CNA_CONV_CON1_CONV_MODE(c->depthwise ? 3u : 0u) |
                     NPU_CNA_CONV_CON1_IN_PRECISION(prec) | NPU_CNA_CONV_CON1_PROC_PRECISION(prec);
     uint32_t wbytes = c->kh * c->kw * c->cin * elem;
+    uint32_t in_surf_atoms = c->in_surf ? c->in_surf / atom : c->win * c->hin;
 
     npu_task_begin(t, soc, enable, DPU_DONE);
     if (c->argb)
@@ -144,15 +145,17 @@ void npu_build_conv(npu_task_words *t, const npu_soc_profile *soc, const npu_con
                      NPU_CNA_WEIGHT_SIZE2_WEIGHT_HEIGHT(c->kh) |
                      NPU_CNA_WEIGHT_SIZE2_WEIGHT_KERNELS(c->depthwise ? 1u : c->nker));
     npu_task_reg(t, NPU_CNA_CBUF_CON0,
-                 NPU_CNA_CBUF_CON0_DATA_BANK(8) | NPU_CNA_CBUF_CON0_WEIGHT_BANK(4));
+                 NPU_CNA_CBUF_CON0_DATA_BANK(c->data_banks ? c->data_banks : 8u) |
+                     NPU_CNA_CBUF_CON0_WEIGHT_BANK(c->weight_banks ? c->weight_banks : 4u));
     if (c->argb)
         npu_task_reg(t, NPU_CNA_CBUF_CON1,
                      rk356x ? NPU_CNA_CBUF_CON1_RK356X_DATAIN_WIDTH(c->argb_pitch_px) |
                                   NPU_CNA_CBUF_CON1_DATA_ENTRIES(32u)
                             : NPU_CNA_CBUF_CON1_DATA_ENTRIES(c->hin * c->argb_pitch_px));
-    else
+    else /* 64-byte entries holding a line of every channel (hardware.md §4.6) */
         npu_task_reg(t, NPU_CNA_CBUF_CON1,
-                     NPU_CNA_CBUF_CON1_DATA_ENTRIES((c->win * atom + 63u) / 64u));
+                     NPU_CNA_CBUF_CON1_DATA_ENTRIES(rk356x ? (c->win * atom + 63u) / 64u
+                                                           : (c->win * c->cin * elem + 63u) / 64u));
     /* identity converter: scale 1, offset 0; bit 0 means bypass on RK3588 and
      * enable on RK356x (the virtual NPU's reading of the vendor streams) */
     npu_task_reg(t, NPU_CNA_CVT_CON0,
@@ -179,12 +182,12 @@ void npu_build_conv(npu_task_words *t, const npu_soc_profile *soc, const npu_con
         npu_task_reg(t, NPU_CNA_DMA_CON2, c->win * (c->hin - 1u));
     } else if (rk356x) {
         npu_task_reg(t, NPU_CNA_DMA_CON1, c->win);
-        npu_task_reg(t, NPU_CNA_DMA_CON2, c->win * c->hin);
+        npu_task_reg(t, NPU_CNA_DMA_CON2, in_surf_atoms);
     } else {
         /* group-line form (hardware.md §4.2): line = 4W atoms, surface = line + surf */
         npu_task_reg(t, NPU_CNA_DMA_CON1, 4u * c->win);
         npu_task_reg(t, NPU_CNA_DMA_CON2,
-                     NPU_CNA_DMA_CON2_SURF_STRIDE(c->win * c->hin - 4u * c->win));
+                     NPU_CNA_DMA_CON2_SURF_STRIDE(in_surf_atoms - 4u * c->win));
     }
     npu_task_reg(t, NPU_CNA_FC_DATA_SIZE0,
                  NPU_CNA_FC_DATA_SIZE0_DMA_WIDTH(c->win) |

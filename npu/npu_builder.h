@@ -49,8 +49,10 @@ typedef struct {
     uint32_t nker, kh, kw, sx, sy, pt, pl;
     uint32_t hout, wout, kout; /* kout: CORE/DPU channels (padded) */
     uint32_t in_addr, w_addr, out_addr, out_surf;
-    uint32_t pad_value;            /* int8 in the low byte, or fp16 bits */
-    uint32_t cvt_con0, cvt_con[4]; /* input converter (0 = identity per SoC) */
+    uint32_t in_surf;                  /* input surface stride in bytes (0: hin x win atoms) */
+    uint32_t data_banks, weight_banks; /* CBUF split (0, 0: 8 data + 4 weight banks) */
+    uint32_t pad_value;                /* int8 in the low byte, or fp16 bits */
+    uint32_t cvt_con0, cvt_con[4];     /* input converter (0 = identity per SoC) */
     /* DPU */
     uint32_t out_prec; /* 0 int8, 1 int16, 2 fp16, 4 int32, 5 fp32 */
     uint32_t bs_cfg, bs_alu, bs_mul_cfg, bs_relux, bs_ow_cfg, bs_ow_op;

@@ -112,12 +112,13 @@ typedef struct rknn_ctx {
     char perf_text[512];                   /* RKNN_QUERY_PERF_DETAIL */
     struct rknn_custom_node *custom[RKNN_CTX_MAX_CUSTOM_NODES]; /* registered op nodes */
     uint32_t n_custom;
-    npu_pending pending;      /* a run started with non_block / async, not yet waited for */
-    int pending_error;        /* that run failed while another context finished it */
-    rknn_run_cores run_cores; /* the run in flight: its cores, */
-    uint32_t run_node;        /* the first node its next step submits, */
-    uint64_t run_hw_us;       /* the NPU time of its steps so far */
-    uint8_t *async_prev;      /* RKNN_FLAG_ASYNC_MASK: previous frame's native outputs */
+    npu_pending pending;              /* a run started with non_block / async, not yet waited for */
+    int pending_error;                /* that run failed while another context finished it */
+    rknn_run_cores run_cores;         /* the run in flight: its cores, */
+    uint32_t run_node;                /* the first node its next step submits, */
+    uint64_t run_hw_us;               /* the NPU time of its steps so far */
+    struct rknn_matmul_state *matmul; /* a matmul context's state (carve-out), else NULL */
+    uint8_t *async_prev;              /* RKNN_FLAG_ASYNC_MASK: previous frame's native outputs */
     uint8_t async_have_prev;
 } rknn_ctx;
 

@@ -1,30 +1,597 @@
 /*
- * rknn_matmul.c - the matmul API (rknn_matmul_api.h).
+ * rknn_matmul.c - the matmul API (rknn_matmul_api.h): C = A · B on the NPU as
+ * 1x1 convolutions (hardware.md §4.6 recipe A) built with npu_builder.
  *
- * NOT DONE YET: the NPU matmul path (a 1x1-conv task per tile built with
- * npu_builder, hardware.md §4.6 recipe A) is planned; until it lands every call
- * that would need it returns RKNN_ERR_FAIL with a log line saying so, so
- * applications link and fail clearly instead of computing nothing.
- * rknn_B_normal_layout_to_native_layout is pure CPU work and is complete.
+ * A matmul context is a context of the pool (so the memory functions accept
+ * it) whose state lives in the carve-out. A is the convolution's input cube
+ * (H = M rows, W = 1, C = K channels), B its N kernels, C its output. The
+ * NPU works on the native layouts (api.md §4.6): A [K/C2][M][C2], B
+ * [N/G][K/32][G][32] (G = kernels per weight group), C [N/C2'][M][C2'].
+ * Normal (row-major) A and B are rearranged by rknn_matmul_set_io_mem, as
+ * the vendor's runtime does, so a client updates them and binds again; a
+ * normal C is rearranged after each run. M is padded to 4 rows (fewer
+ * compute wrongly on RK3588), K to 32 and N to G. Tiles: N and M split so
+ * that one task's weights and rows fit the CBUF next to a spare bank; tasks
+ * are chained in batches and run on the one core the core mask names.
+ *
+ * Done: RKNN_INT8_MM_INT8_TO_INT32, RKNN_FLOAT16_MM_FLOAT16_TO_FLOAT32 and
+ * RKNN_FLOAT16_MM_FLOAT16_TO_FLOAT16 on RK3588 (and int8 on RK356x), K up to
+ * what one weight group fits in the CBUF. Other types, K splitting, several
+ * cores and dynamic shapes return RKNN_ERR_PARAM_INVALID and log why.
  */
 #include <string.h>
 
 #include "hal.h"
+#include "npu_builder.h"
+#include "npu_driver.h"
+#include "rknn_ctx.h"
 #include "rknn_matmul_api.h"
+#include "rknn_run.h"
+#include "rknpu_platform_internal.h"
 
-static int not_done(const char *fn)
+#define MM_ROWS_MIN    4u    /* fewer rows compute wrongly on RK3588 (hardware.md §4.5) */
+#define MM_ROWS_MAX    1020u /* rows per task (matmul.md hazards) */
+#define MM_KERNELS_MAX 4096u /* kernels per task */
+#define MM_SLICE       32u   /* channels per weight slice (vnpu.md §6) */
+#define MM_BATCH       64u   /* tasks chained per submission */
+#define MM_MATRICES    3u    /* A, B, C */
+
+typedef struct rknn_matmul_state {
+    rknn_matmul_info info;
+    rknn_matmul_io_attr io;
+    const npu_soc_profile *soc;
+    unsigned core;
+    uint32_t mp, kp, np;    /* padded M, K, N */
+    uint32_t e_in, e_out;   /* element bytes of A/B and of C */
+    uint32_t c2_in, c2_out; /* channels per atom of A and of C */
+    uint32_t kgroup;        /* kernels per weight group (native B) */
+    uint32_t out_prec;      /* DPU output precision */
+    uint32_t mt, nt;        /* rows and kernels per task */
+    uint32_t data_banks, weight_banks;
+    rknn_tensor_mem *bound[MM_MATRICES];
+    uint8_t *native[MM_MATRICES]; /* our native copies (NULL: the client's memory is used) */
+    uint32_t native_bytes[MM_MATRICES];
+    uint8_t *stream, *records;
+    size_t stream_bytes;
+    rknn_quant_params quant[MM_MATRICES]; /* as set (the pointers are the client's) */
+} mm_state;
+
+/* ---- types and shapes ----------------------------------------------------- */
+
+static int mm_fail(const char *fn, const char *why)
 {
-    HAL_LOG_ERR("%s: the matmul API is not implemented in rknpu-bm yet", fn);
-    return RKNN_ERR_FAIL;
+    HAL_LOG_ERR("%s: %s", fn, why);
+    return RKNN_ERR_PARAM_INVALID;
 }
 
-int rknn_matmul_create(rknn_matmul_ctx *ctx, rknn_matmul_info *info, rknn_matmul_io_attr *io_attr)
+/* The types this implementation runs on the SoC (the README's table). */
+static int mm_type_supported(const npu_soc_profile *soc, rknn_matmul_type type)
 {
-    (void)info, (void)io_attr;
-    if (ctx)
-        *ctx = 0;
-    return not_done("rknn_matmul_create");
+    switch (type) {
+    case RKNN_INT8_MM_INT8_TO_INT32: return 1;
+    case RKNN_FLOAT16_MM_FLOAT16_TO_FLOAT32:
+    case RKNN_FLOAT16_MM_FLOAT16_TO_FLOAT16: return !npu_soc_is_rk356x(soc);
+    default: return 0;
+    }
 }
+
+static uint32_t align_up(uint32_t v, uint32_t a)
+{
+    return (v + a - 1u) / a * a;
+}
+
+static void mm_geometry(mm_state *s)
+{
+    int fp16 = s->info.type != RKNN_INT8_MM_INT8_TO_INT32;
+    uint32_t atom = s->soc->feature_atom_bytes;
+
+    s->e_in = fp16 ? 2u : 1u;
+    s->e_out = s->info.type == RKNN_FLOAT16_MM_FLOAT16_TO_FLOAT16 ? 2u : 4u;
+    s->out_prec = s->info.type == RKNN_FLOAT16_MM_FLOAT16_TO_FLOAT16 ? 2u : fp16 ? 5u : 4u;
+    s->c2_in = atom / s->e_in;
+    s->c2_out = atom / s->e_out;
+    /* weight groups: RK3588 32 int8 / 16 fp16 kernels, RK356x half (vnpu.md §6) */
+    s->kgroup = (fp16 ? 16u : 32u) / (npu_soc_is_rk356x(s->soc) ? 2u : 1u);
+    s->mp = s->info.M < (int32_t)MM_ROWS_MIN ? MM_ROWS_MIN : (uint32_t)s->info.M;
+    s->kp = align_up((uint32_t)s->info.K, MM_SLICE);
+    s->np = align_up((uint32_t)s->info.N, s->kgroup > s->c2_out ? s->kgroup : s->c2_out);
+}
+
+/* Kernels and rows per task so that both fit the CBUF with a bank spare. */
+static int mm_tiles(mm_state *s)
+{
+    uint32_t bank = s->soc->cbuf_bank_bytes, banks = s->soc->cbuf_banks;
+    uint32_t row = s->kp * s->e_in;
+    uint32_t nt;
+
+    if (!bank || banks < 3)
+        return mm_fail("rknn_matmul_create", "the SoC's CBUF size is not known");
+    nt = (banks - 2u) * bank / row / s->kgroup * s->kgroup;
+    if (nt < s->kgroup)
+        return mm_fail("rknn_matmul_create",
+                       "K too large for one weight group in the CBUF (K splitting is not "
+                       "implemented yet)");
+    s->nt = nt < s->np ? nt : s->np;
+    s->nt = s->nt < MM_KERNELS_MAX ? s->nt : MM_KERNELS_MAX;
+    s->weight_banks = (s->nt * row + bank - 1u) / bank;
+    s->data_banks = banks - 1u - s->weight_banks;
+    s->mt = s->data_banks * bank / row;
+    s->mt = s->mt < s->mp ? s->mt : s->mp;
+    s->mt = s->mt < MM_ROWS_MAX ? s->mt : MM_ROWS_MAX;
+    if (s->mt < MM_ROWS_MIN)
+        return mm_fail("rknn_matmul_create", "K leaves the CBUF too few rows (K splitting is not "
+                                             "implemented yet)");
+    return RKNN_SUCC;
+}
+
+static rknn_tensor_type mm_in_type(const mm_state *s)
+{
+    return s->e_in == 2u ? RKNN_TENSOR_FLOAT16 : RKNN_TENSOR_INT8;
+}
+
+static rknn_tensor_type mm_out_type(const mm_state *s)
+{
+    return s->out_prec == 2u   ? RKNN_TENSOR_FLOAT16
+           : s->out_prec == 5u ? RKNN_TENSOR_FLOAT32
+                               : RKNN_TENSOR_INT32;
+}
+
+static void mm_attr(rknn_matmul_tensor_attr *a, const char *name, rknn_tensor_type type,
+                    const uint32_t *dims, uint32_t n_dims, uint32_t size)
+{
+    memset(a, 0, sizeof *a);
+    strncpy(a->name, name, sizeof a->name - 1u);
+    a->n_dims = n_dims;
+    memcpy(a->dims, dims, n_dims * sizeof *dims);
+    a->size = size;
+    a->type = type;
+}
+
+/* The io attributes a client allocates from (normal or native shapes). */
+static void mm_io_attrs(mm_state *s)
+{
+    uint32_t M = (uint32_t)s->info.M, K = (uint32_t)s->info.K, N = (uint32_t)s->info.N;
+    int ac_native = s->info.AC_layout == RKNN_MM_LAYOUT_NATIVE;
+
+    if (ac_native) {
+        uint32_t a[3] = {s->kp / s->c2_in, M, s->c2_in}, c[3] = {s->np / s->c2_out, M, s->c2_out};
+        mm_attr(&s->io.A, "A", mm_in_type(s), a, 3, s->kp * M * s->e_in);
+        mm_attr(&s->io.C, "C", mm_out_type(s), c, 3, s->np * M * s->e_out);
+    } else {
+        uint32_t a[2] = {M, K}, c[2] = {M, N};
+        mm_attr(&s->io.A, "A", mm_in_type(s), a, 2, M * K * s->e_in);
+        mm_attr(&s->io.C, "C", mm_out_type(s), c, 2, M * N * s->e_out);
+    }
+    if (s->info.B_layout == RKNN_MM_LAYOUT_NATIVE) {
+        uint32_t b[4] = {s->np / s->kgroup, s->kp / MM_SLICE, s->kgroup, MM_SLICE};
+        mm_attr(&s->io.B, "B", mm_in_type(s), b, 4, s->np * s->kp * s->e_in);
+    } else {
+        uint32_t b[2] = {K, N};
+        mm_attr(&s->io.B, "B", mm_in_type(s), b, 2, K * N * s->e_in);
+    }
+}
+
+/* ---- context -------------------------------------------------------------- */
+
+static mm_state *mm_of(rknn_matmul_ctx handle, const char *fn)
+{
+    rknn_ctx *ctx = rknn_ctx_from_handle(handle);
+
+    if (!ctx || !ctx->matmul) {
+        HAL_LOG_ERR("%s: not a matmul context", fn);
+        return NULL;
+    }
+    return ctx->matmul;
+}
+
+static void mm_free(void *p)
+{
+    if (p)
+        mem_carveout_free(rknpu_platform_carveout(), p);
+}
+
+static void mm_release(rknn_ctx *ctx)
+{
+    mm_state *s = ctx->matmul;
+
+    if (s) {
+        for (unsigned i = 0; i < MM_MATRICES; i++)
+            mm_free(s->native[i]);
+        mm_free(s->stream);
+        mm_free(s);
+    }
+    ctx->matmul = NULL;
+    rknn_ctx_give_back(ctx);
+}
+
+static int mm_check_info(const rknn_matmul_info *info)
+{
+    if (info->M <= 0 || info->K <= 0 || info->N <= 0)
+        return mm_fail("rknn_matmul_create", "M, K and N must be positive");
+    if ((info->B_layout != RKNN_MM_LAYOUT_NORM && info->B_layout != RKNN_MM_LAYOUT_NATIVE) ||
+        (info->AC_layout != RKNN_MM_LAYOUT_NORM && info->AC_layout != RKNN_MM_LAYOUT_NATIVE))
+        return mm_fail("rknn_matmul_create", "layouts are 0 (normal) or 1 (native)");
+    if (info->iommu_domain_id != 0)
+        return mm_fail("rknn_matmul_create", "iommu_domain_id must be 0 (no IOMMU)");
+    return RKNN_SUCC;
+}
+
+/* The stream and records of one batch of tasks, in the carve-out. */
+static int mm_alloc_stream(mm_state *s)
+{
+    npu_task_words t;
+    npu_conv_desc c;
+    size_t body;
+    void *p;
+    int ret;
+
+    npu_conv_defaults(&c);
+    c.hin = c.win = c.hout = c.wout = c.kh = c.kw = 1;
+    c.cin = c.cin_real = c.nker = c.kout = 32;
+    npu_build_conv(&t, s->soc, &c);
+    body = npu_chain_bytes(&t, 1);
+    s->stream_bytes = body * MM_BATCH;
+    ret = rknpu_carve_alloc(s->stream_bytes + 40u * MM_BATCH, 64, &p, "rknn_matmul_create");
+    if (ret != RKNN_SUCC)
+        return ret;
+    s->stream = p;
+    s->records = s->stream + s->stream_bytes;
+    return RKNN_SUCC;
+}
+
+int rknn_matmul_create(rknn_matmul_ctx *handle, rknn_matmul_info *info, rknn_matmul_io_attr *io)
+{
+    rknn_ctx *ctx;
+    mm_state *s;
+    void *p;
+    int ret;
+
+    if (!handle || !info || !io)
+        return mm_fail("rknn_matmul_create", "NULL argument");
+    *handle = 0;
+    if ((ret = mm_check_info(info)) != RKNN_SUCC || (ret = rknpu_board_autoinit()) != RKNN_SUCC)
+        return ret;
+    if (!mm_type_supported(rknpu_platform_profile(), info->type)) {
+        HAL_LOG_ERR("rknn_matmul_create: %s is not supported on %s by rknpu-bm yet (README: "
+                    "matmul types)",
+                    get_matmul_type_string(info->type), rknpu_platform_profile()->name);
+        return RKNN_ERR_PARAM_INVALID;
+    }
+    ctx = rknn_ctx_take(0);
+    if (!ctx) {
+        HAL_LOG_ERR("rknn_matmul_create: all contexts are in use (-Dmax_contexts)");
+        return RKNN_ERR_MALLOC_FAIL;
+    }
+    if ((ret = rknpu_carve_alloc(sizeof *s, 64, &p, "rknn_matmul_create")) != RKNN_SUCC) {
+        rknn_ctx_give_back(ctx);
+        return ret;
+    }
+    s = p;
+    memset(s, 0, sizeof *s);
+    ctx->matmul = s;
+    s->info = *info;
+    s->soc = rknpu_platform_profile();
+    ctx->soc = s->soc;
+    mm_geometry(s);
+    if ((ret = mm_tiles(s)) != RKNN_SUCC || (ret = mm_alloc_stream(s)) != RKNN_SUCC) {
+        mm_release(ctx);
+        return ret;
+    }
+    mm_io_attrs(s);
+    *io = s->io;
+    *handle = rknn_ctx_to_handle(ctx);
+    return RKNN_SUCC;
+}
+
+int rknn_matmul_destroy(rknn_matmul_ctx handle)
+{
+    rknn_ctx *ctx = rknn_ctx_from_handle(handle);
+
+    if (!ctx || !ctx->matmul) {
+        HAL_LOG_ERR("rknn_matmul_destroy: not a matmul context");
+        return RKNN_ERR_CTX_INVALID;
+    }
+    mm_release(ctx);
+    return RKNN_SUCC;
+}
+
+int rknn_matmul_set_core_mask(rknn_matmul_ctx handle, rknn_core_mask mask)
+{
+    mm_state *s = mm_of(handle, "rknn_matmul_set_core_mask");
+
+    if (!s)
+        return RKNN_ERR_CTX_INVALID;
+    /* the vendor runs one matmul on one core; AUTO and ALL take core 0 */
+    switch (mask) {
+    case RKNN_NPU_CORE_AUTO:
+    case RKNN_NPU_CORE_ALL:
+    case RKNN_NPU_CORE_0: s->core = 0; return RKNN_SUCC;
+    case RKNN_NPU_CORE_1:
+    case RKNN_NPU_CORE_2:
+        if ((mask == RKNN_NPU_CORE_1 ? 1u : 2u) >= s->soc->core_count)
+            break;
+        s->core = mask == RKNN_NPU_CORE_1 ? 1u : 2u;
+        return RKNN_SUCC;
+    default: break;
+    }
+    HAL_LOG_ERR("rknn_matmul_set_core_mask: mask %d: one matmul runs on one core of the %u of %s",
+                (int)mask, (unsigned)s->soc->core_count, s->soc->name);
+    return RKNN_ERR_PARAM_INVALID;
+}
+
+/* ---- quantisation parameters (kept; the supported types do not use them) --- */
+
+static int mm_matrix_index(const char *name)
+{
+    return strcmp(name, "A") == 0   ? 0
+           : strcmp(name, "B") == 0 ? 1
+           : strcmp(name, "C") == 0 ? 2
+                                    : -1;
+}
+
+int rknn_matmul_set_quant_params(rknn_matmul_ctx handle, rknn_quant_params *params)
+{
+    mm_state *s = mm_of(handle, "rknn_matmul_set_quant_params");
+    int i;
+
+    if (!s)
+        return RKNN_ERR_CTX_INVALID;
+    if (!params || (i = mm_matrix_index(params->name)) < 0)
+        return mm_fail("rknn_matmul_set_quant_params", "params must name matrix A, B or C");
+    s->quant[i] = *params;
+    return RKNN_SUCC;
+}
+
+int rknn_matmul_get_quant_params(rknn_matmul_ctx handle, rknn_quant_params *params, float *scale)
+{
+    mm_state *s = mm_of(handle, "rknn_matmul_get_quant_params");
+    int i;
+
+    if (!s)
+        return RKNN_ERR_CTX_INVALID;
+    if (!params || (i = mm_matrix_index(params->name)) < 0)
+        return mm_fail("rknn_matmul_get_quant_params", "params must name matrix A, B or C");
+    *params = s->quant[i];
+    if (scale)
+        *scale = s->quant[i].scale && s->quant[i].scale_len > 0 ? s->quant[i].scale[0] : 1.0f;
+    return RKNN_SUCC;
+}
+
+/* ---- layouts -------------------------------------------------------------- */
+
+/* Normal A [M][K] into native [Kp/C2][Mp][C2], padding zero. */
+static void mm_a_to_native(const mm_state *s, const uint8_t *a, uint8_t *dst)
+{
+    uint32_t M = (uint32_t)s->info.M, K = (uint32_t)s->info.K;
+
+    memset(dst, 0, s->native_bytes[0]);
+    for (uint32_t m = 0; m < M; m++)
+        for (uint32_t k = 0; k < K; k++)
+            memcpy(dst + (((size_t)(k / s->c2_in) * s->mp + m) * s->c2_in + k % s->c2_in) * s->e_in,
+                   a + ((size_t)m * K + k) * s->e_in, s->e_in);
+}
+
+/* A client's native A of M < 4 rows into our padded copy. */
+static void mm_a_pad_native(const mm_state *s, const uint8_t *a, uint8_t *dst)
+{
+    uint32_t M = (uint32_t)s->info.M, row = s->c2_in * s->e_in;
+
+    memset(dst, 0, s->native_bytes[0]);
+    for (uint32_t k1 = 0; k1 < s->kp / s->c2_in; k1++)
+        memcpy(dst + (size_t)k1 * s->mp * row, a + (size_t)k1 * M * row, (size_t)M * row);
+}
+
+/* Our native C [Np/C2'][Mp][C2'] into the client's C (normal [M][N], or
+ * native without the padding rows). */
+static void mm_c_from_native(const mm_state *s, const uint8_t *src, uint8_t *c)
+{
+    uint32_t M = (uint32_t)s->info.M, N = (uint32_t)s->info.N, row = s->c2_out * s->e_out;
+
+    if (s->info.AC_layout == RKNN_MM_LAYOUT_NATIVE) {
+        for (uint32_t n1 = 0; n1 < s->np / s->c2_out; n1++)
+            memcpy(c + (size_t)n1 * M * row, src + (size_t)n1 * s->mp * row, (size_t)M * row);
+        return;
+    }
+    for (uint32_t m = 0; m < M; m++)
+        for (uint32_t n = 0; n < N; n++)
+            memcpy(c + ((size_t)m * N + n) * s->e_out,
+                   src + (((size_t)(n / s->c2_out) * s->mp + m) * s->c2_out + n % s->c2_out) *
+                             s->e_out,
+                   s->e_out);
+}
+
+/* Our own native copy of matrix i (allocated once). */
+static int mm_native_buffer(mm_state *s, unsigned i, uint32_t bytes)
+{
+    void *p;
+    int ret;
+
+    if (s->native[i])
+        return RKNN_SUCC;
+    ret = rknpu_carve_alloc(bytes, 64, &p, "rknn_matmul_set_io_mem");
+    if (ret != RKNN_SUCC)
+        return ret;
+    s->native[i] = p;
+    s->native_bytes[i] = bytes;
+    return RKNN_SUCC;
+}
+
+static int mm_bind_a(mm_state *s, rknn_tensor_mem *mem)
+{
+    const uint8_t *a = (const uint8_t *)mem->virt_addr + mem->offset;
+    int native = s->info.AC_layout == RKNN_MM_LAYOUT_NATIVE;
+    int ret;
+
+    if (native && (uint32_t)s->info.M == s->mp)
+        return RKNN_SUCC; /* the NPU reads the client's memory */
+    ret = mm_native_buffer(s, 0, s->kp * s->mp * s->e_in);
+    if (ret != RKNN_SUCC)
+        return ret;
+    rknpu_hook_cache_invalidate(mem->virt_addr, mem->size + mem->offset);
+    if (native)
+        mm_a_pad_native(s, a, s->native[0]);
+    else
+        mm_a_to_native(s, a, s->native[0]);
+    return RKNN_SUCC;
+}
+
+static int mm_bind_b(mm_state *s, rknn_tensor_mem *mem)
+{
+    int ret;
+
+    if (s->info.B_layout == RKNN_MM_LAYOUT_NATIVE)
+        return RKNN_SUCC;
+    ret = mm_native_buffer(s, 1, s->np * s->kp * s->e_in);
+    if (ret != RKNN_SUCC)
+        return ret;
+    rknpu_hook_cache_invalidate(mem->virt_addr, mem->size + mem->offset);
+    memset(s->native[1], 0, s->native_bytes[1]);
+    return rknn_B_normal_layout_to_native_layout((uint8_t *)mem->virt_addr + mem->offset,
+                                                 s->native[1], s->info.K, s->info.N, (int)s->kgroup,
+                                                 (int)MM_SLICE, s->info.type);
+}
+
+static int mm_bind_c(mm_state *s)
+{
+    if (s->info.AC_layout == RKNN_MM_LAYOUT_NATIVE && (uint32_t)s->info.M == s->mp)
+        return RKNN_SUCC; /* the NPU writes the client's memory */
+    return mm_native_buffer(s, 2, s->np * s->mp * s->e_out);
+}
+
+int rknn_matmul_set_io_mem(rknn_matmul_ctx handle, rknn_tensor_mem *mem,
+                           rknn_matmul_tensor_attr *attr)
+{
+    mm_state *s = mm_of(handle, "rknn_matmul_set_io_mem");
+    const rknn_matmul_tensor_attr *want;
+    int i, ret;
+
+    if (!s)
+        return RKNN_ERR_CTX_INVALID;
+    if (!mem || !attr || (i = mm_matrix_index(attr->name)) < 0)
+        return mm_fail("rknn_matmul_set_io_mem", "a memory and the attr of A, B or C are needed");
+    want = i == 0 ? &s->io.A : i == 1 ? &s->io.B : &s->io.C;
+    if (mem->size < want->size || !mem->virt_addr ||
+        !rknpu_platform_in_carveout((uint8_t *)mem->virt_addr + mem->offset, want->size)) {
+        HAL_LOG_ERR("rknn_matmul_set_io_mem: %s needs %lu bytes of rknn_create_mem memory (got "
+                    "%lu)",
+                    want->name, (unsigned long)want->size, (unsigned long)mem->size);
+        return RKNN_ERR_PARAM_INVALID;
+    }
+    ret = i == 0 ? mm_bind_a(s, mem) : i == 1 ? mm_bind_b(s, mem) : mm_bind_c(s);
+    if (ret == RKNN_SUCC)
+        s->bound[i] = mem;
+    return ret;
+}
+
+/* ---- run ------------------------------------------------------------------ */
+
+static uint32_t mm_dma(const void *p)
+{
+    return (uint32_t)rknpu_hook_virt_to_phys(p);
+}
+
+/* Where the NPU reads or writes matrix i. */
+static uint8_t *mm_npu_buffer(const mm_state *s, unsigned i)
+{
+    const rknn_tensor_mem *m = s->bound[i];
+
+    return s->native[i] ? s->native[i] : (uint8_t *)m->virt_addr + m->offset;
+}
+
+/* The task of tile (m0, n0). */
+static void mm_build_tile(const mm_state *s, uint32_t m0, uint32_t n0, npu_task_words *t)
+{
+    uint32_t atom = s->soc->feature_atom_bytes;
+    uint32_t rows = s->mp - m0 < s->mt ? s->mp - m0 : s->mt;
+    uint32_t kernels = s->np - n0 < s->nt ? s->np - n0 : s->nt;
+    npu_conv_desc c;
+
+    npu_conv_defaults(&c);
+    c.fp16 = s->e_in == 2u;
+    c.hin = c.hout = rows;
+    c.win = c.wout = c.kh = c.kw = 1;
+    c.cin = c.cin_real = s->kp;
+    c.nker = c.kout = kernels;
+    c.in_addr = mm_dma(mm_npu_buffer(s, 0)) + m0 * atom;
+    c.in_surf = s->mp * atom;
+    c.w_addr = mm_dma(mm_npu_buffer(s, 1)) + n0 * s->kp * s->e_in;
+    c.out_addr = mm_dma(mm_npu_buffer(s, 2)) + (n0 / s->c2_out) * s->mp * atom + m0 * atom;
+    c.out_surf = s->mp * atom;
+    c.out_prec = s->out_prec;
+    if (s->out_prec == 2u) /* fp32 sums narrowed to fp16 */
+        c.oc_scale =
+            NPU_DPU_OUT_CVT_SCALE_FP32TOFP16_EN(1) | NPU_DPU_OUT_CVT_SCALE_OUT_CVT_SCALE(1);
+    c.data_banks = s->data_banks;
+    c.weight_banks = s->weight_banks;
+    npu_build_conv(t, s->soc, &c);
+}
+
+/* Chain and run tiles [first, first + n) of the M-major tile order. */
+static int mm_run_batch(mm_state *s, uint32_t first, uint32_t n, uint64_t *hw_us)
+{
+    static npu_task_words tasks[MM_BATCH];
+    uint32_t m_tiles = (s->mp + s->mt - 1u) / s->mt;
+    npu_core_job job = {s->core, s->records, 0, n, mm_dma(s->stream)};
+    npu_job_result res;
+    int ret;
+
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t tile = first + i;
+        mm_build_tile(s, (tile % m_tiles) * s->mt, (tile / m_tiles) * s->nt, &tasks[i]);
+    }
+    if (npu_chain_write(tasks, n, s->stream, mm_dma(s->stream), s->stream_bytes, s->records) != 0) {
+        HAL_LOG_ERR("rknn_matmul_run: a task did not fit its stream buffer");
+        return RKNN_ERR_FAIL;
+    }
+    rknpu_hook_cache_clean(s->stream, s->stream_bytes + 40u * MM_BATCH);
+    rknn_run_free_cores(NULL, &job, 1);
+    ret = npu_run(rknpu_platform_npu(), &job, 1, &res);
+    *hw_us += res.hw_time_us;
+    return ret;
+}
+
+static void mm_clean_inputs(const mm_state *s)
+{
+    for (unsigned i = 0; i < 2; i++) {
+        uint32_t bytes = s->native[i] ? s->native_bytes[i] : (i ? s->io.B.size : s->io.A.size);
+        rknpu_hook_cache_clean(mm_npu_buffer(s, i), bytes);
+    }
+}
+
+int rknn_matmul_run(rknn_matmul_ctx handle)
+{
+    mm_state *s = mm_of(handle, "rknn_matmul_run");
+    uint32_t tiles, done;
+    uint64_t hw_us = 0;
+    uint8_t *c;
+    int ret = RKNN_SUCC;
+
+    if (!s)
+        return RKNN_ERR_CTX_INVALID;
+    if (!s->bound[0] || !s->bound[1] || !s->bound[2])
+        return mm_fail("rknn_matmul_run", "A, B and C need rknn_matmul_set_io_mem first");
+    tiles = ((s->mp + s->mt - 1u) / s->mt) * ((s->np + s->nt - 1u) / s->nt);
+    /* the client never has to call rknn_mem_sync (the vendor's rule) */
+    mm_clean_inputs(s);
+    rknpu_hook_lock();
+    for (done = 0; done < tiles && ret == RKNN_SUCC; done += MM_BATCH)
+        ret = mm_run_batch(s, done, tiles - done < MM_BATCH ? tiles - done : MM_BATCH, &hw_us);
+    rknpu_hook_unlock();
+    if (ret != RKNN_SUCC)
+        return ret;
+    c = (uint8_t *)s->bound[2]->virt_addr + s->bound[2]->offset;
+    if (s->native[2]) {
+        rknpu_hook_cache_invalidate(s->native[2], s->native_bytes[2]);
+        mm_c_from_native(s, s->native[2], c);
+        rknpu_hook_cache_clean(c, s->io.C.size);
+    } else {
+        rknpu_hook_cache_invalidate(c, s->io.C.size);
+    }
+    (void)hw_us;
+    return RKNN_SUCC;
+}
+
+/* ---- not implemented yet --------------------------------------------------- */
 
 int rknn_matmul_create_dyn_shape(rknn_matmul_ctx *ctx, rknn_matmul_info *info, int shape_num,
                                  rknn_matmul_shape dynamic_shapes[], rknn_matmul_io_attr io_attrs[])
@@ -32,7 +599,7 @@ int rknn_matmul_create_dyn_shape(rknn_matmul_ctx *ctx, rknn_matmul_info *info, i
     (void)info, (void)shape_num, (void)dynamic_shapes, (void)io_attrs;
     if (ctx)
         *ctx = 0;
-    return not_done("rknn_matmul_create_dyn_shape");
+    return mm_fail("rknn_matmul_create_dyn_shape", "dynamic shapes are not implemented yet");
 }
 
 int rknn_matmul_create_dynamic_shape(rknn_matmul_ctx *ctx, rknn_matmul_info *info, int shape_num,
@@ -45,44 +612,10 @@ int rknn_matmul_create_dynamic_shape(rknn_matmul_ctx *ctx, rknn_matmul_info *inf
 int rknn_matmul_set_dynamic_shape(rknn_matmul_ctx ctx, rknn_matmul_shape *shape)
 {
     (void)ctx, (void)shape;
-    return not_done("rknn_matmul_set_dynamic_shape");
+    return mm_fail("rknn_matmul_set_dynamic_shape", "dynamic shapes are not implemented yet");
 }
 
-int rknn_matmul_set_io_mem(rknn_matmul_ctx ctx, rknn_tensor_mem *mem, rknn_matmul_tensor_attr *attr)
-{
-    (void)ctx, (void)mem, (void)attr;
-    return not_done("rknn_matmul_set_io_mem");
-}
-
-int rknn_matmul_set_core_mask(rknn_matmul_ctx context, rknn_core_mask core_mask)
-{
-    (void)context, (void)core_mask;
-    return not_done("rknn_matmul_set_core_mask");
-}
-
-int rknn_matmul_set_quant_params(rknn_matmul_ctx context, rknn_quant_params *params)
-{
-    (void)context, (void)params;
-    return not_done("rknn_matmul_set_quant_params");
-}
-
-int rknn_matmul_get_quant_params(rknn_matmul_ctx ctx, rknn_quant_params *params, float *scale)
-{
-    (void)ctx, (void)params, (void)scale;
-    return not_done("rknn_matmul_get_quant_params");
-}
-
-int rknn_matmul_run(rknn_matmul_ctx ctx)
-{
-    (void)ctx;
-    return not_done("rknn_matmul_run");
-}
-
-int rknn_matmul_destroy(rknn_matmul_ctx ctx)
-{
-    (void)ctx;
-    return not_done("rknn_matmul_destroy");
-}
+/* ---- B layout conversion (CPU) --------------------------------------------- */
 
 /* Element size of B for each matmul type (int4 packs two per byte). */
 static int b_elem_bits(rknn_matmul_type type)
