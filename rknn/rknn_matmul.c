@@ -53,6 +53,7 @@ typedef struct rknn_matmul_state {
     uint32_t native_bytes[MM_MATRICES];
     uint8_t *stream, *records;
     size_t stream_bytes;
+    npu_task_words *tasks;                /* one batch being built (carve-out: no static RAM) */
     rknn_quant_params quant[MM_MATRICES]; /* as set (the pointers are the client's) */
 } mm_state;
 
@@ -231,11 +232,13 @@ static int mm_alloc_stream(mm_state *s)
     npu_build_conv(&t, s->soc, &c);
     body = npu_chain_bytes(&t, 1);
     s->stream_bytes = body * MM_BATCH;
-    ret = rknpu_carve_alloc(s->stream_bytes + 40u * MM_BATCH, 64, &p, "rknn_matmul_create");
+    ret = rknpu_carve_alloc(s->stream_bytes + 40u * MM_BATCH + sizeof *s->tasks * MM_BATCH, 64, &p,
+                            "rknn_matmul_create");
     if (ret != RKNN_SUCC)
         return ret;
     s->stream = p;
     s->records = s->stream + s->stream_bytes;
+    s->tasks = (npu_task_words *)(void *)(s->records + 40u * MM_BATCH);
     return RKNN_SUCC;
 }
 
@@ -529,7 +532,7 @@ static void mm_build_tile(const mm_state *s, uint32_t m0, uint32_t n0, npu_task_
 /* Chain and run tiles [first, first + n) of the M-major tile order. */
 static int mm_run_batch(mm_state *s, uint32_t first, uint32_t n, uint64_t *hw_us)
 {
-    static npu_task_words tasks[MM_BATCH];
+    npu_task_words *tasks = s->tasks;
     uint32_t m_tiles = (s->mp + s->mt - 1u) / s->mt;
     npu_core_job job = {s->core, s->records, 0, n, mm_dma(s->stream)};
     npu_job_result res;
