@@ -80,5 +80,24 @@ for soc in rk3588 rk3566; do
         fi
     done
 done
+# The matmul API the way the vendor's matmul demo uses it (the same
+# installed library and flags): types, layouts, M < 4, N beyond one task.
+# shellcheck disable=SC2086
+clang -std=c11 -Wall -Wextra -Werror $san "$src/tests/install/vendor_matmul_client.c" $flags \
+    -o "$stage/vendor_matmul_client" || fail "clang could not build tests/install/vendor_matmul_client.c"
+for args in "int8 33 64 96 0 0" "int8 3 8192 32 1 1" "fp16 33 96 4128 1 0" "fp16 1 32 16 0 0"; do
+    log=$stage/matmul_$(echo "$args" | tr ' ' '_').log
+    # shellcheck disable=SC2086
+    env -u RKNPU_LOG_LEVEL "$stage/vendor_matmul_client" $args >"$log" 2>&1
+    rc=$?
+    if [ $rc -eq 0 ] && grep -q '^vendor_matmul_client: OK' "$log" &&
+       ! grep -q -e 'ERROR: AddressSanitizer' -e 'runtime error:' "$log"; then
+        echo "vendor-client: matmul $args: OK"
+    else
+        echo "vendor-client: matmul $args: FAIL (exit status $rc, log $log):"
+        head -n 40 "$log"
+        status=1
+    fi
+done
 [ $status -eq 0 ] && echo "vendor-client: OK" || echo "vendor-client: FAILED"
 exit $status
