@@ -53,8 +53,13 @@ typedef struct rknn_matmul_state {
     uint32_t native_bytes[MM_MATRICES];
     uint8_t *stream, *records;
     size_t stream_bytes;
-    npu_task_words *tasks;                /* one batch being built (carve-out: no static RAM) */
-    rknn_quant_params quant[MM_MATRICES]; /* as set (the pointers are the client's) */
+    npu_task_words *tasks; /* one batch being built (carve-out: no static RAM) */
+    /* quantisation as set (copies: the client's arrays may go away) */
+    float a_scale, c_scale, *b_scale; /* b_scale: 1 or N values (carve-out) */
+    int32_t a_zp, b_zp, c_zp;
+    int32_t b_scales;
+    int16_t *multiplier; /* int8 -> int8: per output channel (carve-out) */
+    uint32_t requant_shift;
 } mm_state;
 
 /* ---- types and shapes ----------------------------------------------------- */
@@ -69,7 +74,8 @@ static int mm_fail(const char *fn, const char *why)
 static int mm_type_supported(const npu_soc_profile *soc, rknn_matmul_type type)
 {
     switch (type) {
-    case RKNN_INT8_MM_INT8_TO_INT32: return 1;
+    case RKNN_INT8_MM_INT8_TO_INT32:
+    case RKNN_INT8_MM_INT8_TO_INT8: return 1;
     case RKNN_FLOAT16_MM_FLOAT16_TO_FLOAT32:
     case RKNN_FLOAT16_MM_FLOAT16_TO_FLOAT16: return !npu_soc_is_rk356x(soc);
     default: return 0;
@@ -83,12 +89,16 @@ static uint32_t align_up(uint32_t v, uint32_t a)
 
 static void mm_geometry(mm_state *s)
 {
-    int fp16 = s->info.type != RKNN_INT8_MM_INT8_TO_INT32;
+    int int8_out = s->info.type == RKNN_INT8_MM_INT8_TO_INT8;
+    int fp16 = s->info.type != RKNN_INT8_MM_INT8_TO_INT32 && !int8_out;
     uint32_t atom = s->soc->feature_atom_bytes;
 
     s->e_in = fp16 ? 2u : 1u;
-    s->e_out = s->info.type == RKNN_FLOAT16_MM_FLOAT16_TO_FLOAT16 ? 2u : 4u;
-    s->out_prec = s->info.type == RKNN_FLOAT16_MM_FLOAT16_TO_FLOAT16 ? 2u : fp16 ? 5u : 4u;
+    s->e_out = int8_out ? 1u : s->info.type == RKNN_FLOAT16_MM_FLOAT16_TO_FLOAT16 ? 2u : 4u;
+    s->out_prec = int8_out                                             ? 0u
+                  : s->info.type == RKNN_FLOAT16_MM_FLOAT16_TO_FLOAT16 ? 2u
+                  : fp16                                               ? 5u
+                                                                       : 4u;
     s->c2_in = atom / s->e_in;
     s->c2_out = atom / s->e_out;
     /* weight groups: RK3588 32 int8 / 16 fp16 kernels, RK356x half (vnpu.md §6) */
@@ -132,7 +142,8 @@ static rknn_tensor_type mm_in_type(const mm_state *s)
 
 static rknn_tensor_type mm_out_type(const mm_state *s)
 {
-    return s->out_prec == 2u   ? RKNN_TENSOR_FLOAT16
+    return s->out_prec == 0u   ? RKNN_TENSOR_INT8
+           : s->out_prec == 2u ? RKNN_TENSOR_FLOAT16
            : s->out_prec == 5u ? RKNN_TENSOR_FLOAT32
                                : RKNN_TENSOR_INT32;
 }
@@ -199,6 +210,7 @@ static void mm_release(rknn_ctx *ctx)
         for (unsigned i = 0; i < MM_MATRICES; i++)
             mm_free(s->native[i]);
         mm_free(s->stream);
+        mm_free(s->b_scale);
         mm_free(s);
     }
     ctx->matmul = NULL;
@@ -242,6 +254,23 @@ static int mm_alloc_stream(mm_state *s)
     return RKNN_SUCC;
 }
 
+/* The quantisation arrays (one B scale per channel at most, one multiplier
+ * per output channel), in the carve-out, the vendor's defaults set. */
+static int mm_alloc_quant(mm_state *s)
+{
+    void *p;
+    int ret = rknpu_carve_alloc(s->np * (sizeof *s->b_scale + sizeof *s->multiplier), 64, &p,
+                                "rknn_matmul_create");
+
+    if (ret != RKNN_SUCC)
+        return ret;
+    s->b_scale = p;
+    s->multiplier = (int16_t *)(void *)(s->b_scale + s->np);
+    s->a_scale = s->c_scale = s->b_scale[0] = 1.0f; /* the vendor's defaults */
+    s->b_scales = 1;
+    return RKNN_SUCC;
+}
+
 int rknn_matmul_create(rknn_matmul_ctx *handle, rknn_matmul_info *info, rknn_matmul_io_attr *io)
 {
     rknn_ctx *ctx;
@@ -276,7 +305,8 @@ int rknn_matmul_create(rknn_matmul_ctx *handle, rknn_matmul_info *info, rknn_mat
     s->soc = rknpu_platform_profile();
     ctx->soc = s->soc;
     mm_geometry(s);
-    if ((ret = mm_tiles(s)) != RKNN_SUCC || (ret = mm_alloc_stream(s)) != RKNN_SUCC) {
+    if ((ret = mm_tiles(s)) != RKNN_SUCC || (ret = mm_alloc_stream(s)) != RKNN_SUCC ||
+        (ret = mm_alloc_quant(s)) != RKNN_SUCC) {
         mm_release(ctx);
         return ret;
     }
@@ -322,7 +352,7 @@ int rknn_matmul_set_core_mask(rknn_matmul_ctx handle, rknn_core_mask mask)
     return RKNN_ERR_PARAM_INVALID;
 }
 
-/* ---- quantisation parameters (kept; the supported types do not use them) --- */
+/* ---- quantisation parameters (int8 -> int8 uses them) ---------------------- */
 
 static int mm_matrix_index(const char *name)
 {
@@ -330,6 +360,34 @@ static int mm_matrix_index(const char *name)
            : strcmp(name, "B") == 0 ? 1
            : strcmp(name, "C") == 0 ? 2
                                     : -1;
+}
+
+/* Copy a matrix's parameters: one scale and zero point (B: N scales when
+ * per channel). */
+static int mm_copy_quant(mm_state *s, int i, const rknn_quant_params *q)
+{
+    int32_t want = i == 1 && s->info.B_quant_type == 1 ? s->info.N : 1;
+
+    if (!q->scale || q->scale_len != want || (q->zp_len > 0 && !q->zp))
+        return mm_fail("rknn_matmul_set_quant_params",
+                       "scale_len must be 1 (per layer) or N (B per channel) and zp given");
+    for (int32_t n = 0; n < want; n++)
+        if (!(q->scale[n] > 0.0f))
+            return mm_fail("rknn_matmul_set_quant_params", "scales must be positive");
+    if (q->zp_len > 0 && q->zp[0] != 0 && i != 2)
+        return mm_fail("rknn_matmul_set_quant_params",
+                       "zero points of A and B must be 0 (symmetric; asymmetric A/B is not "
+                       "implemented yet)");
+    if (i == 0) {
+        s->a_scale = q->scale[0];
+    } else if (i == 1) {
+        memcpy(s->b_scale, q->scale, (size_t)want * sizeof *s->b_scale);
+        s->b_scales = want;
+    } else {
+        s->c_scale = q->scale[0];
+        s->c_zp = q->zp_len > 0 ? q->zp[0] : 0;
+    }
+    return RKNN_SUCC;
 }
 
 int rknn_matmul_set_quant_params(rknn_matmul_ctx handle, rknn_quant_params *params)
@@ -341,10 +399,10 @@ int rknn_matmul_set_quant_params(rknn_matmul_ctx handle, rknn_quant_params *para
         return RKNN_ERR_CTX_INVALID;
     if (!params || (i = mm_matrix_index(params->name)) < 0)
         return mm_fail("rknn_matmul_set_quant_params", "params must name matrix A, B or C");
-    s->quant[i] = *params;
-    return RKNN_SUCC;
+    return mm_copy_quant(s, i, params);
 }
 
+/* The parameters as set, pointing at the context's own copies. */
 int rknn_matmul_get_quant_params(rknn_matmul_ctx handle, rknn_quant_params *params, float *scale)
 {
     mm_state *s = mm_of(handle, "rknn_matmul_get_quant_params");
@@ -354,9 +412,41 @@ int rknn_matmul_get_quant_params(rknn_matmul_ctx handle, rknn_quant_params *para
         return RKNN_ERR_CTX_INVALID;
     if (!params || (i = mm_matrix_index(params->name)) < 0)
         return mm_fail("rknn_matmul_get_quant_params", "params must name matrix A, B or C");
-    *params = s->quant[i];
+    params->scale = i == 0 ? &s->a_scale : i == 1 ? s->b_scale : &s->c_scale;
+    params->scale_len = i == 1 ? s->b_scales : 1;
+    params->zp = i == 0 ? &s->a_zp : i == 1 ? &s->b_zp : &s->c_zp;
+    params->zp_len = 1;
     if (scale)
-        *scale = s->quant[i].scale && s->quant[i].scale_len > 0 ? s->quant[i].scale[0] : 1.0f;
+        *scale = params->scale[0];
+    return RKNN_SUCC;
+}
+
+/* int8 -> int8 (api.md §1.3): C = sat(round_half_away(acc * m_n / 2^S) + zp_C)
+ * with m_n = round(sA * sB_n / sC * 2^S) and S the largest shift (<= 30)
+ * that keeps every m_n within 15 bits; the BS stage multiplies by m_n from
+ * its stream (exact), OUT_CVT shifts, rounds and adds zp_C. */
+static double mm_ratio(const mm_state *s, uint32_t n)
+{
+    if (n >= (uint32_t)s->info.N)
+        return 0.0;
+    return (double)s->a_scale * s->b_scale[s->b_scales > 1 ? n : 0] / s->c_scale;
+}
+
+static int mm_requant(mm_state *s)
+{
+    double max = 0;
+    uint32_t shift = 30;
+
+    for (uint32_t n = 0; n < (uint32_t)s->info.N; n++)
+        max = mm_ratio(s, n) > max ? mm_ratio(s, n) : max;
+    while (shift > 0 && max * (double)(1u << shift) + 0.5 >= 32768.0)
+        shift--;
+    if (max * (double)(1u << shift) + 0.5 >= 32768.0)
+        return mm_fail("rknn_matmul_run", "sA * sB / sC of 32768 or more cannot be requantised");
+    for (uint32_t n = 0; n < s->np; n++)
+        s->multiplier[n] = (int16_t)(mm_ratio(s, n) * (double)(1u << shift) + 0.5);
+    s->requant_shift = shift;
+    rknpu_hook_cache_clean(s->multiplier, s->np * sizeof *s->multiplier);
     return RKNN_SUCC;
 }
 
@@ -524,6 +614,15 @@ static void mm_build_tile(const mm_state *s, uint32_t m0, uint32_t n0, npu_task_
     if (s->out_prec == 2u) /* fp32 sums narrowed to fp16 */
         c.oc_scale =
             NPU_DPU_OUT_CVT_SCALE_FP32TOFP16_EN(1) | NPU_DPU_OUT_CVT_SCALE_OUT_CVT_SCALE(1);
+    if (s->out_prec == 0u) { /* requantisation (mm_requant) */
+        c.bs_cfg = NPU_DPU_BS_CFG_BS_ALU_BYPASS(1) | NPU_DPU_BS_CFG_BS_RELU_BYPASS(1);
+        c.bs_mul_cfg = NPU_DPU_BS_MUL_CFG_BS_MUL_SRC(1);
+        c.bs_addr = mm_dma(s->multiplier) + n0 * (uint32_t)sizeof *s->multiplier;
+        c.brdma_use = 4u; /* MUL operands only (vnpu.md §7.1) */
+        c.oc_shift = NPU_DPU_OUT_CVT_SHIFT_OUT_CVT_SHIFT(s->requant_shift) |
+                     NPU_DPU_OUT_CVT_SHIFT_CVT_ROUND(1);
+        c.oc_offset = (uint32_t)s->c_zp;
+    }
     c.data_banks = s->data_banks;
     c.weight_banks = s->weight_banks;
     npu_build_conv(t, s->soc, &c);
@@ -573,6 +672,8 @@ int rknn_matmul_run(rknn_matmul_ctx handle)
         return RKNN_ERR_CTX_INVALID;
     if (!s->bound[0] || !s->bound[1] || !s->bound[2])
         return mm_fail("rknn_matmul_run", "A, B and C need rknn_matmul_set_io_mem first");
+    if (s->out_prec == 0u && (ret = mm_requant(s)) != RKNN_SUCC)
+        return ret;
     tiles = ((s->mp + s->mt - 1u) / s->mt) * ((s->np + s->nt - 1u) / s->nt);
     /* the client never has to call rknn_mem_sync (the vendor's rule) */
     mm_clean_inputs(s);

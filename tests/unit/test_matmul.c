@@ -20,7 +20,12 @@ typedef struct {
     int32_t M, K, N;
     int16_t ac_layout, b_layout;
     rknn_core_mask mask;
+    int16_t b_per_channel; /* int8 -> int8: B scales per output channel */
 } mm_case;
+
+/* int8 -> int8 quantisation of a case: scales that spread C over int8 */
+static float q_a, q_b[4128], q_c;
+static int32_t q_zp;
 
 static uint32_t seed = 12345u;
 
@@ -55,7 +60,7 @@ static uint16_t rnd_half(void)
 
 static int fp16_type(rknn_matmul_type t)
 {
-    return t != RKNN_INT8_MM_INT8_TO_INT32;
+    return t != RKNN_INT8_MM_INT8_TO_INT32 && t != RKNN_INT8_MM_INT8_TO_INT8;
 }
 
 /* Element (r, c) of a row-major R x C matrix held in `layout` at p: normal,
@@ -91,6 +96,8 @@ static double value_in(const uint8_t *p, int fp16)
 
 static double value_out(const uint8_t *p, rknn_matmul_type t)
 {
+    if (t == RKNN_INT8_MM_INT8_TO_INT8)
+        return (int8_t)p[0];
     if (t == RKNN_FLOAT16_MM_FLOAT16_TO_FLOAT16)
         return value_in(p, 1);
     if (t == RKNN_FLOAT16_MM_FLOAT16_TO_FLOAT32) {
@@ -134,12 +141,77 @@ static void zero_padding(rknn_tensor_mem *am, const rknn_matmul_tensor_attr *a, 
                     memset((uint8_t *)bm->virt_addr + b_offset(b, 1, k, n, 0, e), 0, e);
 }
 
+/* The documented int8 -> int8 rule (api.md §1.3), typed out here: r_n =
+ * sA * sB_n / sC, S the largest shift <= 30 keeping every round(r_n * 2^S)
+ * below 2^15, C = sat(round_half_away(acc * m_n / 2^S) + zp_C). */
+static int32_t requantised(const mm_case *c, int64_t acc, uint32_t n)
+{
+    double max = 0;
+    int s = 30;
+
+    for (int32_t i = 0; i < c->N; i++) {
+        double r = (double)q_a * q_b[c->b_per_channel ? i : 0] / q_c;
+        max = r > max ? r : max;
+    }
+    while (s > 0 && (int64_t)(max * (double)(1u << s) + 0.5) >= 32768)
+        s--;
+    int64_t m =
+        (int64_t)((double)q_a * q_b[c->b_per_channel ? n : 0] / q_c * (double)(1u << s) + 0.5);
+    int64_t p = acc * m, half = s ? (int64_t)1 << (s - 1) : 0;
+    int64_t y = p >= 0 ? (p + half) >> s : -((-p + half) >> s);
+    y += q_zp;
+    return (int32_t)(y < -128 ? -128 : y > 127 ? 127 : y);
+}
+
+/* Scales for a case: C spread over about +-100 for random int8 inputs. */
+static void set_quant(rknn_matmul_ctx ctx, const mm_case *c)
+{
+    rknn_quant_params q;
+    int32_t zero = 0;
+    float first = 0;
+
+    q_a = 0.02f;
+    for (int32_t n = 0; n < c->N; n++)
+        q_b[n] = c->b_per_channel ? 0.01f * (float)(1 + n % 7) : 0.01f;
+    /* |acc| is about sqrt(K) * 5400 for uniform int8: C about +-100, some saturated */
+    uint32_t root = 1;
+    while ((root + 1) * (root + 1) <= (uint32_t)c->K)
+        root++;
+    q_c = q_a * 0.01f * (float)root * 54.0f;
+    q_zp = 3;
+    memset(&q, 0, sizeof q);
+    q.zp = &zero;
+    q.zp_len = 1;
+    q.scale_len = 1;
+    q.name[0] = 'A';
+    q.scale = &q_a;
+    CHECK(rknn_matmul_set_quant_params(ctx, &q) == RKNN_SUCC);
+    q.name[0] = 'B';
+    q.scale = q_b;
+    q.scale_len = c->b_per_channel ? c->N : 1;
+    CHECK(rknn_matmul_set_quant_params(ctx, &q) == RKNN_SUCC);
+    q.name[0] = 'C';
+    q.scale = &q_c;
+    q.scale_len = 1;
+    q.zp = &q_zp;
+    CHECK(rknn_matmul_set_quant_params(ctx, &q) == RKNN_SUCC);
+    /* what get_quant_params returns is what was set */
+    memset(&q, 0, sizeof q);
+    q.name[0] = 'B';
+    CHECK(rknn_matmul_get_quant_params(ctx, &q, &first) == RKNN_SUCC);
+    CHECK(q.scale_len == (c->b_per_channel ? c->N : 1) && first == q_b[0] &&
+          q.scale[q.scale_len - 1] == q_b[q.scale_len - 1]);
+}
+
 /* Wrong elements of C against the reference. */
 static uint32_t compare(const mm_case *c, const rknn_matmul_io_attr *io, const uint8_t *A,
                         const uint8_t *B, const uint8_t *C)
 {
     int fp16 = fp16_type(c->type), an = c->ac_layout, bn = c->b_layout;
-    size_t e = fp16 ? 2u : 1u, eo = c->type == RKNN_FLOAT16_MM_FLOAT16_TO_FLOAT16 ? 2u : 4u;
+    size_t e = fp16 ? 2u : 1u;
+    size_t eo = c->type == RKNN_INT8_MM_INT8_TO_INT8            ? 1u
+                : c->type == RKNN_FLOAT16_MM_FLOAT16_TO_FLOAT16 ? 2u
+                                                                : 4u;
     uint32_t M = (uint32_t)c->M, K = (uint32_t)c->K, N = (uint32_t)c->N, bad = 0;
 
     for (uint32_t m = 0; m < M; m++)
@@ -158,6 +230,10 @@ static uint32_t compare(const mm_case *c, const rknn_matmul_io_attr *io, const u
                 }
             }
             double got = value_out(C + ac_offset(&io->C, an, m, n, N, M, eo), c->type);
+            if (c->type == RKNN_INT8_MM_INT8_TO_INT8) {
+                bad += got != (double)requantised(c, exact, n);
+                continue;
+            }
             if (!fp16) {
                 bad += got != (double)exact;
                 continue;
@@ -190,12 +266,15 @@ static void run_case(const mm_case *c)
     info.type = c->type;
     info.AC_layout = c->ac_layout;
     info.B_layout = c->b_layout;
+    info.B_quant_type = c->b_per_channel;
     if (!CHECK((ret = rknn_matmul_create(&ctx, &info, &io)) == RKNN_SUCC)) {
         printf("  %s %dx%dx%d: create %d\n", get_matmul_type_string(c->type), (int)c->M, (int)c->K,
                (int)c->N, ret);
         return;
     }
     CHECK(rknn_matmul_set_core_mask(ctx, c->mask) == RKNN_SUCC);
+    if (c->type == RKNN_INT8_MM_INT8_TO_INT8)
+        set_quant(ctx, c);
     mem[0] = rknn_create_mem(ctx, io.A.size);
     mem[1] = rknn_create_mem(ctx, io.B.size);
     mem[2] = rknn_create_mem(ctx, io.C.size);
@@ -212,10 +291,13 @@ static void run_case(const mm_case *c)
         else
             printf("  run returned %d\n", ret);
     }
-    printf("  %-36s M %4d K %4d N %4d  AC %s B %s  mask %d: %lu wrong\n",
+    printf("  %-36s M %4d K %4d N %4d  AC %s B %s%s  mask %d: %lu wrong\n",
            get_matmul_type_string(c->type), (int)c->M, (int)c->K, (int)c->N,
-           c->ac_layout ? "native" : "normal", c->b_layout ? "native" : "normal", (int)c->mask,
-           (unsigned long)bad);
+           c->ac_layout ? "native" : "normal", c->b_layout ? "native" : "normal",
+           c->type != RKNN_INT8_MM_INT8_TO_INT8 ? ""
+           : c->b_per_channel                   ? " per-channel"
+                                                : " per-layer",
+           (int)c->mask, (unsigned long)bad);
     CHECK_EQ_U(bad, 0);
     for (int i = 0; i < 3; i++)
         if (mem[i])
@@ -225,7 +307,7 @@ static void run_case(const mm_case *c)
 
 int main(void)
 {
-    static const rknn_matmul_type types[] = {RKNN_INT8_MM_INT8_TO_INT32,
+    static const rknn_matmul_type types[] = {RKNN_INT8_MM_INT8_TO_INT32, RKNN_INT8_MM_INT8_TO_INT8,
                                              RKNN_FLOAT16_MM_FLOAT16_TO_FLOAT32,
                                              RKNN_FLOAT16_MM_FLOAT16_TO_FLOAT16};
     /* M < 4, M around the 1020-row task limit, K of one and several
@@ -243,7 +325,7 @@ int main(void)
     for (size_t t = 0; t < sizeof types / sizeof types[0]; t++)
         for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
             mm_case c = {types[t],          shapes[s][0],      shapes[s][1], shapes[s][2],
-                         layouts[n % 3][0], layouts[n % 3][1], masks[n % 3]};
+                         layouts[n % 3][0], layouts[n % 3][1], masks[n % 3], (int16_t)(n % 2)};
             n++;
             run_case(&c);
         }
@@ -257,8 +339,8 @@ int main(void)
         printf("RK3566:\n");
         for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
             mm_case c = {
-                RKNN_INT8_MM_INT8_TO_INT32, shapes[s][0],      shapes[s][1],      shapes[s][2],
-                layouts[s % 3][0],          layouts[s % 3][1], RKNN_NPU_CORE_AUTO};
+                RKNN_INT8_MM_INT8_TO_INT32, shapes[s][0],      shapes[s][1],       shapes[s][2],
+                layouts[s % 3][0],          layouts[s % 3][1], RKNN_NPU_CORE_AUTO, 0};
             run_case(&c);
         }
         memset(&info, 0, sizeof info);
