@@ -55,8 +55,9 @@ typedef struct rknn_matmul_state {
     size_t stream_bytes;
     npu_task_words *tasks; /* one batch being built (carve-out: no static RAM) */
     /* quantisation as set (copies: the client's arrays may go away) */
-    float a_scale, c_scale, *b_scale; /* b_scale: 1 or N values (carve-out) */
-    int32_t a_zp, b_zp, c_zp;
+    float scale[MM_MATRICES]; /* A, B (its first), C */
+    float *b_scale;           /* B: 1 or N values (carve-out) */
+    int32_t zp[MM_MATRICES];
     int32_t b_scales;
     int16_t *multiplier; /* int8 -> int8: per output channel (carve-out) */
     uint32_t requant_shift;
@@ -148,14 +149,21 @@ static rknn_tensor_type mm_out_type(const mm_state *s)
                                : RKNN_TENSOR_INT32;
 }
 
-static void mm_attr(rknn_matmul_tensor_attr *a, const char *name, rknn_tensor_type type,
-                    const uint32_t *dims, uint32_t n_dims, uint32_t size)
+/* One io attribute: its name, type and n dims; the size is their product
+ * in bytes (normal and native shapes alike). */
+static void mm_attr(rknn_matmul_tensor_attr *a, char name, rknn_tensor_type type, uint32_t e,
+                    uint32_t n, uint32_t d0, uint32_t d1, uint32_t d2, uint32_t d3)
 {
     memset(a, 0, sizeof *a);
-    strncpy(a->name, name, sizeof a->name - 1u);
-    a->n_dims = n_dims;
-    memcpy(a->dims, dims, n_dims * sizeof *dims);
-    a->size = size;
+    a->name[0] = name;
+    a->n_dims = n;
+    a->dims[0] = d0;
+    a->dims[1] = d1;
+    a->dims[2] = d2;
+    a->dims[3] = d3;
+    a->size = e;
+    for (uint32_t i = 0; i < n; i++)
+        a->size *= a->dims[i];
     a->type = type;
 }
 
@@ -163,24 +171,19 @@ static void mm_attr(rknn_matmul_tensor_attr *a, const char *name, rknn_tensor_ty
 static void mm_io_attrs(mm_state *s)
 {
     uint32_t M = (uint32_t)s->info.M, K = (uint32_t)s->info.K, N = (uint32_t)s->info.N;
-    int ac_native = s->info.AC_layout == RKNN_MM_LAYOUT_NATIVE;
 
-    if (ac_native) {
-        uint32_t a[3] = {s->kp / s->c2_in, M, s->c2_in}, c[3] = {s->np / s->c2_out, M, s->c2_out};
-        mm_attr(&s->io.A, "A", mm_in_type(s), a, 3, s->kp * M * s->e_in);
-        mm_attr(&s->io.C, "C", mm_out_type(s), c, 3, s->np * M * s->e_out);
+    if (s->info.AC_layout == RKNN_MM_LAYOUT_NATIVE) {
+        mm_attr(&s->io.A, 'A', mm_in_type(s), s->e_in, 3, s->kp / s->c2_in, M, s->c2_in, 0);
+        mm_attr(&s->io.C, 'C', mm_out_type(s), s->e_out, 3, s->np / s->c2_out, M, s->c2_out, 0);
     } else {
-        uint32_t a[2] = {M, K}, c[2] = {M, N};
-        mm_attr(&s->io.A, "A", mm_in_type(s), a, 2, M * K * s->e_in);
-        mm_attr(&s->io.C, "C", mm_out_type(s), c, 2, M * N * s->e_out);
+        mm_attr(&s->io.A, 'A', mm_in_type(s), s->e_in, 2, M, K, 0, 0);
+        mm_attr(&s->io.C, 'C', mm_out_type(s), s->e_out, 2, M, N, 0, 0);
     }
-    if (s->info.B_layout == RKNN_MM_LAYOUT_NATIVE) {
-        uint32_t b[4] = {s->np / s->kgroup, s->kp / MM_SLICE, s->kgroup, MM_SLICE};
-        mm_attr(&s->io.B, "B", mm_in_type(s), b, 4, s->np * s->kp * s->e_in);
-    } else {
-        uint32_t b[2] = {K, N};
-        mm_attr(&s->io.B, "B", mm_in_type(s), b, 2, K * N * s->e_in);
-    }
+    if (s->info.B_layout == RKNN_MM_LAYOUT_NATIVE)
+        mm_attr(&s->io.B, 'B', mm_in_type(s), s->e_in, 4, s->np / s->kgroup, s->kp / MM_SLICE,
+                s->kgroup, MM_SLICE);
+    else
+        mm_attr(&s->io.B, 'B', mm_in_type(s), s->e_in, 2, K, N, 0, 0);
 }
 
 /* ---- context -------------------------------------------------------------- */
@@ -209,8 +212,6 @@ static void mm_release(rknn_ctx *ctx)
     if (s) {
         for (unsigned i = 0; i < MM_MATRICES; i++)
             mm_free(s->native[i]);
-        mm_free(s->stream);
-        mm_free(s->b_scale);
         mm_free(s);
     }
     ctx->matmul = NULL;
@@ -219,62 +220,43 @@ static void mm_release(rknn_ctx *ctx)
 
 static int mm_check_info(const rknn_matmul_info *info)
 {
-    if (info->M <= 0 || info->K <= 0 || info->N <= 0)
-        return mm_fail("rknn_matmul_create", "M, K and N must be positive");
-    if ((info->B_layout != RKNN_MM_LAYOUT_NORM && info->B_layout != RKNN_MM_LAYOUT_NATIVE) ||
-        (info->AC_layout != RKNN_MM_LAYOUT_NORM && info->AC_layout != RKNN_MM_LAYOUT_NATIVE))
-        return mm_fail("rknn_matmul_create", "layouts are 0 (normal) or 1 (native)");
-    if (info->iommu_domain_id != 0)
-        return mm_fail("rknn_matmul_create", "iommu_domain_id must be 0 (no IOMMU)");
+    if (info->M <= 0 || info->K <= 0 || info->N <= 0 || (uint16_t)info->B_layout > 1u ||
+        (uint16_t)info->AC_layout > 1u || info->iommu_domain_id != 0)
+        return mm_fail("rknn_matmul_create", "M, K and N must be positive, the layouts 0 (normal) "
+                                             "or 1 (native), iommu_domain_id 0 (no IOMMU)");
     return RKNN_SUCC;
 }
 
-/* The stream and records of one batch of tasks, in the carve-out. */
-static int mm_alloc_stream(mm_state *s)
-{
-    npu_task_words t;
-    npu_conv_desc c;
-    size_t body;
-    void *p;
-    int ret;
+/* A stream slot per task: the longest body, its 4-word tail and the word
+ * the PC may over-fetch, 64-byte aligned (npu_chain_bytes). */
+#define MM_TASK_STREAM_BYTES (((NPU_BUILDER_MAX_WORDS + 5u) * 8u + 63u) / 64u * 64u)
 
-    npu_conv_defaults(&c);
-    c.hin = c.win = c.hout = c.wout = c.kh = c.kw = 1;
-    c.cin = c.cin_real = c.nker = c.kout = 32;
-    npu_build_conv(&t, s->soc, &c);
-    body = npu_chain_bytes(&t, 1);
-    s->stream_bytes = body * MM_BATCH;
-    ret = rknpu_carve_alloc(s->stream_bytes + 40u * MM_BATCH + sizeof *s->tasks * MM_BATCH, 64, &p,
-                            "rknn_matmul_create");
-    if (ret != RKNN_SUCC)
-        return ret;
+/* One carve-out block per context: the state, a batch's stream, records and
+ * task words, B's scales and the requantisation multipliers. */
+static size_t mm_block_bytes(uint32_t np)
+{
+    return (sizeof(mm_state) + 63u) / 64u * 64u + MM_BATCH * (MM_TASK_STREAM_BYTES + 40u) +
+           MM_BATCH * sizeof(npu_task_words) + np * (sizeof(float) + sizeof(int16_t));
+}
+
+static void mm_carve_block(mm_state *s)
+{
+    uint8_t *p = (uint8_t *)s + (sizeof *s + 63u) / 64u * 64u;
+
     s->stream = p;
-    s->records = s->stream + s->stream_bytes;
+    s->stream_bytes = MM_BATCH * MM_TASK_STREAM_BYTES;
+    s->records = p + s->stream_bytes;
     s->tasks = (npu_task_words *)(void *)(s->records + 40u * MM_BATCH);
-    return RKNN_SUCC;
-}
-
-/* The quantisation arrays (one B scale per channel at most, one multiplier
- * per output channel), in the carve-out, the vendor's defaults set. */
-static int mm_alloc_quant(mm_state *s)
-{
-    void *p;
-    int ret = rknpu_carve_alloc(s->np * (sizeof *s->b_scale + sizeof *s->multiplier), 64, &p,
-                                "rknn_matmul_create");
-
-    if (ret != RKNN_SUCC)
-        return ret;
-    s->b_scale = p;
+    s->b_scale = (float *)(void *)(s->tasks + MM_BATCH);
     s->multiplier = (int16_t *)(void *)(s->b_scale + s->np);
-    s->a_scale = s->c_scale = s->b_scale[0] = 1.0f; /* the vendor's defaults */
+    s->scale[0] = s->scale[2] = s->b_scale[0] = 1.0f; /* the vendor's defaults */
     s->b_scales = 1;
-    return RKNN_SUCC;
 }
 
 int rknn_matmul_create(rknn_matmul_ctx *handle, rknn_matmul_info *info, rknn_matmul_io_attr *io)
 {
+    mm_state tmp, *s;
     rknn_ctx *ctx;
-    mm_state *s;
     void *p;
     int ret;
 
@@ -294,22 +276,21 @@ int rknn_matmul_create(rknn_matmul_ctx *handle, rknn_matmul_info *info, rknn_mat
         HAL_LOG_ERR("rknn_matmul_create: all contexts are in use (-Dmax_contexts)");
         return RKNN_ERR_MALLOC_FAIL;
     }
-    if ((ret = rknpu_carve_alloc(sizeof *s, 64, &p, "rknn_matmul_create")) != RKNN_SUCC) {
+    memset(&tmp, 0, sizeof tmp);
+    tmp.info = *info;
+    tmp.soc = rknpu_platform_profile();
+    mm_geometry(&tmp);
+    if ((ret = mm_tiles(&tmp)) != RKNN_SUCC ||
+        (ret = rknpu_carve_alloc(mm_block_bytes(tmp.np), 64, &p, "rknn_matmul_create")) !=
+            RKNN_SUCC) {
         rknn_ctx_give_back(ctx);
         return ret;
     }
     s = p;
-    memset(s, 0, sizeof *s);
+    *s = tmp;
+    mm_carve_block(s);
     ctx->matmul = s;
-    s->info = *info;
-    s->soc = rknpu_platform_profile();
     ctx->soc = s->soc;
-    mm_geometry(s);
-    if ((ret = mm_tiles(s)) != RKNN_SUCC || (ret = mm_alloc_stream(s)) != RKNN_SUCC ||
-        (ret = mm_alloc_quant(s)) != RKNN_SUCC) {
-        mm_release(ctx);
-        return ret;
-    }
     mm_io_attrs(s);
     *io = s->io;
     *handle = rknn_ctx_to_handle(ctx);
@@ -331,35 +312,30 @@ int rknn_matmul_destroy(rknn_matmul_ctx handle)
 int rknn_matmul_set_core_mask(rknn_matmul_ctx handle, rknn_core_mask mask)
 {
     mm_state *s = mm_of(handle, "rknn_matmul_set_core_mask");
+    /* the vendor runs one matmul on one core; AUTO and ALL take core 0 */
+    unsigned core = mask == RKNN_NPU_CORE_1 ? 1u : mask == RKNN_NPU_CORE_2 ? 2u : 0u;
 
     if (!s)
         return RKNN_ERR_CTX_INVALID;
-    /* the vendor runs one matmul on one core; AUTO and ALL take core 0 */
-    switch (mask) {
-    case RKNN_NPU_CORE_AUTO:
-    case RKNN_NPU_CORE_ALL:
-    case RKNN_NPU_CORE_0: s->core = 0; return RKNN_SUCC;
-    case RKNN_NPU_CORE_1:
-    case RKNN_NPU_CORE_2:
-        if ((mask == RKNN_NPU_CORE_1 ? 1u : 2u) >= s->soc->core_count)
-            break;
-        s->core = mask == RKNN_NPU_CORE_1 ? 1u : 2u;
-        return RKNN_SUCC;
-    default: break;
+    if ((core == 0 && mask != RKNN_NPU_CORE_AUTO && mask != RKNN_NPU_CORE_ALL &&
+         mask != RKNN_NPU_CORE_0) ||
+        core >= s->soc->core_count) {
+        HAL_LOG_ERR("rknn_matmul_set_core_mask: mask %d: one matmul runs on one core of the %u "
+                    "of %s",
+                    (int)mask, (unsigned)s->soc->core_count, s->soc->name);
+        return RKNN_ERR_PARAM_INVALID;
     }
-    HAL_LOG_ERR("rknn_matmul_set_core_mask: mask %d: one matmul runs on one core of the %u of %s",
-                (int)mask, (unsigned)s->soc->core_count, s->soc->name);
-    return RKNN_ERR_PARAM_INVALID;
+    s->core = core;
+    return RKNN_SUCC;
 }
 
 /* ---- quantisation parameters (int8 -> int8 uses them) ---------------------- */
 
 static int mm_matrix_index(const char *name)
 {
-    return strcmp(name, "A") == 0   ? 0
-           : strcmp(name, "B") == 0 ? 1
-           : strcmp(name, "C") == 0 ? 2
-                                    : -1;
+    unsigned i = (unsigned char)name[0] - (unsigned char)'A';
+
+    return name[1] == 0 && i < MM_MATRICES ? (int)i : -1; /* "A", "B", "C" */
 }
 
 /* Copy a matrix's parameters: one scale and zero point (B: N scales when
@@ -378,14 +354,11 @@ static int mm_copy_quant(mm_state *s, int i, const rknn_quant_params *q)
         return mm_fail("rknn_matmul_set_quant_params",
                        "zero points of A and B must be 0 (symmetric; asymmetric A/B is not "
                        "implemented yet)");
-    if (i == 0) {
-        s->a_scale = q->scale[0];
-    } else if (i == 1) {
+    s->scale[i] = q->scale[0];
+    s->zp[i] = q->zp_len > 0 ? q->zp[0] : 0;
+    if (i == 1) {
         memcpy(s->b_scale, q->scale, (size_t)want * sizeof *s->b_scale);
         s->b_scales = want;
-    } else {
-        s->c_scale = q->scale[0];
-        s->c_zp = q->zp_len > 0 ? q->zp[0] : 0;
     }
     return RKNN_SUCC;
 }
@@ -412,9 +385,9 @@ int rknn_matmul_get_quant_params(rknn_matmul_ctx handle, rknn_quant_params *para
         return RKNN_ERR_CTX_INVALID;
     if (!params || (i = mm_matrix_index(params->name)) < 0)
         return mm_fail("rknn_matmul_get_quant_params", "params must name matrix A, B or C");
-    params->scale = i == 0 ? &s->a_scale : i == 1 ? s->b_scale : &s->c_scale;
+    params->scale = i == 1 ? s->b_scale : &s->scale[i];
     params->scale_len = i == 1 ? s->b_scales : 1;
-    params->zp = i == 0 ? &s->a_zp : i == 1 ? &s->b_zp : &s->c_zp;
+    params->zp = &s->zp[i];
     params->zp_len = 1;
     if (scale)
         *scale = params->scale[0];
@@ -429,7 +402,7 @@ static double mm_ratio(const mm_state *s, uint32_t n)
 {
     if (n >= (uint32_t)s->info.N)
         return 0.0;
-    return (double)s->a_scale * s->b_scale[s->b_scales > 1 ? n : 0] / s->c_scale;
+    return (double)s->scale[0] * s->b_scale[s->b_scales > 1 ? n : 0] / s->scale[2];
 }
 
 static int mm_requant(mm_state *s)
@@ -452,45 +425,24 @@ static int mm_requant(mm_state *s)
 
 /* ---- layouts -------------------------------------------------------------- */
 
-/* Normal A [M][K] into native [Kp/C2][Mp][C2], padding zero. */
-static void mm_a_to_native(const mm_state *s, const uint8_t *a, uint8_t *dst)
+/* Moves a rows x cols matrix between our native copy [cols/C2][rows_p][C2]
+ * and the client's memory: row-major, or native without padding rows
+ * (rows_p > rows only when M < 4). */
+/* noinline: called for A and for C, one copy of the loops (footprint) */
+__attribute__((noinline)) static void mm_relayout(uint8_t *native, uint32_t rows_p, uint8_t *client,
+                                                  int client_native, uint32_t rows, uint32_t cols,
+                                                  uint32_t c2, uint32_t e, int to_native)
 {
-    uint32_t M = (uint32_t)s->info.M, K = (uint32_t)s->info.K;
-
-    memset(dst, 0, s->native_bytes[0]);
-    for (uint32_t m = 0; m < M; m++)
-        for (uint32_t k = 0; k < K; k++)
-            memcpy(dst + (((size_t)(k / s->c2_in) * s->mp + m) * s->c2_in + k % s->c2_in) * s->e_in,
-                   a + ((size_t)m * K + k) * s->e_in, s->e_in);
-}
-
-/* A client's native A of M < 4 rows into our padded copy. */
-static void mm_a_pad_native(const mm_state *s, const uint8_t *a, uint8_t *dst)
-{
-    uint32_t M = (uint32_t)s->info.M, row = s->c2_in * s->e_in;
-
-    memset(dst, 0, s->native_bytes[0]);
-    for (uint32_t k1 = 0; k1 < s->kp / s->c2_in; k1++)
-        memcpy(dst + (size_t)k1 * s->mp * row, a + (size_t)k1 * M * row, (size_t)M * row);
-}
-
-/* Our native C [Np/C2'][Mp][C2'] into the client's C (normal [M][N], or
- * native without the padding rows). */
-static void mm_c_from_native(const mm_state *s, const uint8_t *src, uint8_t *c)
-{
-    uint32_t M = (uint32_t)s->info.M, N = (uint32_t)s->info.N, row = s->c2_out * s->e_out;
-
-    if (s->info.AC_layout == RKNN_MM_LAYOUT_NATIVE) {
-        for (uint32_t n1 = 0; n1 < s->np / s->c2_out; n1++)
-            memcpy(c + (size_t)n1 * M * row, src + (size_t)n1 * s->mp * row, (size_t)M * row);
-        return;
-    }
-    for (uint32_t m = 0; m < M; m++)
-        for (uint32_t n = 0; n < N; n++)
-            memcpy(c + ((size_t)m * N + n) * s->e_out,
-                   src + (((size_t)(n / s->c2_out) * s->mp + m) * s->c2_out + n % s->c2_out) *
-                             s->e_out,
-                   s->e_out);
+    for (uint32_t r = 0; r < rows; r++)
+        for (uint32_t c = 0; c < cols; c++) {
+            size_t at = ((size_t)(c / c2) * rows_p + r) * c2 + c % c2;
+            size_t cl =
+                client_native ? ((size_t)(c / c2) * rows + r) * c2 + c % c2 : (size_t)r * cols + c;
+            if (to_native)
+                memcpy(native + at * e, client + cl * e, e);
+            else
+                memcpy(client + cl * e, native + at * e, e);
+        }
 }
 
 /* Our own native copy of matrix i (allocated once). */
@@ -520,11 +472,10 @@ static int mm_bind_a(mm_state *s, rknn_tensor_mem *mem)
     ret = mm_native_buffer(s, 0, s->kp * s->mp * s->e_in);
     if (ret != RKNN_SUCC)
         return ret;
-    rknpu_hook_cache_invalidate(mem->virt_addr, mem->size + mem->offset);
-    if (native)
-        mm_a_pad_native(s, a, s->native[0]);
-    else
-        mm_a_to_native(s, a, s->native[0]);
+    /* the CPU reads what the CPU wrote: no cache maintenance here */
+    memset(s->native[0], 0, s->native_bytes[0]);
+    mm_relayout(s->native[0], s->mp, (uint8_t *)(uintptr_t)a, native, (uint32_t)s->info.M,
+                native ? s->kp : (uint32_t)s->info.K, s->c2_in, s->e_in, 1);
     return RKNN_SUCC;
 }
 
@@ -537,8 +488,6 @@ static int mm_bind_b(mm_state *s, rknn_tensor_mem *mem)
     ret = mm_native_buffer(s, 1, s->np * s->kp * s->e_in);
     if (ret != RKNN_SUCC)
         return ret;
-    rknpu_hook_cache_invalidate(mem->virt_addr, mem->size + mem->offset);
-    memset(s->native[1], 0, s->native_bytes[1]);
     return rknn_B_normal_layout_to_native_layout((uint8_t *)mem->virt_addr + mem->offset,
                                                  s->native[1], s->info.K, s->info.N, (int)s->kgroup,
                                                  (int)MM_SLICE, s->info.type);
@@ -621,7 +570,7 @@ static void mm_build_tile(const mm_state *s, uint32_t m0, uint32_t n0, npu_task_
         c.brdma_use = 4u; /* MUL operands only (vnpu.md §7.1) */
         c.oc_shift = NPU_DPU_OUT_CVT_SHIFT_OUT_CVT_SHIFT(s->requant_shift) |
                      NPU_DPU_OUT_CVT_SHIFT_CVT_ROUND(1);
-        c.oc_offset = (uint32_t)s->c_zp;
+        c.oc_offset = (uint32_t)s->zp[2];
     }
     c.data_banks = s->data_banks;
     c.weight_banks = s->weight_banks;
@@ -686,8 +635,10 @@ int rknn_matmul_run(rknn_matmul_ctx handle)
     c = (uint8_t *)s->bound[2]->virt_addr + s->bound[2]->offset;
     if (s->native[2]) {
         rknpu_hook_cache_invalidate(s->native[2], s->native_bytes[2]);
-        mm_c_from_native(s, s->native[2], c);
-        rknpu_hook_cache_clean(c, s->io.C.size);
+        mm_relayout(s->native[2], s->mp, c, s->info.AC_layout == RKNN_MM_LAYOUT_NATIVE,
+                    (uint32_t)s->info.M,
+                    s->info.AC_layout == RKNN_MM_LAYOUT_NATIVE ? s->np : (uint32_t)s->info.N,
+                    s->c2_out, s->e_out, 0);
     } else {
         rknpu_hook_cache_invalidate(c, s->io.C.size);
     }
@@ -754,19 +705,14 @@ int rknn_B_normal_layout_to_native_layout(void *B_input, void *B_output, int K, 
     }
     nr = (N + subN - 1) / subN;
     kr = (K + subK - 1) / subK;
-    for (int i = 0; i < nr; i++)
-        for (int j = 0; j < kr; j++)
-            for (int n = 0; n < subN; n++)
-                for (int k = 0; k < subK; k++) {
-                    size_t d = ((((size_t)i * (size_t)kr + (size_t)j) * (size_t)subN + (size_t)n) *
-                                    (size_t)subK +
-                                (size_t)k) *
-                               e;
-                    int kk = j * subK + k, nn = i * subN + n;
-                    if (kk < K && nn < N)
-                        memcpy(dst + d, src + ((size_t)kk * (size_t)N + (size_t)nn) * e, e);
-                    else
-                        memset(dst + d, 0, e);
-                }
+    memset(dst, 0, (size_t)nr * (size_t)kr * (size_t)subN * (size_t)subK * e);
+    for (int k = 0; k < K; k++)
+        for (int n = 0; n < N; n++)
+            memcpy(dst + ((((size_t)(n / subN) * (size_t)kr + (size_t)(k / subK)) * (size_t)subN +
+                           (size_t)(n % subN)) *
+                              (size_t)subK +
+                          (size_t)(k % subK)) *
+                             e,
+                   src + ((size_t)k * (size_t)N + (size_t)n) * e, e);
     return RKNN_SUCC;
 }

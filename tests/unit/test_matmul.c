@@ -4,8 +4,8 @@
  * rknn_mem_sync) over a grid of types, shapes, layouts and core masks,
  * against a C reference written here: exact int64 sums for int8, a
  * sequential fp32 sum for fp16 with a bound relative to K (the NPU's order
- * of summation is its own). The native layouts are typed out from api.md
- * §6 as index walks of their own. Host and QEMU.
+ * of summation is its own). The native layouts are typed out from
+ * api.md §4.6 as index walks of their own. Host and QEMU.
  */
 #include <stdio.h>
 #include <string.h>
@@ -337,10 +337,17 @@ int main(void)
         rknn_matmul_io_attr io;
         rknn_matmul_ctx ctx = 1;
         printf("RK3566:\n");
-        for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
-            mm_case c = {
-                RKNN_INT8_MM_INT8_TO_INT32, shapes[s][0],      shapes[s][1],       shapes[s][2],
-                layouts[s % 3][0],          layouts[s % 3][1], RKNN_NPU_CORE_AUTO, 0};
+        for (size_t s = 0; s < 2 * sizeof shapes / sizeof shapes[0]; s++) {
+            size_t k = s % (sizeof shapes / sizeof shapes[0]);
+            mm_case c = {s < sizeof shapes / sizeof shapes[0] ? RKNN_INT8_MM_INT8_TO_INT32
+                                                              : RKNN_INT8_MM_INT8_TO_INT8,
+                         shapes[k][0],
+                         shapes[k][1],
+                         shapes[k][2],
+                         layouts[s % 3][0],
+                         layouts[s % 3][1],
+                         RKNN_NPU_CORE_AUTO,
+                         (int16_t)(s % 2)};
             run_case(&c);
         }
         memset(&info, 0, sizeof info);
