@@ -82,6 +82,35 @@ typedef struct {
 
 /* ---- register decode -------------------------------------------------------- */
 
+/* The CBUF split (vnpu.md §6.1; RK3588, whose rules the streams show):
+ * data and weight banks within the SoC's banks, and the rows of an NC1HWC2
+ * input (DATA_ENTRIES 64-byte entries each) within the data banks. The
+ * results never depend on it; wrong programming is reported. */
+static int vnpu_cbuf_check(vnpu_task *t, const vnpu_conv *g)
+{
+    const npu_soc_profile *soc = t->dev->soc;
+    uint32_t con0 = R(t, NPU_CNA_CBUF_CON0);
+    uint32_t data = NPU_CNA_CBUF_CON0_DATA_BANK_GET(con0);
+    uint32_t weight = NPU_CNA_CBUF_CON0_WEIGHT_BANK_GET(con0);
+    uint64_t rows =
+        (uint64_t)g->hin * NPU_CNA_CBUF_CON1_DATA_ENTRIES_GET(R(t, NPU_CNA_CBUF_CON1)) * 64u;
+
+    if (t->cfg->rk356x || !soc->cbuf_banks)
+        return 0;
+    if (data + weight > soc->cbuf_banks)
+        return vnpu_fail(t, VNPU_INT_DMA_READ_ERROR | VNPU_INT_DMA_WRITE_ERROR,
+                         "CNA_CBUF_CON0 = 0x%08lx: %lu data + %lu weight banks exceed the CBUF's "
+                         "%u",
+                         (unsigned long)con0, (unsigned long)data, (unsigned long)weight,
+                         (unsigned)soc->cbuf_banks);
+    if (!NPU_CNA_CONV_CON1_ARGB_IN_GET(R(t, NPU_CNA_CONV_CON1)) &&
+        rows > (uint64_t)data * soc->cbuf_bank_bytes)
+        return vnpu_inconsistent(t, NPU_CNA_CBUF_CON1, NPU_CNA_CBUF_CON0,
+                                 "DATAIN_HEIGHT x DATA_ENTRIES 64-byte entries overflow the data "
+                                 "banks (a CBUF bank overflow)");
+    return 0;
+}
+
 static int vnpu_conv_decode(vnpu_task *t, vnpu_conv *g)
 {
     uint32_t con1 = R(t, NPU_CNA_CONV_CON1);
@@ -151,6 +180,8 @@ static int vnpu_conv_decode(vnpu_task *t, vnpu_conv *g)
     if ((uint64_t)g->cin * g->kh * g->kw >= 131072u)
         return vnpu_unsupported(t, NPU_CNA_DATA_SIZE1,
                                 "more than 2^17 products per output (accumulator range)");
+    if (vnpu_cbuf_check(t, g) != 0)
+        return -1;
     if (NPU_CNA_DATA_SIZE3_SURF_MODE_GET(R(t, NPU_CNA_DATA_SIZE3)))
         return vnpu_unsupported(t, NPU_CNA_DATA_SIZE3, "SURF_MODE");
     if (NPU_CNA_DATA_SIZE2_DATAOUT_WIDTH_GET(R(t, NPU_CNA_DATA_SIZE2)) != g->wout)

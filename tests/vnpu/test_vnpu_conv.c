@@ -1011,6 +1011,10 @@ static void test_unsupported(void)
     expect_unsupported(&c, NPU_CORE_DATAOUT_SIZE_1, 6, "fewer CORE output channels");
     expect_unsupported(&c, NPU_CNA_WEIGHT_SIZE1, 99, "weight sizes");
     expect_unsupported(&c, NPU_CNA_FC_CON0, 1, "zero skipping");
+    /* CBUF programming (vnpu.md §6.1): more banks than the CBUF has, and the
+     * input's rows (4 x DATA_ENTRIES 64-byte entries) beyond the data banks */
+    expect_unsupported(&c, NPU_CNA_CBUF_CON0, 0x88, "exceed the CBUF");
+    expect_unsupported(&c, NPU_CNA_CBUF_CON1, 2000, "CBUF bank overflow");
     /* the RK3566 converter with the ROUND_TYPE bit */
     setup(RKNPU_SOC_RK3566);
     c.in_addr = tasm_alloc(&mem, 4096, 64);
