@@ -35,6 +35,10 @@
  *                             thread, same input, same run (--ppocr-ref
  *                             SCRIPT: tests/tools/ppocr_ref.js, run by node)
  *   vnpu_vs_onnxruntime_ppocr_det  their ratio
+ *   vnpu_matmul_{int8,fp16}_macs_per_s  rknn_matmul_run of 256x1024x512
+ *                             (native layouts) on the host virtual NPU
+ *   cpu_triple_loop_int8_macs_per_s  a plain C triple loop of the same
+ *                             int8 product, same run (the baseline)
  *
  * Internal mode for callgrind: --run-loop N runs rknn_run N times.
  *
@@ -56,6 +60,7 @@
 #include "npu_driver.h"
 #include "npu_soc.h"
 #include "rknn_api.h"
+#include "rknn_matmul_api.h"
 #include "rknpu_bm.h"
 #include "rknpu_platform_internal.h"
 #include "tool_files.h"
@@ -95,6 +100,9 @@ enum {
     FIG_PPOCR,
     FIG_PPOCR_ORT,
     FIG_PPOCR_RATIO,
+    FIG_MM_INT8,
+    FIG_MM_FP16,
+    FIG_MM_CPU,
     FIG_COUNT
 };
 
@@ -109,6 +117,9 @@ static figure figures[FIG_COUNT] = {
     [FIG_PPOCR] = {"vnpu_ppocr_det_s", "s", GOAL_AT_MOST, 3, 0, 0, ""},
     [FIG_PPOCR_ORT] = {"onnxruntime_ppocr_det_s", "s", GOAL_REPORT, 0, 0, 0, ""},
     [FIG_PPOCR_RATIO] = {"vnpu_vs_onnxruntime_ppocr_det", "ratio", GOAL_AT_MOST, 10, 0, 0, ""},
+    [FIG_MM_INT8] = {"vnpu_matmul_int8_macs_per_s", "macs/s", GOAL_REPORT, 0, 0, 0, ""},
+    [FIG_MM_FP16] = {"vnpu_matmul_fp16_macs_per_s", "macs/s", GOAL_REPORT, 0, 0, 0, ""},
+    [FIG_MM_CPU] = {"cpu_triple_loop_int8_macs_per_s", "macs/s", GOAL_REPORT, 0, 0, 0, ""},
 };
 
 static void set_figure(int id, double value, const char *how)
@@ -788,6 +799,100 @@ static void bench_vnpu(double seconds)
     set_figure(FIG_VNPU, (double)(after.macs - before.macs) * 1e9 / (double)(t1 - t0), how);
 }
 
+/* ---- matmul ---------------------------------------------------------------------- */
+
+#define MM_M 256
+#define MM_K 1024
+#define MM_N 512
+
+/* Seconds per rknn_matmul_run of MM_M x MM_K x MM_N (best of 3), or -1. */
+static double matmul_seconds(rknn_matmul_type type)
+{
+    rknn_matmul_info info;
+    rknn_matmul_io_attr io;
+    rknn_matmul_ctx ctx;
+    rknn_tensor_mem *m[3];
+    double best = -1;
+
+    memset(&info, 0, sizeof info);
+    info.M = MM_M;
+    info.K = MM_K;
+    info.N = MM_N;
+    info.type = type;
+    info.AC_layout = info.B_layout = 1; /* native: the NPU's own rate, no CPU re-layout */
+    if (use_soc(RKNPU_SOC_RK3588) != RKNN_SUCC || rknn_matmul_create(&ctx, &info, &io) != RKNN_SUCC)
+        return -1;
+    m[0] = rknn_create_mem(ctx, io.A.size);
+    m[1] = rknn_create_mem(ctx, io.B.size);
+    m[2] = rknn_create_mem(ctx, io.C.size);
+    if (m[0] && m[1] && m[2]) {
+        for (int i = 0; i < 2; i++)
+            memset(m[i]->virt_addr, 0x11, i ? io.B.size : io.A.size);
+        if (rknn_matmul_set_io_mem(ctx, m[0], &io.A) == RKNN_SUCC &&
+            rknn_matmul_set_io_mem(ctx, m[1], &io.B) == RKNN_SUCC &&
+            rknn_matmul_set_io_mem(ctx, m[2], &io.C) == RKNN_SUCC)
+            for (int r = 0; r < 3; r++) {
+                uint64_t t0 = now_ns();
+                if (rknn_matmul_run(ctx) != RKNN_SUCC)
+                    break;
+                double sec = (double)(now_ns() - t0) / 1e9;
+                best = best < 0 || sec < best ? sec : best;
+            }
+    }
+    for (int i = 0; i < 3; i++)
+        if (m[i])
+            rknn_destroy_mem(ctx, m[i]);
+    rknn_matmul_destroy(ctx);
+    return best;
+}
+
+/* The same int8 product as a plain C triple loop (int32 sums), seconds. */
+static double matmul_cpu_seconds(void)
+{
+    int8_t *a = xalloc((size_t)MM_M * MM_K), *b = xalloc((size_t)MM_K * MM_N);
+    int32_t *c = xalloc(sizeof *c * (size_t)MM_M * MM_N);
+    uint64_t t0;
+    double sec;
+
+    for (size_t i = 0; i < (size_t)MM_M * MM_K; i++)
+        a[i] = (int8_t)(i * 7u);
+    for (size_t i = 0; i < (size_t)MM_K * MM_N; i++)
+        b[i] = (int8_t)(i * 13u);
+    t0 = now_ns();
+    for (int i = 0; i < MM_M; i++)
+        for (int j = 0; j < MM_N; j++) {
+            int32_t sum = 0;
+            for (int k = 0; k < MM_K; k++)
+                sum += a[i * MM_K + k] * b[k * MM_N + j];
+            c[i * MM_N + j] = sum;
+        }
+    sec = (double)(now_ns() - t0) / 1e9;
+    sink = (uint8_t)c[MM_M * MM_N - 1];
+    free(a);
+    free(b);
+    free(c);
+    return sec;
+}
+
+static void bench_matmul(void)
+{
+    double macs = (double)MM_M * MM_K * MM_N, i8, f16, cpu;
+    char how[200];
+
+    i8 = matmul_seconds(RKNN_INT8_MM_INT8_TO_INT32);
+    f16 = matmul_seconds(RKNN_FLOAT16_MM_FLOAT16_TO_FLOAT32);
+    cpu = matmul_cpu_seconds();
+    snprintf(how, sizeof how, "rknn_matmul_run %dx%dx%d, native layouts, best of 3", MM_M, MM_K,
+             MM_N);
+    printf("matmul %dx%dx%d: virtual NPU int8 %.3f s, fp16 %.3f s; C triple loop int8 %.3f s\n",
+           MM_M, MM_K, MM_N, i8, f16, cpu);
+    if (i8 > 0)
+        set_figure(FIG_MM_INT8, macs / i8, how);
+    if (f16 > 0)
+        set_figure(FIG_MM_FP16, macs / f16, how);
+    set_figure(FIG_MM_CPU, macs / cpu, "the same int8 product, plain C i-j-k loops, same run");
+}
+
 /* ---- footprint (scripts/footprint.sh) --------------------------------------------- */
 
 static void bench_footprint(const char *script)
@@ -923,6 +1028,7 @@ int main(int argc, char **argv)
     }
     bench_vnpu(o.vnpu_seconds);
     bench_ppocr(o.models, o.ppocr_ref);
+    bench_matmul();
     if (o.footprint)
         bench_footprint(o.footprint);
     print_figures();
