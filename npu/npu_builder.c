@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "npu_builder.h"
+#include "npu_builder_internal.h"
 #include "npu_regcmd.h"
 #include "npu_regs.h"
 
@@ -37,8 +38,8 @@ void npu_task_reg(npu_task_words *t, uint32_t table_off, uint32_t value)
 
 /* Defaults: every DPU stage bypassed, OUT_CVT identity. */
 /* The DPU's output cube and its BS -> BN -> EW -> OUT_CVT epilogue. */
-static void emit_dpu_output(npu_task_words *t, const npu_conv_desc *c, uint32_t w, uint32_t h,
-                            uint32_t ch)
+void npu_emit_dpu_output(npu_task_words *t, const npu_conv_desc *c, uint32_t w, uint32_t h,
+                         uint32_t ch)
 {
     npu_task_reg(t, NPU_DPU_DST_BASE_ADDR, c->out_addr);
     npu_task_reg(t, NPU_DPU_DST_SURF_STRIDE, c->out_surf);
@@ -67,11 +68,7 @@ static void emit_dpu_output(npu_task_words *t, const npu_conv_desc *c, uint32_t 
     npu_task_reg(t, NPU_DPU_OUT_CVT_SHIFT, c->oc_shift);
 }
 
-/* The interrupt that ends a task: its last unit's, either ping-pong group. */
-#define DPU_DONE (NPU_PC_INTERRUPT_MASK_DPU_GROUP0(1) | NPU_PC_INTERRUPT_MASK_DPU_GROUP1(1))
-#define PPU_DONE (NPU_PC_INTERRUPT_MASK_PPU_GROUP0(1) | NPU_PC_INTERRUPT_MASK_PPU_GROUP1(1))
-
-static uint32_t dpu_data_format(const npu_conv_desc *c, uint32_t in_prec)
+uint32_t npu_dpu_data_format(const npu_conv_desc *c, uint32_t in_prec)
 {
     return NPU_DPU_DATA_FORMAT_OUT_PRECISION(c->out_prec) |
            NPU_DPU_DATA_FORMAT_IN_PRECISION(in_prec) |
@@ -80,7 +77,7 @@ static uint32_t dpu_data_format(const npu_conv_desc *c, uint32_t in_prec)
 }
 
 /* The EW operand stream: off when EW is bypassed, else per-pixel data. */
-static uint32_t erdma_cfg(const npu_conv_desc *c)
+uint32_t npu_erdma_cfg(const npu_conv_desc *c)
 {
     if (NPU_DPU_EW_CFG_EW_BYPASS_GET(c->ew_cfg))
         return NPU_DPU_RDMA_ERDMA_CFG_ERDMA_DISABLE(1);
@@ -222,9 +219,9 @@ void npu_build_conv(npu_task_words *t, const npu_soc_profile *soc, const npu_con
         rk356x ? NPU_DPU_FEATURE_MODE_CFG_CONV_MODE(1) | NPU_DPU_FEATURE_MODE_CFG_BURST_LEN(8)
                : NPU_DPU_FEATURE_MODE_CFG_OUTPUT_MODE(2) | NPU_DPU_FEATURE_MODE_CFG_BURST_LEN(15) |
                      NPU_DPU_FEATURE_MODE_CFG_CONV_MODE(c->depthwise ? 3u : 0u));
-    npu_task_reg(t, NPU_DPU_DATA_FORMAT, dpu_data_format(c, prec));
+    npu_task_reg(t, NPU_DPU_DATA_FORMAT, npu_dpu_data_format(c, prec));
     npu_task_reg(t, NPU_DPU_OFFSET_PEND, 0);
-    emit_dpu_output(t, c, c->wout, c->hout, c->kout);
+    npu_emit_dpu_output(t, c, c->wout, c->hout, c->kout);
     npu_task_reg(t, NPU_DPU_SURFACE_ADD, 0);
     /* DPU_RDMA */
     if (enable & NPU_UNIT_DPU_RDMA) {
@@ -241,7 +238,7 @@ void npu_build_conv(npu_task_words *t, const npu_soc_profile *soc, const npu_con
                                   : NPU_DPU_RDMA_BRDMA_CFG_BRDMA_DISABLE(1));
         npu_task_reg(t, NPU_DPU_RDMA_BS_BASE_ADDR, c->bs_addr);
         npu_task_reg(t, NPU_DPU_RDMA_NRDMA_CFG, NPU_DPU_RDMA_NRDMA_CFG_NRDMA_DISABLE(1));
-        npu_task_reg(t, NPU_DPU_RDMA_ERDMA_CFG, erdma_cfg(c));
+        npu_task_reg(t, NPU_DPU_RDMA_ERDMA_CFG, npu_erdma_cfg(c));
         npu_task_reg(t, NPU_DPU_RDMA_EW_BASE_ADDR, c->ew_addr);
         npu_task_reg(t, NPU_DPU_RDMA_EW_SURF_STRIDE, c->ew_surf);
         npu_task_reg(t, NPU_DPU_RDMA_FEATURE_MODE_CFG, fm);
@@ -249,87 +246,6 @@ void npu_build_conv(npu_task_words *t, const npu_soc_profile *soc, const npu_con
                      NPU_DPU_RDMA_WEIGHT_WEIGHT_M(1) | NPU_DPU_RDMA_WEIGHT_WEIGHT_B(1) |
                          NPU_DPU_RDMA_WEIGHT_WEIGHT_N(1) | NPU_DPU_RDMA_WEIGHT_WEIGHT_E(1));
     }
-}
-
-/* DPU flying mode (DPU + DPU_RDMA, no CNA): int8 or fp16 cube of w x h
- * pixels and c <= C2 channels from src; epilogue registers as in `c`
- * (only the DPU fields are used). */
-void npu_build_flying(npu_task_words *t, const npu_soc_profile *soc, uint32_t in_prec, uint32_t w,
-                      uint32_t h, uint32_t ch, uint32_t src, const npu_conv_desc *c, int nonalign)
-{
-    int rk356x = npu_soc_is_rk356x(soc);
-    uint32_t out_elem = c->out_prec == 0 ? 1u : (c->out_prec <= 3 ? 2u : 4u);
-    uint32_t fm =
-        NPU_DPU_FEATURE_MODE_CFG_FLYING_MODE(1) |
-        (rk356x ? NPU_DPU_FEATURE_MODE_CFG_CONV_MODE(1) | NPU_DPU_FEATURE_MODE_CFG_BURST_LEN(8)
-                : NPU_DPU_FEATURE_MODE_CFG_OUTPUT_MODE(2) | NPU_DPU_FEATURE_MODE_CFG_BURST_LEN(15));
-
-    if (nonalign)
-        fm |= NPU_DPU_FEATURE_MODE_CFG_NONALIGN(1) |
-              NPU_DPU_FEATURE_MODE_CFG_SURF_LEN(w * h * ch * out_elem / 8u);
-    npu_task_begin(t, soc, NPU_UNIT_DPU | NPU_UNIT_DPU_RDMA, DPU_DONE);
-    npu_task_reg(t, NPU_DPU_S_POINTER, NPU_S_POINTER_PP_ARM);
-    npu_task_reg(t, NPU_DPU_RDMA_S_POINTER, NPU_S_POINTER_PP_ARM);
-    npu_task_reg(t, NPU_DPU_FEATURE_MODE_CFG, fm);
-    npu_task_reg(t, NPU_DPU_DATA_FORMAT, dpu_data_format(c, in_prec));
-    emit_dpu_output(t, c, w, h, ch);
-    npu_task_reg(t, NPU_DPU_RDMA_DATA_CUBE_WIDTH, w - 1u);
-    npu_task_reg(t, NPU_DPU_RDMA_DATA_CUBE_HEIGHT, h - 1u);
-    npu_task_reg(t, NPU_DPU_RDMA_DATA_CUBE_CHANNEL, ch - 1u);
-    npu_task_reg(t, NPU_DPU_RDMA_SRC_BASE_ADDR, src);
-    npu_task_reg(t, NPU_DPU_RDMA_BRDMA_CFG, NPU_DPU_RDMA_BRDMA_CFG_BRDMA_DISABLE(1));
-    npu_task_reg(t, NPU_DPU_RDMA_NRDMA_CFG, NPU_DPU_RDMA_NRDMA_CFG_NRDMA_DISABLE(1));
-    npu_task_reg(t, NPU_DPU_RDMA_ERDMA_CFG, erdma_cfg(c));
-    npu_task_reg(t, NPU_DPU_RDMA_EW_BASE_ADDR, c->ew_addr);
-    npu_task_reg(t, NPU_DPU_RDMA_EW_SURF_STRIDE, c->ew_surf);
-    npu_task_reg(t, NPU_DPU_RDMA_SRC_DMA_CFG, 0);
-    /* flying, MRDMA on, PROC and IN precision */
-    npu_task_reg(t, NPU_DPU_RDMA_FEATURE_MODE_CFG,
-                 NPU_DPU_RDMA_FEATURE_MODE_CFG_FLYING_MODE(1) |
-                     NPU_DPU_RDMA_FEATURE_MODE_CFG_PROC_PRECISION(in_prec) |
-                     NPU_DPU_RDMA_FEATURE_MODE_CFG_BURST_LEN(15) |
-                     NPU_DPU_RDMA_FEATURE_MODE_CFG_IN_PRECISION(in_prec));
-}
-
-void npu_build_pool(npu_task_words *t, const npu_soc_profile *soc, const npu_pool_desc *p)
-{
-    npu_task_begin(t, soc, NPU_UNIT_PPU | NPU_UNIT_PPU_RDMA, PPU_DONE);
-    npu_task_reg(t, NPU_PPU_S_POINTER, NPU_S_POINTER_PP_ARM);
-    npu_task_reg(t, NPU_PPU_RDMA_S_POINTER, NPU_S_POINTER_PP_ARM);
-    npu_task_reg(t, NPU_PPU_DATA_CUBE_IN_WIDTH, p->win - 1u);
-    npu_task_reg(t, NPU_PPU_DATA_CUBE_IN_HEIGHT, p->hin - 1u);
-    npu_task_reg(t, NPU_PPU_DATA_CUBE_IN_CHANNEL, p->c - 1u);
-    npu_task_reg(t, NPU_PPU_DATA_CUBE_OUT_WIDTH, p->wout - 1u);
-    npu_task_reg(t, NPU_PPU_DATA_CUBE_OUT_HEIGHT, p->hout - 1u);
-    npu_task_reg(t, NPU_PPU_DATA_CUBE_OUT_CHANNEL, p->c - 1u);
-    npu_task_reg(t, NPU_PPU_OPERATION_MODE_CFG,
-                 NPU_PPU_OPERATION_MODE_CFG_FLYING_MODE(1) |
-                     NPU_PPU_OPERATION_MODE_CFG_POOLING_METHOD(p->method));
-    npu_task_reg(t, NPU_PPU_POOLING_KERNEL_CFG,
-                 NPU_PPU_POOLING_KERNEL_CFG_KERNEL_WIDTH(p->kw - 1u) |
-                     NPU_PPU_POOLING_KERNEL_CFG_KERNEL_HEIGHT(p->kh - 1u) |
-                     NPU_PPU_POOLING_KERNEL_CFG_KERNEL_STRIDE_WIDTH(p->sw - 1u) |
-                     NPU_PPU_POOLING_KERNEL_CFG_KERNEL_STRIDE_HEIGHT(p->sh - 1u));
-    npu_task_reg(t, NPU_PPU_RECIP_KERNEL_WIDTH, p->recip_w);
-    npu_task_reg(t, NPU_PPU_RECIP_KERNEL_HEIGHT, p->recip_h);
-    npu_task_reg(t, NPU_PPU_POOLING_PADDING_CFG,
-                 NPU_PPU_POOLING_PADDING_CFG_PAD_LEFT(p->pl) |
-                     NPU_PPU_POOLING_PADDING_CFG_PAD_TOP(p->pt) |
-                     NPU_PPU_POOLING_PADDING_CFG_PAD_RIGHT(p->pr) |
-                     NPU_PPU_POOLING_PADDING_CFG_PAD_BOTTOM(p->pb));
-    npu_task_reg(t, NPU_PPU_PADDING_VALUE_1, p->pad_value);
-    npu_task_reg(t, NPU_PPU_PADDING_VALUE_2, 0);
-    npu_task_reg(t, NPU_PPU_DST_BASE_ADDR, p->dst);
-    npu_task_reg(t, NPU_PPU_DST_SURF_STRIDE, p->dsurf);
-    npu_task_reg(t, NPU_PPU_DATA_FORMAT, NPU_PPU_DATA_FORMAT_PROC_PRECISION(p->fp16 ? 2u : 0u));
-    npu_task_reg(t, NPU_PPU_MISC_CTRL, NPU_PPU_MISC_CTRL_BURST_LEN(3));
-    npu_task_reg(t, NPU_PPU_RDMA_CUBE_IN_WIDTH, p->win - 1u);
-    npu_task_reg(t, NPU_PPU_RDMA_CUBE_IN_HEIGHT, p->hin - 1u);
-    npu_task_reg(t, NPU_PPU_RDMA_CUBE_IN_CHANNEL, p->c - 1u);
-    npu_task_reg(t, NPU_PPU_RDMA_SRC_BASE_ADDR, p->src);
-    npu_task_reg(t, NPU_PPU_RDMA_SRC_LINE_STRIDE, p->line);
-    npu_task_reg(t, NPU_PPU_RDMA_SRC_SURF_STRIDE, p->surf);
-    npu_task_reg(t, NPU_PPU_RDMA_DATA_FORMAT, p->fp16 ? 2u : 1u);
 }
 
 /* ---- chains ------------------------------------------------------------------ */

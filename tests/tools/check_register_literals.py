@@ -16,7 +16,7 @@ import sys
 # Writers (builder, self-test, driver) and the virtual NPU's unit decoders.
 # Not checked: npu/model/vnpu.c decodes MMIO addresses (block pages of the
 # offset, not fields of a value) and npu/model/vnpu_fp.c is fp16 arithmetic.
-CHECKED = ["npu/npu_builder.c", "npu/npu_driver.c", "rknn/rknpu_selftest.c",
+CHECKED = ["npu/npu_builder.c", "npu/npu_builder_dpu.c", "npu/npu_driver.c", "rknn/rknpu_selftest.c",
            "npu/model/vnpu_cna.c", "npu/model/vnpu_dpu.c", "npu/model/vnpu_ppu.c"]
 
 ALLOWED = [
