@@ -34,6 +34,7 @@
 #define MM_KERNELS_MAX 4096u /* kernels per task */
 #define MM_SLICE       32u   /* channels per weight slice (vnpu.md §6) */
 #define MM_BATCH       64u   /* tasks chained per submission */
+#define MM_MAX_SHAPES  64    /* dynamic shapes a context holds */
 #define MM_MATRICES    3u    /* A, B, C */
 
 typedef struct rknn_matmul_state {
@@ -41,12 +42,15 @@ typedef struct rknn_matmul_state {
     rknn_matmul_io_attr io;
     const npu_soc_profile *soc;
     unsigned core;
-    uint32_t mp, kp, np;    /* padded M, K, N */
-    uint32_t e_in, e_out;   /* element bytes of A/B and of C */
-    uint32_t c2_in, c2_out; /* channels per atom of A and of C */
-    uint32_t kgroup;        /* kernels per weight group (native B) */
-    uint32_t out_prec;      /* DPU output precision */
-    uint32_t mt, nt;        /* rows and kernels per task */
+    uint32_t mp, kp, np;       /* padded M, K, N */
+    uint32_t e_in, e_out;      /* element bytes of A/B and of C */
+    uint32_t c2_in, c2_out;    /* channels per atom of A and of C */
+    uint32_t kgroup;           /* kernels per weight group (native B) */
+    uint32_t out_prec;         /* DPU output precision */
+    uint32_t mt, nt;           /* rows and kernels per task */
+    uint32_t mt_cap, mp_max;   /* rows a task may hold; the largest M (dynamic shapes) */
+    rknn_matmul_shape *shapes; /* dynamic shapes (carve-out), n_shapes of them */
+    int32_t n_shapes;
     uint32_t data_banks, weight_banks;
     rknn_tensor_mem *bound[MM_MATRICES];
     uint8_t *native[MM_MATRICES]; /* our native copies (NULL: the client's memory is used) */
@@ -127,9 +131,10 @@ static int mm_tiles(mm_state *s)
     s->nt = s->nt < MM_KERNELS_MAX ? s->nt : MM_KERNELS_MAX;
     s->weight_banks = (s->nt * row + bank - 1u) / bank;
     s->data_banks = banks - 1u - s->weight_banks;
-    s->mt = s->data_banks * bank / row;
-    s->mt = s->mt < s->mp ? s->mt : s->mp;
-    s->mt = s->mt < MM_ROWS_MAX ? s->mt : MM_ROWS_MAX;
+    s->mt_cap = s->data_banks * bank / row;
+    s->mt_cap = s->mt_cap < MM_ROWS_MAX ? s->mt_cap : MM_ROWS_MAX;
+    s->mt = s->mt_cap < s->mp ? s->mt_cap : s->mp;
+    s->mp_max = s->mp;
     if (s->mt < MM_ROWS_MIN)
         return mm_fail("rknn_matmul_create", "K leaves the CBUF too few rows (K splitting is not "
                                              "implemented yet)");
@@ -233,10 +238,11 @@ static int mm_check_info(const rknn_matmul_info *info)
 
 /* One carve-out block per context: the state, a batch's stream, records and
  * task words, B's scales and the requantisation multipliers. */
-static size_t mm_block_bytes(uint32_t np)
+static size_t mm_block_bytes(uint32_t np, int32_t n_shapes)
 {
     return (sizeof(mm_state) + 63u) / 64u * 64u + MM_BATCH * (MM_TASK_STREAM_BYTES + 40u) +
-           MM_BATCH * sizeof(npu_task_words) + np * (sizeof(float) + sizeof(int16_t));
+           MM_BATCH * sizeof(npu_task_words) + np * (sizeof(float) + sizeof(int16_t)) + 4u +
+           (size_t)n_shapes * sizeof(rknn_matmul_shape);
 }
 
 static void mm_carve_block(mm_state *s)
@@ -249,19 +255,36 @@ static void mm_carve_block(mm_state *s)
     s->tasks = (npu_task_words *)(void *)(s->records + 40u * MM_BATCH);
     s->b_scale = (float *)(void *)(s->tasks + MM_BATCH);
     s->multiplier = (int16_t *)(void *)(s->b_scale + s->np);
+    s->shapes =
+        (rknn_matmul_shape *)(void *)((uintptr_t)(s->multiplier + s->np + 2u) & ~(uintptr_t)3u);
     s->scale[0] = s->scale[2] = s->b_scale[0] = 1.0f; /* the vendor's defaults */
     s->b_scales = 1;
 }
 
-int rknn_matmul_create(rknn_matmul_ctx *handle, rknn_matmul_info *info, rknn_matmul_io_attr *io)
+/* Dynamic shapes: M may change, K and N may not (as in the vendor's
+ * runtime); the largest M sizes the tiles and our buffers. */
+static int mm_shape_info(rknn_matmul_info *info, const rknn_matmul_shape *shapes, int n)
+{
+    info->M = 0;
+    info->K = shapes[0].K;
+    info->N = shapes[0].N;
+    for (int i = 0; i < n; i++) {
+        if (shapes[i].K != info->K || shapes[i].N != info->N || shapes[i].M <= 0)
+            return mm_fail("rknn_matmul_create_dyn_shape",
+                           "the shapes must share K and N and have M > 0 (only M is dynamic)");
+        info->M = shapes[i].M > info->M ? shapes[i].M : info->M;
+    }
+    return RKNN_SUCC;
+}
+
+static int mm_create(rknn_matmul_ctx *handle, const rknn_matmul_info *info,
+                     const rknn_matmul_shape *shapes, int n_shapes)
 {
     mm_state tmp, *s;
     rknn_ctx *ctx;
     void *p;
     int ret;
 
-    if (!handle || !info || !io)
-        return mm_fail("rknn_matmul_create", "NULL argument");
     *handle = 0;
     if ((ret = mm_check_info(info)) != RKNN_SUCC || (ret = rknpu_board_autoinit()) != RKNN_SUCC)
         return ret;
@@ -281,7 +304,7 @@ int rknn_matmul_create(rknn_matmul_ctx *handle, rknn_matmul_info *info, rknn_mat
     tmp.soc = rknpu_platform_profile();
     mm_geometry(&tmp);
     if ((ret = mm_tiles(&tmp)) != RKNN_SUCC ||
-        (ret = rknpu_carve_alloc(mm_block_bytes(tmp.np), 64, &p, "rknn_matmul_create")) !=
+        (ret = rknpu_carve_alloc(mm_block_bytes(tmp.np, n_shapes), 64, &p, "rknn_matmul_create")) !=
             RKNN_SUCC) {
         rknn_ctx_give_back(ctx);
         return ret;
@@ -289,12 +312,26 @@ int rknn_matmul_create(rknn_matmul_ctx *handle, rknn_matmul_info *info, rknn_mat
     s = p;
     *s = tmp;
     mm_carve_block(s);
+    s->n_shapes = n_shapes;
+    if (n_shapes)
+        memcpy(s->shapes, shapes, (size_t)n_shapes * sizeof *shapes);
     ctx->matmul = s;
     ctx->soc = s->soc;
     mm_io_attrs(s);
-    *io = s->io;
     *handle = rknn_ctx_to_handle(ctx);
     return RKNN_SUCC;
+}
+
+int rknn_matmul_create(rknn_matmul_ctx *handle, rknn_matmul_info *info, rknn_matmul_io_attr *io)
+{
+    int ret;
+
+    if (!handle || !info || !io)
+        return mm_fail("rknn_matmul_create", "NULL argument");
+    ret = mm_create(handle, info, NULL, 0);
+    if (ret == RKNN_SUCC)
+        *io = rknn_ctx_from_handle(*handle)->matmul->io;
+    return ret;
 }
 
 int rknn_matmul_destroy(rknn_matmul_ctx handle)
@@ -469,7 +506,7 @@ static int mm_bind_a(mm_state *s, rknn_tensor_mem *mem)
 
     if (native && (uint32_t)s->info.M == s->mp)
         return RKNN_SUCC; /* the NPU reads the client's memory */
-    ret = mm_native_buffer(s, 0, s->kp * s->mp * s->e_in);
+    ret = mm_native_buffer(s, 0, s->kp * s->mp_max * s->e_in);
     if (ret != RKNN_SUCC)
         return ret;
     /* the CPU reads what the CPU wrote: no cache maintenance here */
@@ -497,7 +534,7 @@ static int mm_bind_c(mm_state *s)
 {
     if (s->info.AC_layout == RKNN_MM_LAYOUT_NATIVE && (uint32_t)s->info.M == s->mp)
         return RKNN_SUCC; /* the NPU writes the client's memory */
-    return mm_native_buffer(s, 2, s->np * s->mp * s->e_out);
+    return mm_native_buffer(s, 2, s->np * s->mp_max * s->e_out);
 }
 
 int rknn_matmul_set_io_mem(rknn_matmul_ctx handle, rknn_tensor_mem *mem,
@@ -648,13 +685,47 @@ int rknn_matmul_run(rknn_matmul_ctx handle)
 
 /* ---- not implemented yet --------------------------------------------------- */
 
-int rknn_matmul_create_dyn_shape(rknn_matmul_ctx *ctx, rknn_matmul_info *info, int shape_num,
+/* Select the shape of the next runs: one of those given at creation. */
+static int mm_select_shape(mm_state *s, const rknn_matmul_shape *shape)
+{
+    for (int32_t i = 0; i < s->n_shapes; i++)
+        if (s->shapes[i].M == shape->M && s->shapes[i].K == shape->K &&
+            s->shapes[i].N == shape->N) {
+            s->info.M = shape->M;
+            s->mp = shape->M < (int32_t)MM_ROWS_MIN ? MM_ROWS_MIN : (uint32_t)shape->M;
+            s->mt = s->mt_cap < s->mp ? s->mt_cap : s->mp;
+            mm_io_attrs(s);
+            return RKNN_SUCC;
+        }
+    return mm_fail("rknn_matmul_set_dynamic_shape", "a shape not given at creation");
+}
+
+int rknn_matmul_create_dyn_shape(rknn_matmul_ctx *handle, rknn_matmul_info *info, int shape_num,
                                  rknn_matmul_shape dynamic_shapes[], rknn_matmul_io_attr io_attrs[])
 {
-    (void)info, (void)shape_num, (void)dynamic_shapes, (void)io_attrs;
-    if (ctx)
-        *ctx = 0;
-    return mm_fail("rknn_matmul_create_dyn_shape", "dynamic shapes are not implemented yet");
+    rknn_matmul_info mine;
+    mm_state *s;
+    int ret;
+
+    if (!handle || !info || !dynamic_shapes || !io_attrs || shape_num <= 0 ||
+        shape_num > MM_MAX_SHAPES) {
+        if (handle)
+            *handle = 0;
+        return mm_fail("rknn_matmul_create_dyn_shape", "NULL argument, or shape_num not in 1..64");
+    }
+    mine = *info;
+    if ((ret = mm_shape_info(&mine, dynamic_shapes, shape_num)) != RKNN_SUCC) {
+        *handle = 0;
+        return ret;
+    }
+    if ((ret = mm_create(handle, &mine, dynamic_shapes, shape_num)) != RKNN_SUCC)
+        return ret;
+    s = rknn_ctx_from_handle(*handle)->matmul;
+    for (int i = shape_num - 1; i >= 0; i--) { /* ends on the first shape, selected */
+        mm_select_shape(s, &dynamic_shapes[i]);
+        io_attrs[i] = s->io;
+    }
+    return RKNN_SUCC;
 }
 
 int rknn_matmul_create_dynamic_shape(rknn_matmul_ctx *ctx, rknn_matmul_info *info, int shape_num,
@@ -664,10 +735,16 @@ int rknn_matmul_create_dynamic_shape(rknn_matmul_ctx *ctx, rknn_matmul_info *inf
     return rknn_matmul_create_dyn_shape(ctx, info, shape_num, dynamic_shapes, io_attrs);
 }
 
-int rknn_matmul_set_dynamic_shape(rknn_matmul_ctx ctx, rknn_matmul_shape *shape)
+int rknn_matmul_set_dynamic_shape(rknn_matmul_ctx handle, rknn_matmul_shape *shape)
 {
-    (void)ctx, (void)shape;
-    return mm_fail("rknn_matmul_set_dynamic_shape", "dynamic shapes are not implemented yet");
+    mm_state *s = mm_of(handle, "rknn_matmul_set_dynamic_shape");
+
+    if (!s)
+        return RKNN_ERR_CTX_INVALID;
+    if (!shape || !s->n_shapes)
+        return mm_fail("rknn_matmul_set_dynamic_shape",
+                       "a shape, on a context made by rknn_matmul_create_dyn_shape");
+    return mm_select_shape(s, shape);
 }
 
 /* ---- B layout conversion (CPU) --------------------------------------------- */

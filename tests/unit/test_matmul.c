@@ -305,6 +305,55 @@ static void run_case(const mm_case *c)
     CHECK(rknn_matmul_destroy(ctx) == RKNN_SUCC);
 }
 
+/* Dynamic shapes as the vendor's flow has them: create with the shape list,
+ * memories of the largest sizes, then per shape set_dynamic_shape, bind
+ * with that shape's attrs, run, compare. */
+static void run_dynamic(rknn_matmul_type type)
+{
+    static const rknn_matmul_shape shapes[] = {{33, 64, 96}, {1, 64, 96}, {256, 64, 96}};
+    rknn_matmul_shape list[3];
+    rknn_matmul_io_attr io[3];
+    rknn_matmul_info info;
+    rknn_matmul_ctx ctx;
+    rknn_tensor_mem *mem[3];
+    uint32_t size[3] = {0, 0, 0};
+    int fp16 = fp16_type(type);
+
+    memcpy(list, shapes, sizeof list);
+    memset(&info, 0, sizeof info);
+    info.type = type;
+    if (!CHECK(rknn_matmul_create_dyn_shape(&ctx, &info, 3, list, io) == RKNN_SUCC))
+        return;
+    for (int i = 0; i < 3; i++) {
+        size[0] = io[i].A.size > size[0] ? io[i].A.size : size[0];
+        size[1] = io[i].B.size > size[1] ? io[i].B.size : size[1];
+        size[2] = io[i].C.size > size[2] ? io[i].C.size : size[2];
+    }
+    for (int i = 0; i < 3; i++)
+        mem[i] = rknn_create_mem(ctx, size[i]);
+    for (int i = 0; CHECK(mem[0] && mem[1] && mem[2]) && i < 3; i++) {
+        mm_case c = {type, shapes[i].M, shapes[i].K, shapes[i].N, 0, 0, RKNN_NPU_CORE_AUTO, 0};
+        uint32_t bad = 0;
+        CHECK(rknn_matmul_set_dynamic_shape(ctx, &list[i]) == RKNN_SUCC);
+        fill(mem[0], &io[i].A, fp16);
+        fill(mem[1], &io[i].B, fp16);
+        CHECK(rknn_matmul_set_io_mem(ctx, mem[0], &io[i].A) == RKNN_SUCC);
+        CHECK(rknn_matmul_set_io_mem(ctx, mem[1], &io[i].B) == RKNN_SUCC);
+        CHECK(rknn_matmul_set_io_mem(ctx, mem[2], &io[i].C) == RKNN_SUCC);
+        if (CHECK(rknn_matmul_run(ctx) == RKNN_SUCC))
+            bad = compare(&c, &io[i], mem[0]->virt_addr, mem[1]->virt_addr, mem[2]->virt_addr);
+        printf("  dynamic %-28s M %4d K %4d N %4d: %lu wrong\n", get_matmul_type_string(type),
+               (int)c.M, (int)c.K, (int)c.N, (unsigned long)bad);
+        CHECK_EQ_U(bad, 0);
+    }
+    rknn_matmul_shape other = {2, 64, 96};
+    CHECK(rknn_matmul_set_dynamic_shape(ctx, &other) == RKNN_ERR_PARAM_INVALID);
+    for (int i = 0; i < 3; i++)
+        if (mem[i])
+            rknn_destroy_mem(ctx, mem[i]);
+    CHECK(rknn_matmul_destroy(ctx) == RKNN_SUCC);
+}
+
 int main(void)
 {
     static const rknn_matmul_type types[] = {RKNN_INT8_MM_INT8_TO_INT32, RKNN_INT8_MM_INT8_TO_INT8,
@@ -329,6 +378,8 @@ int main(void)
             n++;
             run_case(&c);
         }
+    run_dynamic(RKNN_INT8_MM_INT8_TO_INT32);
+    run_dynamic(RKNN_FLOAT16_MM_FLOAT16_TO_FLOAT32);
 #if RKNPU_BOARD_HOST
     /* RK356x (the host serves every SoC): int8 on its own native layouts
      * (8-byte atoms, 16-kernel groups); fp16 is refused there for now */

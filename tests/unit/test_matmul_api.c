@@ -91,7 +91,7 @@ int main(void)
     ctx = 123;
     CHECK(rknn_matmul_create_dynamic_shape(&ctx, &info, 0, NULL, NULL) == RKNN_ERR_PARAM_INVALID &&
           ctx == 0);
-    CHECK(rknn_matmul_set_dynamic_shape(ctx, NULL) == RKNN_ERR_PARAM_INVALID);
+    CHECK(rknn_matmul_set_dynamic_shape(ctx, NULL) == RKNN_ERR_CTX_INVALID);
     CHECK(rknn_matmul_set_io_mem(ctx, NULL, NULL) == RKNN_ERR_CTX_INVALID);
     CHECK(rknn_matmul_set_core_mask(ctx, RKNN_NPU_CORE_AUTO) == RKNN_ERR_CTX_INVALID);
     CHECK(rknn_matmul_set_quant_params(ctx, NULL) == RKNN_ERR_CTX_INVALID);
