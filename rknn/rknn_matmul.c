@@ -747,6 +747,26 @@ int rknn_matmul_set_dynamic_shape(rknn_matmul_ctx handle, rknn_matmul_shape *sha
     return mm_select_shape(s, shape);
 }
 
+/* The v2.3 signature (rknn_matmul_api.h): subN and subK as create reports
+ * them for the info's type on this SoC. */
+int rknpu_bm_B_normal_layout_to_native_layout_info(void *B_input, void *B_output, int K, int N,
+                                                   rknn_matmul_info *info)
+{
+    mm_state s;
+
+    if (!info || rknpu_board_autoinit() != RKNN_SUCC)
+        return mm_fail("rknn_B_normal_layout_to_native_layout", "an info and a platform");
+    memset(&s, 0, sizeof s);
+    s.info = *info;
+    s.info.M = 1;
+    s.info.K = K;
+    s.info.N = N;
+    s.soc = rknpu_platform_profile();
+    mm_geometry(&s);
+    return rknn_B_normal_layout_to_native_layout(B_input, B_output, K, N, (int)s.kgroup,
+                                                 (int)MM_SLICE, info->type);
+}
+
 /* ---- B layout conversion (CPU) --------------------------------------------- */
 
 /* Element size of B for each matmul type (int4 packs two per byte). */

@@ -176,10 +176,20 @@ int rknn_matmul_run(rknn_matmul_ctx ctx);
 int rknn_matmul_destroy(rknn_matmul_ctx ctx);
 
 /* Convert B (K x N, normal layout) in B_input to the native layout in
- * B_output, split into K segments of subK / N blocks of subN as reported in
- * rknn_matmul_io_attr.B.dims[3] / dims[2]. Pure CPU work, no context. */
+ * B_output. The vendor has shipped two signatures, and both compile here:
+ * v2.0 (..., K, N, subN, subK, type) with subN / subK from
+ * rknn_matmul_io_attr.B.dims[2] / dims[3], and v2.3 (..., K, N, info),
+ * which takes them from the info. The macro below picks by the number of
+ * arguments. Pure CPU work, no context. */
 int rknn_B_normal_layout_to_native_layout(void *B_input, void *B_output, int K, int N, int subN,
                                           int subK, rknn_matmul_type type);
+int rknpu_bm_B_normal_layout_to_native_layout_info(void *B_input, void *B_output, int K, int N,
+                                                   rknn_matmul_info *info);
+#define RKNPU_BM_PICK_8TH(a1, a2, a3, a4, a5, a6, a7, name, ...) name
+#define rknn_B_normal_layout_to_native_layout(...)                                                 \
+    RKNPU_BM_PICK_8TH(__VA_ARGS__, (rknn_B_normal_layout_to_native_layout), _6,                    \
+                      rknpu_bm_B_normal_layout_to_native_layout_info, _4, _3, _2, _1)              \
+    (__VA_ARGS__)
 
 #ifdef __cplusplus
 } /* extern "C" */

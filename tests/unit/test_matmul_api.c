@@ -78,6 +78,27 @@ int main(void)
     CHECK(rknn_B_normal_layout_to_native_layout(
               b, native, K, N, SUBN, SUBK, RKNN_INT4_MM_INT4_TO_INT16) == RKNN_ERR_PARAM_INVALID);
     CHECK(board_init() == RKNN_SUCC);
+    /* the v2.3 signature (K, N, info) lays B out as create's io attr says,
+     * the same bytes as the v2.0 one with subN, subK from io.B.dims */
+    {
+        static int8_t n20[3 * 3 * 32 * 32], n23[sizeof n20];
+        rknn_matmul_info mi;
+        rknn_matmul_io_attr mio;
+        rknn_matmul_ctx mctx;
+        memset(&mi, 0, sizeof mi);
+        mi = int4_info();
+        mi.type = RKNN_INT8_MM_INT8_TO_INT32;
+        mi.B_layout = 1;
+        if (CHECK(rknn_matmul_create(&mctx, &mi, &mio) == RKNN_SUCC)) {
+            memset(n20, 0x55, sizeof n20);
+            memset(n23, 0x66, sizeof n23);
+            CHECK(rknn_B_normal_layout_to_native_layout(b, n20, K, N, (int)mio.B.dims[2],
+                                                        (int)mio.B.dims[3], mi.type) == RKNN_SUCC);
+            CHECK(rknn_B_normal_layout_to_native_layout(b, n23, K, N, &mi) == RKNN_SUCC);
+            CHECK(mio.B.size <= sizeof n20 && memcmp(n20, n23, mio.B.size) == 0);
+            CHECK(rknn_matmul_destroy(mctx) == RKNN_SUCC);
+        }
+    }
     /* Bad arguments and the parts not implemented yet: a clear code, a
      * zeroed handle, never a crash (test_matmul.c runs the implemented ones) */
     memset(&info, 0, sizeof info);
