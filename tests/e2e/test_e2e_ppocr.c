@@ -201,6 +201,21 @@ static int check_split(const char *label, unsigned mask, const uint64_t before[N
     return CHECK(ok);
 }
 
+/* rknn_run, then the cores' task counts against the model's groups. */
+static int run_split(rknn_context ctx, const char *label, unsigned mask)
+{
+    uint64_t before[N_CORES];
+    int ret;
+
+    core_tasks(before);
+    if (!CHECK((ret = rknn_run(ctx, NULL)) == RKNN_SUCC)) {
+        printf("FAIL: %s: rknn_run returned %d\n", label, ret);
+        return -1;
+    }
+    check_split(label, mask, before);
+    return 0;
+}
+
 /* ---- the two APIs ------------------------------------------------------------------- */
 
 static const char *out_prefix;
@@ -217,7 +232,6 @@ static int save(const char *api, unsigned mask, const float *data)
  * float32 into a buffer the runtime allocates. */
 static void run_general(rknn_context ctx, unsigned mask, const uint8_t *img)
 {
-    uint64_t before[N_CORES];
     rknn_input in;
     rknn_output out;
     char label[64];
@@ -235,12 +249,8 @@ static void run_general(rknn_context ctx, unsigned mask, const uint8_t *img)
         printf("FAIL: %s: rknn_set_core_mask / rknn_inputs_set returned %d\n", label, ret);
         return;
     }
-    core_tasks(before);
-    if (!CHECK((ret = rknn_run(ctx, NULL)) == RKNN_SUCC)) {
-        printf("FAIL: %s: rknn_run returned %d\n", label, ret);
+    if (run_split(ctx, label, mask) != 0)
         return;
-    }
-    check_split(label, mask, before);
     memset(&out, 0, sizeof out);
     out.index = 0;
     out.want_float = 1;
@@ -308,7 +318,6 @@ static int zc_bind(rknn_context ctx, const uint8_t *img, zc_bound *b)
 
 static void run_zero_copy(rknn_context ctx, unsigned mask, zc_bound *b)
 {
-    uint64_t before[N_CORES];
     char label[64];
     int ret;
 
@@ -320,12 +329,8 @@ static void run_zero_copy(rknn_context ctx, unsigned mask, zc_bound *b)
         printf("FAIL: %s: rknn_mem_sync / rknn_set_core_mask returned %d\n", label, ret);
         return;
     }
-    core_tasks(before);
-    if (!CHECK((ret = rknn_run(ctx, NULL)) == RKNN_SUCC)) {
-        printf("FAIL: %s: rknn_run returned %d\n", label, ret);
+    if (run_split(ctx, label, mask) != 0)
         return;
-    }
-    check_split(label, mask, before);
     if (!CHECK((ret = rknn_mem_sync(ctx, b->out, RKNN_MEMORY_SYNC_FROM_DEVICE)) == RKNN_SUCC)) {
         printf("FAIL: %s: rknn_mem_sync returned %d\n", label, ret);
         return;
