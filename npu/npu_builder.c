@@ -39,8 +39,12 @@ void npu_task_reg(npu_task_words *t, uint32_t table_off, uint32_t value)
 /* Defaults: every DPU stage bypassed, OUT_CVT identity. */
 /* The DPU's output cube and its BS -> BN -> EW -> OUT_CVT epilogue. */
 void npu_emit_dpu_output(npu_task_words *t, const npu_conv_desc *c, uint32_t w, uint32_t h,
-                         uint32_t ch)
+                         uint32_t ch, uint32_t atoms)
 {
+    uint32_t size_e = NPU_DPU_BS_OW_CFG_SIZE_E_0(atoms - 1u) |
+                      NPU_DPU_BS_OW_CFG_SIZE_E_1(atoms - 1u) |
+                      NPU_DPU_BS_OW_CFG_SIZE_E_2(atoms - 1u);
+
     npu_task_reg(t, NPU_DPU_DST_BASE_ADDR, c->out_addr);
     npu_task_reg(t, NPU_DPU_DST_SURF_STRIDE, c->out_surf);
     npu_task_reg(t, NPU_DPU_DATA_CUBE_WIDTH, w - 1u);
@@ -53,7 +57,8 @@ void npu_emit_dpu_output(npu_task_words *t, const npu_conv_desc *c, uint32_t w, 
     npu_task_reg(t, NPU_DPU_BS_ALU_CFG, c->bs_alu);
     npu_task_reg(t, NPU_DPU_BS_MUL_CFG, c->bs_mul_cfg);
     npu_task_reg(t, NPU_DPU_BS_RELUX_CMP_VALUE, c->bs_relux);
-    npu_task_reg(t, NPU_DPU_BS_OW_CFG, c->bs_ow_cfg);
+    /* SIZE_E = atoms - 1 is 2^n - 1: a caller's SIZE_E of 0 or 1 is absorbed */
+    npu_task_reg(t, NPU_DPU_BS_OW_CFG, c->bs_ow_cfg | size_e);
     npu_task_reg(t, NPU_DPU_BS_OW_OP, c->bs_ow_op);
     npu_task_reg(t, NPU_DPU_BN_CFG, c->bn_cfg);
     npu_task_reg(t, NPU_DPU_BN_ALU_CFG, c->bn_alu);
@@ -115,6 +120,13 @@ void npu_build_conv(npu_task_words *t, const npu_soc_profile *soc, const npu_con
                     NPU_CNA_CONV_CON1_IN_PRECISION(prec) | NPU_CNA_CONV_CON1_PROC_PRECISION(prec);
     uint32_t wbytes = c->kh * c->kw * c->cin * elem;
     uint32_t in_surf_atoms = c->in_surf ? c->in_surf / atom : c->win * c->hin;
+    /* output atoms per pixel of one MAC kernel group (32 int8 / 16 fp16
+     * kernels on 16-byte atoms, half both on RK356x): SIZE_E + 1 and the
+     * SURFACE_ADD factor (hardware.md §4.5; every vendor stream follows it) */
+    uint32_t atoms = (c->out_prec >= 4 ? 4u
+                      : c->out_prec    ? 2u
+                                       : 1u) *
+                     (c->fp16 ? 1u : 2u) * (c->depthwise ? 2u : 1u);
 
     npu_task_begin(t, soc, enable, DPU_DONE);
     if (c->argb)
@@ -221,8 +233,8 @@ void npu_build_conv(npu_task_words *t, const npu_soc_profile *soc, const npu_con
                      NPU_DPU_FEATURE_MODE_CFG_CONV_MODE(c->depthwise ? 3u : 0u));
     npu_task_reg(t, NPU_DPU_DATA_FORMAT, npu_dpu_data_format(c, prec));
     npu_task_reg(t, NPU_DPU_OFFSET_PEND, 0);
-    npu_emit_dpu_output(t, c, c->wout, c->hout, c->kout);
-    npu_task_reg(t, NPU_DPU_SURFACE_ADD, 0);
+    npu_emit_dpu_output(t, c, c->wout, c->hout, c->kout, atoms);
+    npu_task_reg(t, NPU_DPU_SURFACE_ADD, c->out_surf * atoms);
     /* DPU_RDMA */
     if (enable & NPU_UNIT_DPU_RDMA) {
         uint32_t fm = NPU_DPU_RDMA_FEATURE_MODE_CFG_BURST_LEN(rk356x ? 8u : 15u);

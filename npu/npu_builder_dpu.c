@@ -30,7 +30,7 @@ void npu_build_flying(npu_task_words *t, const npu_soc_profile *soc, uint32_t in
     npu_task_reg(t, NPU_DPU_RDMA_S_POINTER, NPU_S_POINTER_PP_ARM);
     npu_task_reg(t, NPU_DPU_FEATURE_MODE_CFG, fm);
     npu_task_reg(t, NPU_DPU_DATA_FORMAT, npu_dpu_data_format(c, in_prec));
-    npu_emit_dpu_output(t, c, w, h, ch);
+    npu_emit_dpu_output(t, c, w, h, ch, 1u); /* flying: one atom (vendor streams) */
     npu_task_reg(t, NPU_DPU_RDMA_DATA_CUBE_WIDTH, w - 1u);
     npu_task_reg(t, NPU_DPU_RDMA_DATA_CUBE_HEIGHT, h - 1u);
     npu_task_reg(t, NPU_DPU_RDMA_DATA_CUBE_CHANNEL, ch - 1u);

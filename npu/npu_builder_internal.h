@@ -11,9 +11,10 @@
 #define DPU_DONE (NPU_PC_INTERRUPT_MASK_DPU_GROUP0(1) | NPU_PC_INTERRUPT_MASK_DPU_GROUP1(1))
 #define PPU_DONE (NPU_PC_INTERRUPT_MASK_PPU_GROUP0(1) | NPU_PC_INTERRUPT_MASK_PPU_GROUP1(1))
 
-/* The DPU's output and epilogue registers of a w x h x ch cube. */
+/* The DPU's output and epilogue registers of a w x h x ch cube; `atoms`
+ * is SIZE_E + 1 (output atoms per pixel of a MAC kernel group). */
 void npu_emit_dpu_output(npu_task_words *t, const npu_conv_desc *c, uint32_t w, uint32_t h,
-                         uint32_t ch);
+                         uint32_t ch, uint32_t atoms);
 /* DPU DATA_FORMAT for input precision in_prec. */
 uint32_t npu_dpu_data_format(const npu_conv_desc *c, uint32_t in_prec);
 /* The EW operand stream: off when EW is bypassed, else per-pixel data. */

@@ -189,8 +189,6 @@ static void describe(npu_conv_desc *c, const st_layer *l, uint32_t in, uint32_t 
                 NPU_DPU_BS_CFG_BS_ALU_SRC(1) | NPU_DPU_BS_CFG_BS_MUL_BYPASS(1) |
                 NPU_DPU_BS_CFG_BS_RELU_BYPASS(1);
     c->brdma_use = 1;
-    c->bs_ow_cfg = NPU_DPU_BS_OW_CFG_SIZE_E_0(1) | NPU_DPU_BS_OW_CFG_SIZE_E_1(1) |
-                   NPU_DPU_BS_OW_CFG_SIZE_E_2(1);
     c->bs_addr = b;
     c->oc_scale = l->scale;
     c->oc_shift = l->shift; /* CVT_ROUND 0: round half to even */

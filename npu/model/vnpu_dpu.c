@@ -648,6 +648,28 @@ static int vnpu_dpu_mode_checks(vnpu_task *t, vnpu_dpu_plan *pl, unsigned in_pre
     return 0;
 }
 
+/* A convolution's output atoms per pixel of one MAC kernel group: SIZE_E
+ * + 1 in BS_OW_CFG and the factor of SURFACE_ADD over DST_SURF_STRIDE
+ * (vnpu.md §7; every vendor stream follows it). The model computes without
+ * them; wrong programming is reported. */
+static int vnpu_size_e_check(vnpu_task *t, const vnpu_dpu_plan *pl, int depthwise)
+{
+    uint32_t ow = R(t, NPU_DPU_BS_OW_CFG);
+    uint32_t atoms = pl->out_elem * (pl->fp ? 1u : 2u) * (depthwise ? 2u : 1u);
+
+    if (NPU_DPU_BS_OW_CFG_SIZE_E_0_GET(ow) != atoms - 1u ||
+        NPU_DPU_BS_OW_CFG_SIZE_E_1_GET(ow) != atoms - 1u ||
+        NPU_DPU_BS_OW_CFG_SIZE_E_2_GET(ow) != atoms - 1u)
+        return vnpu_inconsistent(t, NPU_DPU_BS_OW_CFG, NPU_DPU_DATA_FORMAT,
+                                 "SIZE_E is not the output atoms of a kernel group - 1");
+    if ((uint64_t)R(t, NPU_DPU_SURFACE_ADD) != (uint64_t)pl->dst_surf * atoms)
+        return vnpu_inconsistent(
+            t, NPU_DPU_SURFACE_ADD, NPU_DPU_DST_SURF_STRIDE,
+            "SURFACE_ADD is not DST_SURF_STRIDE x the output atoms of a kernel "
+            "group");
+    return 0;
+}
+
 static vnpu_dpu_plan *vnpu_plan_build(vnpu_task *t, uint32_t k, uint32_t npix, unsigned in_prec,
                                       int flying, int depthwise)
 {
@@ -705,7 +727,7 @@ static vnpu_dpu_plan *vnpu_plan_build(vnpu_task *t, uint32_t k, uint32_t npix, u
         return NULL;
     if (vnpu_out_cvt_prepare(t, pl) != 0)
         return NULL;
-    if (vnpu_output_prepare(t, pl, flying) != 0)
+    if (vnpu_output_prepare(t, pl, flying) != 0 || (!flying && vnpu_size_e_check(t, pl, depthwise)))
         return NULL;
     return pl;
 }

@@ -1015,6 +1015,9 @@ static void test_unsupported(void)
      * input's rows (4 x DATA_ENTRIES 64-byte entries) beyond the data banks */
     expect_unsupported(&c, NPU_CNA_CBUF_CON0, 0x88, "exceed the CBUF");
     expect_unsupported(&c, NPU_CNA_CBUF_CON1, 2000, "CBUF bank overflow");
+    /* the output-atom count of a kernel group (vnpu.md §7): SIZE_E, SURFACE_ADD */
+    expect_unsupported(&c, NPU_DPU_BS_OW_CFG, 0x2, "SIZE_E");
+    expect_unsupported(&c, NPU_DPU_SURFACE_ADD, 0, "SURFACE_ADD");
     /* the RK3566 converter with the ROUND_TYPE bit */
     setup(RKNPU_SOC_RK3566);
     c.in_addr = tasm_alloc(&mem, 4096, 64);
