@@ -40,7 +40,10 @@
  *   cpu_triple_loop_int8_macs_per_s  a plain C triple loop of the same
  *                             int8 product, same run (the baseline)
  *
- * Internal mode for callgrind: --run-loop N runs rknn_run N times.
+ * Internal modes for callgrind: --run-loop N runs rknn_run N times,
+ * --matmul-loop N rknn_matmul_run.
+ *   matmul_cpu_instr_per_task rknn_matmul_run's CPU instructions per task
+ *                             outside the virtual NPU (callgrind, as above)
  *
  * A host tool: it uses the heap, stdio and processes; the runtime does not.
  */
@@ -103,6 +106,7 @@ enum {
     FIG_MM_INT8,
     FIG_MM_FP16,
     FIG_MM_CPU,
+    FIG_MM_OVERHEAD,
     FIG_COUNT
 };
 
@@ -120,6 +124,7 @@ static figure figures[FIG_COUNT] = {
     [FIG_MM_INT8] = {"vnpu_matmul_int8_macs_per_s", "macs/s", GOAL_REPORT, 0, 0, 0, ""},
     [FIG_MM_FP16] = {"vnpu_matmul_fp16_macs_per_s", "macs/s", GOAL_REPORT, 0, 0, 0, ""},
     [FIG_MM_CPU] = {"cpu_triple_loop_int8_macs_per_s", "macs/s", GOAL_REPORT, 0, 0, 0, ""},
+    [FIG_MM_OVERHEAD] = {"matmul_cpu_instr_per_task", "instructions", GOAL_REPORT, 0, 0, 0, ""},
 };
 
 static void set_figure(int id, double value, const char *how)
@@ -596,7 +601,8 @@ static int run_loop(const char *dir, unsigned long n)
 }
 
 /* Instructions callgrind counted (its "totals:" line), or -1. */
-static double callgrind_count(const char *self, const char *dir, unsigned long runs)
+static double callgrind_count(const char *self, const char *dir, unsigned long runs,
+                              const char *toggle, const char *loop_flag)
 {
     char out_arg[128], runs_arg[32], line[256];
     const char *out_file;
@@ -617,13 +623,13 @@ static double callgrind_count(const char *self, const char *dir, unsigned long r
                         "--quiet",
                         out_arg,
                         "--collect-atstart=no",
-                        "--toggle-collect=rknn_run",
+                        (char *)toggle,
                         "--toggle-collect=hal_mmio_read32",
                         "--toggle-collect=hal_mmio_write32",
                         (char *)self,
                         "--models",
                         (char *)dir,
-                        "--run-loop",
+                        (char *)loop_flag,
                         runs_arg,
                         NULL};
         execvp("valgrind", argv);
@@ -678,8 +684,8 @@ static void bench_run_overhead(const char *self, const char *dir)
         return;
     }
     printf("rknn_run overhead: callgrind, %lu and %lu runs ...\n", few, many);
-    a = callgrind_count(self, dir, few);
-    b = callgrind_count(self, dir, many);
+    a = callgrind_count(self, dir, few, "--toggle-collect=rknn_run", "--run-loop");
+    b = callgrind_count(self, dir, many, "--toggle-collect=rknn_run", "--run-loop");
     if (a < 0 || b < 0 || b < a) {
         printf("  valgrind --tool=callgrind did not run: figure not measured\n");
         return;
@@ -874,6 +880,79 @@ static double matmul_cpu_seconds(void)
     return sec;
 }
 
+/* The loop callgrind watches for the matmul figure: n runs of one context;
+ * *tasks (if given) gets the tasks the runs submitted. */
+static int matmul_loop(unsigned long n, uint64_t *tasks)
+{
+    vnpu_stats before, after;
+    rknn_matmul_info info;
+    rknn_matmul_io_attr io;
+    rknn_matmul_ctx ctx;
+    rknn_tensor_mem *m[3];
+    int ret = 1;
+
+    memset(&info, 0, sizeof info);
+    info.M = MM_M;
+    info.K = MM_K;
+    info.N = MM_N;
+    info.type = RKNN_INT8_MM_INT8_TO_INT32;
+    info.AC_layout = info.B_layout = 1;
+    if (use_soc(RKNPU_SOC_RK3588) != RKNN_SUCC || rknn_matmul_create(&ctx, &info, &io) != RKNN_SUCC)
+        return 1;
+    m[0] = rknn_create_mem(ctx, io.A.size);
+    m[1] = rknn_create_mem(ctx, io.B.size);
+    m[2] = rknn_create_mem(ctx, io.C.size);
+    if (m[0] && m[1] && m[2] && rknn_matmul_set_io_mem(ctx, m[0], &io.A) == RKNN_SUCC &&
+        rknn_matmul_set_io_mem(ctx, m[1], &io.B) == RKNN_SUCC &&
+        rknn_matmul_set_io_mem(ctx, m[2], &io.C) == RKNN_SUCC) {
+        ret = 0;
+        vnpu_get_stats(board_vnpu(), 0, &before);
+        for (unsigned long i = 0; i < n && ret == 0; i++)
+            ret = rknn_matmul_run(ctx) != RKNN_SUCC;
+        vnpu_get_stats(board_vnpu(), 0, &after);
+        if (tasks)
+            *tasks = after.tasks - before.tasks;
+    }
+    for (int i = 0; i < 3; i++)
+        if (m[i])
+            rknn_destroy_mem(ctx, m[i]);
+    rknn_matmul_destroy(ctx);
+    return ret;
+}
+
+/* CPU instructions rknn_matmul_run spends per task outside the virtual NPU. */
+static void bench_matmul_overhead(const char *self, const char *dir)
+{
+    const unsigned long few = 2, many = 6;
+    uint64_t n_tasks = 0;
+    uint32_t accesses;
+    double a, b, tasks, per_task;
+    char how[200];
+
+    accesses = hal_mmio_trap_count; /* the create's accesses count too: an overestimate */
+    if (matmul_loop(1, &n_tasks) != 0) {
+        printf("matmul overhead: the matmul did not run: figure not measured\n");
+        return;
+    }
+    accesses = hal_mmio_trap_count - accesses;
+    tasks = (double)n_tasks;
+    a = callgrind_count(self, dir, few, "--toggle-collect=rknn_matmul_run", "--matmul-loop");
+    b = callgrind_count(self, dir, many, "--toggle-collect=rknn_matmul_run", "--matmul-loop");
+    if (a < 0 || b < 0 || b < a || tasks <= 0) {
+        printf("  valgrind --tool=callgrind did not run: matmul overhead not measured\n");
+        return;
+    }
+    per_task = ((b - a) / (double)(many - few) + accesses) / tasks;
+    printf("matmul overhead: %.0f instructions per rknn_matmul_run outside the virtual NPU "
+           "(+%u register accesses), %.0f tasks -> %.0f per task\n",
+           (b - a) / (double)(many - few), (unsigned)accesses, tasks, per_task);
+    snprintf(how, sizeof how,
+             "callgrind inside rknn_matmul_run minus hal_mmio_*, int8 %dx%dx%d native, "
+             "%.0f tasks/run, +1 per register access",
+             MM_M, MM_K, MM_N, tasks);
+    set_figure(FIG_MM_OVERHEAD, per_task, how);
+}
+
 static void bench_matmul(void)
 {
     double macs = (double)MM_M * MM_K * MM_N, i8, f16, cpu;
@@ -933,7 +1012,7 @@ static void bench_footprint(const char *script)
 typedef struct {
     const char *models, *footprint;
     unsigned reps;
-    unsigned long run_loop;
+    unsigned long run_loop, matmul_loop;
     int callgrind;
     double vnpu_seconds;
     const char *ppocr_ref;
@@ -969,6 +1048,8 @@ static int parse_args(int argc, char **argv, options *o)
             o->reps = (unsigned)strtoul(v, &end, 10);
         else if (strcmp(a, "--run-loop") == 0)
             o->run_loop = strtoul(v, &end, 10);
+        else if (strcmp(a, "--matmul-loop") == 0)
+            o->matmul_loop = strtoul(v, &end, 10);
         else if (strcmp(a, "--vnpu-seconds") == 0)
             o->vnpu_seconds = strtod(v, &end);
         else if (strcmp(a, "--ppocr-ref") == 0)
@@ -1014,6 +1095,8 @@ int main(int argc, char **argv)
     }
     if (o.run_loop)
         return run_loop(o.models, o.run_loop);
+    if (o.matmul_loop)
+        return matmul_loop(o.matmul_loop, NULL);
     print_machine();
     bench_init(o.models, o.reps);
     if (mid_open(o.models, &m, 0) == 0) {
@@ -1029,6 +1112,8 @@ int main(int argc, char **argv)
     bench_vnpu(o.vnpu_seconds);
     bench_ppocr(o.models, o.ppocr_ref);
     bench_matmul();
+    if (o.callgrind && n > 0)
+        bench_matmul_overhead(self, o.models);
     if (o.footprint)
         bench_footprint(o.footprint);
     print_figures();
