@@ -386,9 +386,9 @@ int rknn_destroy(rknn_context context)
 
     rknpu_hook_lock();
     ctx = rknn_ctx_from_handle(context);
-    if (!ctx) {
+    if (!ctx || ctx->matmul) {
         rknpu_hook_unlock();
-        HAL_LOG_ERR("rknn_destroy: invalid context");
+        HAL_LOG_ERR("rknn_destroy: invalid context (a matmul context: rknn_matmul_destroy)");
         return RKNN_ERR_CTX_INVALID;
     }
     ctx_release(ctx);

@@ -752,19 +752,17 @@ int rknn_matmul_set_dynamic_shape(rknn_matmul_ctx handle, rknn_matmul_shape *sha
 int rknpu_bm_B_normal_layout_to_native_layout_info(void *B_input, void *B_output, int K, int N,
                                                    rknn_matmul_info *info)
 {
-    mm_state s;
+    int fp16;
 
     if (!info || rknpu_board_autoinit() != RKNN_SUCC)
         return mm_fail("rknn_B_normal_layout_to_native_layout", "an info and a platform");
-    memset(&s, 0, sizeof s);
-    s.info = *info;
-    s.info.M = 1;
-    s.info.K = K;
-    s.info.N = N;
-    s.soc = rknpu_platform_profile();
-    mm_geometry(&s);
-    return rknn_B_normal_layout_to_native_layout(B_input, B_output, K, N, (int)s.kgroup,
-                                                 (int)MM_SLICE, info->type);
+    /* the kernel group mm_geometry gives B's native blocks */
+    fp16 = info->type == RKNN_FLOAT16_MM_FLOAT16_TO_FLOAT32 ||
+           info->type == RKNN_FLOAT16_MM_FLOAT16_TO_FLOAT16;
+    return rknn_B_normal_layout_to_native_layout(
+        B_input, B_output, K, N,
+        (fp16 ? 16 : 32) / (npu_soc_is_rk356x(rknpu_platform_profile()) ? 2 : 1), (int)MM_SLICE,
+        info->type);
 }
 
 /* ---- B layout conversion (CPU) --------------------------------------------- */

@@ -96,6 +96,9 @@ int main(void)
                                                         (int)mio.B.dims[3], mi.type) == RKNN_SUCC);
             CHECK(rknn_B_normal_layout_to_native_layout(b, n23, K, N, &mi) == RKNN_SUCC);
             CHECK(mio.B.size <= sizeof n20 && memcmp(n20, n23, mio.B.size) == 0);
+            /* the model API refuses a matmul context without harm */
+            CHECK(rknn_destroy(mctx) == RKNN_ERR_CTX_INVALID);
+            CHECK(rknn_run(mctx, NULL) != RKNN_SUCC);
             CHECK(rknn_matmul_destroy(mctx) == RKNN_SUCC);
         }
     }
