@@ -14,10 +14,10 @@
  * that one task's weights and rows fit the CBUF next to a spare bank; tasks
  * are chained in batches and run on the one core the core mask names.
  *
- * Done: RKNN_INT8_MM_INT8_TO_INT32, RKNN_FLOAT16_MM_FLOAT16_TO_FLOAT32 and
- * RKNN_FLOAT16_MM_FLOAT16_TO_FLOAT16 on RK3588 (and int8 on RK356x), K up to
- * what one weight group fits in the CBUF. Other types, K splitting, several
- * cores and dynamic shapes return RKNN_ERR_PARAM_INVALID and log why.
+ * K beyond what one weight group fits is split into segments whose sums the
+ * DPU adds (api.md §1.3). Done: the int8 -> int32/int8 and fp16 ->
+ * fp32/fp16 types on RK3588, the int8 ones on RK356x (api.md §1.3); other
+ * types return RKNN_ERR_PARAM_INVALID and log why.
  */
 #include <string.h>
 
@@ -36,6 +36,7 @@
 #define MM_BATCH       64u   /* tasks chained per submission */
 #define MM_MAX_SHAPES  64    /* dynamic shapes a context holds */
 #define MM_MATRICES    3u    /* A, B, C */
+#define MM_PARTIAL     3u    /* native[] slot of the K partial sums */
 
 typedef struct rknn_matmul_state {
     rknn_matmul_info info;
@@ -48,13 +49,16 @@ typedef struct rknn_matmul_state {
     uint32_t kgroup;           /* kernels per weight group (native B) */
     uint32_t out_prec;         /* DPU output precision */
     uint32_t mt, nt;           /* rows and kernels per task */
+    uint32_t kt, ksegs;        /* K per task and K segments (K splitting) */
     uint32_t mt_cap, mp_max;   /* rows a task may hold; the largest M (dynamic shapes) */
     rknn_matmul_shape *shapes; /* dynamic shapes (carve-out), n_shapes of them */
     int32_t n_shapes;
     uint32_t data_banks, weight_banks;
     rknn_tensor_mem *bound[MM_MATRICES];
-    uint8_t *native[MM_MATRICES]; /* our native copies (NULL: the client's memory is used) */
-    uint32_t native_bytes[MM_MATRICES];
+    /* our native copies of A, B, C (NULL: the client's memory is used), then
+     * the fp32 K partial sums of an fp16 C (K splitting) */
+    uint8_t *native[MM_MATRICES + 1];
+    uint32_t native_bytes[MM_MATRICES + 1];
     uint8_t *stream, *records;
     size_t stream_bytes;
     npu_task_words *tasks; /* one batch being built (carve-out: no static RAM) */
@@ -113,20 +117,18 @@ static void mm_geometry(mm_state *s)
     s->np = align_up((uint32_t)s->info.N, s->kgroup > s->c2_out ? s->kgroup : s->c2_out);
 }
 
-/* Kernels and rows per task so that both fit the CBUF with a bank spare. */
-static int mm_tiles(mm_state *s)
+/* Kernels and rows per task for K channels per task, so that both fit the
+ * CBUF with a bank spare; 0 if not even one kernel group and four rows do. */
+static int mm_fit(mm_state *s, uint32_t kt)
 {
     uint32_t bank = s->soc->cbuf_bank_bytes, banks = s->soc->cbuf_banks;
-    uint32_t row = s->kp * s->e_in;
-    uint32_t nt;
+    uint32_t row = kt * s->e_in;
+    uint32_t nt = (banks - 2u) * bank / row / s->kgroup * s->kgroup;
 
-    if (!bank || banks < 3)
-        return mm_fail("rknn_matmul_create", "the SoC's CBUF size is not known");
-    nt = (banks - 2u) * bank / row / s->kgroup * s->kgroup;
     if (nt < s->kgroup)
-        return mm_fail("rknn_matmul_create",
-                       "K too large for one weight group in the CBUF (K splitting is not "
-                       "implemented yet)");
+        return 0;
+    /* a K segment of B is contiguous for one kernel group only (native B) */
+    nt = kt < s->kp ? s->kgroup : nt;
     s->nt = nt < s->np ? nt : s->np;
     s->nt = s->nt < MM_KERNELS_MAX ? s->nt : MM_KERNELS_MAX;
     s->weight_banks = (s->nt * row + bank - 1u) / bank;
@@ -135,9 +137,30 @@ static int mm_tiles(mm_state *s)
     s->mt_cap = s->mt_cap < MM_ROWS_MAX ? s->mt_cap : MM_ROWS_MAX;
     s->mt = s->mt_cap < s->mp ? s->mt_cap : s->mp;
     s->mp_max = s->mp;
-    if (s->mt < MM_ROWS_MIN)
-        return mm_fail("rknn_matmul_create", "K leaves the CBUF too few rows (K splitting is not "
-                                             "implemented yet)");
+    s->kt = kt;
+    return s->mt >= MM_ROWS_MIN;
+}
+
+/* The tiles: N and M split to fit the CBUF; K split into segments whose
+ * sums the DPU adds up (each task adds the previous partial sums from
+ * ERDMA) when one kernel group of the whole K does not fit. */
+static int mm_tiles(mm_state *s)
+{
+    if (!s->soc->cbuf_bank_bytes || s->soc->cbuf_banks < 3)
+        return mm_fail("rknn_matmul_create", "the SoC's CBUF size is not known");
+    for (s->ksegs = 1; s->ksegs * MM_SLICE <= s->kp; s->ksegs++)
+        if (mm_fit(s, align_up((s->kp + s->ksegs - 1u) / s->ksegs, MM_SLICE)))
+            break;
+    if (s->ksegs * MM_SLICE > s->kp)
+        return mm_fail("rknn_matmul_create", "not even 32 of K fit the CBUF with four rows");
+    s->ksegs = (s->kp + s->kt - 1u) / s->kt;
+    if (s->ksegs == 1)
+        return RKNN_SUCC;
+    /* the partial sums are int32/fp32: an int8 C would need them before the
+     * requantisation's multiply; RK356x has no 32-bit EW operand known */
+    if (s->out_prec == 0u || npu_soc_is_rk356x(s->soc))
+        return mm_fail("rknn_matmul_create", "K splitting (K too large for one task) is "
+                                             "implemented for RK3588 int32, fp32 and fp16 C");
     return RKNN_SUCC;
 }
 
@@ -154,21 +177,21 @@ static rknn_tensor_type mm_out_type(const mm_state *s)
                                : RKNN_TENSOR_INT32;
 }
 
-/* One io attribute: its name, type and n dims; the size is their product
- * in bytes (normal and native shapes alike). */
+/* One io attribute: its name, type and n dims (those beyond n zero); the
+ * size is their product in bytes (normal and native shapes alike). */
 static void mm_attr(rknn_matmul_tensor_attr *a, char name, rknn_tensor_type type, uint32_t e,
                     uint32_t n, uint32_t d0, uint32_t d1, uint32_t d2, uint32_t d3)
 {
+    uint32_t d[4] = {d0, d1, d2, d3};
+
     memset(a, 0, sizeof *a);
     a->name[0] = name;
     a->n_dims = n;
-    a->dims[0] = d0;
-    a->dims[1] = d1;
-    a->dims[2] = d2;
-    a->dims[3] = d3;
     a->size = e;
-    for (uint32_t i = 0; i < n; i++)
-        a->size *= a->dims[i];
+    for (uint32_t i = 0; i < n; i++) {
+        a->dims[i] = d[i];
+        a->size *= d[i];
+    }
     a->type = type;
 }
 
@@ -176,19 +199,17 @@ static void mm_attr(rknn_matmul_tensor_attr *a, char name, rknn_tensor_type type
 static void mm_io_attrs(mm_state *s)
 {
     uint32_t M = (uint32_t)s->info.M, K = (uint32_t)s->info.K, N = (uint32_t)s->info.N;
+    int ac = s->info.AC_layout == RKNN_MM_LAYOUT_NATIVE;
+    int b = s->info.B_layout == RKNN_MM_LAYOUT_NATIVE;
 
-    if (s->info.AC_layout == RKNN_MM_LAYOUT_NATIVE) {
-        mm_attr(&s->io.A, 'A', mm_in_type(s), s->e_in, 3, s->kp / s->c2_in, M, s->c2_in, 0);
-        mm_attr(&s->io.C, 'C', mm_out_type(s), s->e_out, 3, s->np / s->c2_out, M, s->c2_out, 0);
-    } else {
-        mm_attr(&s->io.A, 'A', mm_in_type(s), s->e_in, 2, M, K, 0, 0);
-        mm_attr(&s->io.C, 'C', mm_out_type(s), s->e_out, 2, M, N, 0, 0);
-    }
-    if (s->info.B_layout == RKNN_MM_LAYOUT_NATIVE)
-        mm_attr(&s->io.B, 'B', mm_in_type(s), s->e_in, 4, s->np / s->kgroup, s->kp / MM_SLICE,
-                s->kgroup, MM_SLICE);
-    else
-        mm_attr(&s->io.B, 'B', mm_in_type(s), s->e_in, 2, K, N, 0, 0);
+    /* native A and C: [K/C2][M][C2] and [N/C2'][M][C2']; normal: [M][K], [M][N] */
+    mm_attr(&s->io.A, 'A', mm_in_type(s), s->e_in, ac ? 3u : 2u, ac ? s->kp / s->c2_in : M,
+            ac ? M : K, s->c2_in, 0);
+    mm_attr(&s->io.C, 'C', mm_out_type(s), s->e_out, ac ? 3u : 2u, ac ? s->np / s->c2_out : M,
+            ac ? M : N, s->c2_out, 0);
+    /* native B: [N/group][K/32][group][32]; normal: [K][N] */
+    mm_attr(&s->io.B, 'B', mm_in_type(s), s->e_in, b ? 4u : 2u, b ? s->np / s->kgroup : K,
+            b ? s->kp / MM_SLICE : N, s->kgroup, MM_SLICE);
 }
 
 /* ---- context -------------------------------------------------------------- */
@@ -215,7 +236,7 @@ static void mm_release(rknn_ctx *ctx)
     mm_state *s = ctx->matmul;
 
     if (s) {
-        for (unsigned i = 0; i < MM_MATRICES; i++)
+        for (unsigned i = 0; i <= MM_PARTIAL; i++)
             mm_free(s->native[i]);
         mm_free(s);
     }
@@ -493,6 +514,9 @@ static int mm_native_buffer(mm_state *s, unsigned i, uint32_t bytes)
     ret = rknpu_carve_alloc(bytes, 64, &p, "rknn_matmul_set_io_mem");
     if (ret != RKNN_SUCC)
         return ret;
+    /* no dirty line of the block's earlier use may be evicted onto what
+     * the NPU writes */
+    rknpu_hook_cache_clean(p, bytes);
     s->native[i] = p;
     s->native_bytes[i] = bytes;
     return RKNN_SUCC;
@@ -532,6 +556,11 @@ static int mm_bind_b(mm_state *s, rknn_tensor_mem *mem)
 
 static int mm_bind_c(mm_state *s)
 {
+    int ret;
+
+    if (s->ksegs > 1u && s->e_out == 2u &&
+        (ret = mm_native_buffer(s, MM_PARTIAL, s->np * s->mp_max * 4u)) != RKNN_SUCC)
+        return ret;
     if (s->info.AC_layout == RKNN_MM_LAYOUT_NATIVE && (uint32_t)s->info.M == s->mp)
         return RKNN_SUCC; /* the NPU writes the client's memory */
     return mm_native_buffer(s, 2, s->np * s->mp_max * s->e_out);
@@ -577,24 +606,64 @@ static uint8_t *mm_npu_buffer(const mm_state *s, unsigned i)
     return s->native[i] ? s->native[i] : (uint8_t *)m->virt_addr + m->offset;
 }
 
-/* The task of tile (m0, n0). */
-static void mm_build_tile(const mm_state *s, uint32_t m0, uint32_t n0, npu_task_words *t)
+/* Where a task of output channel n0, row m0 writes (or, for EW, reads) in
+ * a C-shaped cube [N/C2][mp][C2] of `elem`-byte elements at `base`. */
+static uint32_t mm_out_at(const mm_state *s, const void *base, uint32_t elem, uint32_t m0,
+                          uint32_t n0)
+{
+    uint32_t atom = s->soc->feature_atom_bytes;
+
+    return mm_dma(base) + (n0 / (atom / elem)) * s->mp * atom + m0 * atom;
+}
+
+/* The partial sums of K segment `seg`: the last segment writes C; the
+ * others write C too when it is 32-bit, else the fp32 partial buffer.
+ * Segments after the first add what the previous one wrote (ERDMA). */
+static void mm_k_segment(const mm_state *s, uint32_t m0, uint32_t n0, uint32_t seg,
+                         npu_conv_desc *c)
+{
+    int last = seg + 1u == s->ksegs;
+    int in_c = s->e_out == 4u;
+
+    if (!last) {
+        c->out_prec = s->e_in == 2u ? 5u : 4u; /* fp32 or int32 sums */
+        c->oc_scale = 1;                       /* no fp16 narrowing yet */
+        if (!in_c)
+            c->out_addr = mm_out_at(s, s->native[MM_PARTIAL], 4u, m0, n0);
+    }
+    if (seg == 0)
+        return;
+    c->ew_cfg = NPU_DPU_EW_CFG_EW_OP_SRC(1) | NPU_DPU_EW_CFG_EW_LUT_BYPASS(1) |
+                NPU_DPU_EW_CFG_EW_OP_CVT_BYPASS(1) | NPU_DPU_EW_CFG_EW_RELU_BYPASS(1) |
+                NPU_DPU_EW_CFG_EW_ALU_ALGO(2) | NPU_DPU_EW_CFG_EDATA_SIZE(3) |
+                NPU_DPU_EW_CFG_EW_DATA_MODE(1);
+    c->erdma_size = 3u;
+    c->ew_addr = in_c ? mm_out_at(s, mm_npu_buffer(s, 2), 4u, m0, n0)
+                      : mm_out_at(s, s->native[MM_PARTIAL], 4u, m0, n0);
+    c->ew_surf = s->mp * s->soc->feature_atom_bytes;
+}
+
+/* The task of tile (m0, n0) and K segment seg. */
+static void mm_build_tile(const mm_state *s, uint32_t m0, uint32_t n0, uint32_t seg,
+                          npu_task_words *t)
 {
     uint32_t atom = s->soc->feature_atom_bytes;
     uint32_t rows = s->mp - m0 < s->mt ? s->mp - m0 : s->mt;
     uint32_t kernels = s->np - n0 < s->nt ? s->np - n0 : s->nt;
+    uint32_t k0 = seg * s->kt;
     npu_conv_desc c;
 
     npu_conv_defaults(&c);
     c.fp16 = s->e_in == 2u;
     c.hin = c.hout = rows;
     c.win = c.wout = c.kh = c.kw = 1;
-    c.cin = c.cin_real = s->kp;
+    c.cin = c.cin_real = s->kp - k0 < s->kt ? s->kp - k0 : s->kt;
     c.nker = c.kout = kernels;
-    c.in_addr = mm_dma(mm_npu_buffer(s, 0)) + m0 * atom;
+    c.in_addr = mm_dma(mm_npu_buffer(s, 0)) + (k0 / s->c2_in) * s->mp * atom + m0 * atom;
     c.in_surf = s->mp * atom;
-    c.w_addr = mm_dma(mm_npu_buffer(s, 1)) + n0 * s->kp * s->e_in;
-    c.out_addr = mm_dma(mm_npu_buffer(s, 2)) + (n0 / s->c2_out) * s->mp * atom + m0 * atom;
+    /* native B: kernel group after kernel group, each [K/32][group][32] */
+    c.w_addr = mm_dma(mm_npu_buffer(s, 1)) + (n0 * s->kp + k0 * s->kgroup) * s->e_in;
+    c.out_addr = mm_out_at(s, mm_npu_buffer(s, 2), s->e_out, m0, n0);
     c.out_surf = s->mp * atom;
     c.out_prec = s->out_prec;
     if (s->out_prec == 2u) /* fp32 sums narrowed to fp16 */
@@ -609,6 +678,8 @@ static void mm_build_tile(const mm_state *s, uint32_t m0, uint32_t n0, npu_task_
                      NPU_DPU_OUT_CVT_SHIFT_CVT_ROUND(1);
         c.oc_offset = (uint32_t)s->zp[2];
     }
+    if (s->ksegs > 1u)
+        mm_k_segment(s, m0, n0, seg, &c);
     c.data_banks = s->data_banks;
     c.weight_banks = s->weight_banks;
     npu_build_conv(t, s->soc, &c);
@@ -623,9 +694,12 @@ static int mm_run_batch(mm_state *s, uint32_t first, uint32_t n, uint64_t *hw_us
     npu_job_result res;
     int ret;
 
+    /* K segments of one tile run back to back, in order (each adds to the
+     * sums the previous one wrote) */
     for (uint32_t i = 0; i < n; i++) {
-        uint32_t tile = first + i;
-        mm_build_tile(s, (tile % m_tiles) * s->mt, (tile / m_tiles) * s->nt, &tasks[i]);
+        uint32_t tile = (first + i) / s->ksegs;
+        mm_build_tile(s, (tile % m_tiles) * s->mt, (tile / m_tiles) * s->nt, (first + i) % s->ksegs,
+                      &tasks[i]);
     }
     if (npu_chain_write(tasks, n, s->stream, mm_dma(s->stream), s->stream_bytes, s->records) != 0) {
         HAL_LOG_ERR("rknn_matmul_run: a task did not fit its stream buffer");
@@ -660,7 +734,7 @@ int rknn_matmul_run(rknn_matmul_ctx handle)
         return mm_fail("rknn_matmul_run", "A, B and C need rknn_matmul_set_io_mem first");
     if (s->out_prec == 0u && (ret = mm_requant(s)) != RKNN_SUCC)
         return ret;
-    tiles = ((s->mp + s->mt - 1u) / s->mt) * ((s->np + s->nt - 1u) / s->nt);
+    tiles = ((s->mp + s->mt - 1u) / s->mt) * ((s->np + s->nt - 1u) / s->nt) * s->ksegs;
     /* the client never has to call rknn_mem_sync (the vendor's rule) */
     mm_clean_inputs(s);
     rknpu_hook_lock();

@@ -233,10 +233,12 @@ static int vnpu_ew_operand_prec(vnpu_task *t, vnpu_dpu_plan *pl, unsigned *prec)
     unsigned size = NPU_DPU_RDMA_ERDMA_CFG_ERDMA_DATA_SIZE_GET(R(t, NPU_DPU_RDMA_ERDMA_CFG));
 
     if (pl->fp) {
-        if (size != 2)
+        /* 16-bit: fp16 (vendor streams); 32-bit: fp32, the matmul API's K
+         * partial sums (vnpu.md §7.1: inferred, no vendor stream has it) */
+        if (size != 2 && (size != 3 || t->cfg->rk356x))
             return vnpu_unsupported(t, NPU_DPU_RDMA_ERDMA_CFG,
-                                    "an fp16-path EW operand that is not 16-bit");
-        *prec = VNPU_PREC_FP16;
+                                    "an fp-path EW operand that is not 16-bit or fp32");
+        *prec = size == 3 ? VNPU_PREC_FP32 : VNPU_PREC_FP16;
         return 0;
     }
     if (t->cfg->rk356x) {
@@ -821,7 +823,9 @@ static int64_t vnpu_ew_int(const vnpu_dpu_plan *pl, int64_t x, const uint8_t *e)
 
 static float vnpu_ew_fp(const vnpu_dpu_plan *pl, float x, const uint8_t *e)
 {
-    float v = pl->ew_reg_operand ? pl->ew_f_reg_value : vnpu_f16_to_f32(vnpu_ld16(e));
+    float v = pl->ew_reg_operand              ? pl->ew_f_reg_value
+              : pl->ew_prec == VNPU_PREC_FP32 ? vnpu_f32_from_bits(vnpu_ld32(e))
+                                              : vnpu_f16_to_f32(vnpu_ld16(e));
 
     switch (pl->ew_op) {
     case VNPU_EW_ADD: return x + v;

@@ -133,16 +133,6 @@ int rknn_fbs_get_i8(const rknn_fbs_table *t, uint32_t slot, int8_t def, int8_t *
     return ret;
 }
 
-int rknn_fbs_get_u16(const rknn_fbs_table *t, uint32_t slot, uint16_t def, uint16_t *out)
-{
-    uint64_t raw = 0;
-    int ret = get_scalar(t, slot, 2, &raw);
-
-    if (out)
-        *out = ret == RKNN_FBS_OK ? (uint16_t)raw : def;
-    return ret;
-}
-
 int rknn_fbs_get_u32(const rknn_fbs_table *t, uint32_t slot, uint32_t def, uint32_t *out)
 {
     uint64_t raw = 0;
@@ -160,33 +150,6 @@ int rknn_fbs_get_i32(const rknn_fbs_table *t, uint32_t slot, int32_t def, int32_
 
     if (out)
         *out = (int32_t)u;
-    return ret;
-}
-
-int rknn_fbs_get_i64(const rknn_fbs_table *t, uint32_t slot, int64_t def, int64_t *out)
-{
-    uint64_t raw = 0;
-    int ret = get_scalar(t, slot, 8, &raw);
-
-    if (out)
-        *out = ret == RKNN_FBS_OK ? (int64_t)raw : def;
-    return ret;
-}
-
-int rknn_fbs_get_f32(const rknn_fbs_table *t, uint32_t slot, float def, float *out)
-{
-    uint64_t raw = 0;
-    uint32_t bits;
-    int ret = get_scalar(t, slot, 4, &raw);
-
-    if (out) {
-        if (ret == RKNN_FBS_OK) {
-            bits = (uint32_t)raw;
-            memcpy(out, &bits, sizeof(*out));
-        } else {
-            *out = def;
-        }
-    }
     return ret;
 }
 
@@ -315,16 +278,6 @@ static int elem_pos(const rknn_fbs_vector *v, uint32_t i, uint32_t elem_size, ui
     return RKNN_FBS_OK;
 }
 
-int rknn_fbs_vec_u8(const rknn_fbs_vector *v, uint32_t i, uint8_t *out)
-{
-    uint32_t pos = 0;
-    int ret = elem_pos(v, i, 1, &pos);
-
-    if (ret == RKNN_FBS_OK && out)
-        *out = v->buf.data[pos];
-    return ret;
-}
-
 int rknn_fbs_vec_u32(const rknn_fbs_vector *v, uint32_t i, uint32_t *out)
 {
     uint32_t pos = 0;
@@ -388,21 +341,6 @@ int rknn_fbs_vec_table(const rknn_fbs_vector *v, uint32_t i, rknn_fbs_table *out
     if (ret != RKNN_FBS_OK)
         return ret;
     return rknn_fbs_table_at(&v->buf, target, (uint32_t)v->depth + 1, out);
-}
-
-int rknn_fbs_vec_string(const rknn_fbs_vector *v, uint32_t i, rknn_fbs_string *out)
-{
-    uint32_t target = 0;
-    int ret;
-
-    if (!out)
-        return RKNN_FBS_E_PARAM;
-    out->ptr = empty_string;
-    out->len = 0;
-    ret = elem_target(v, i, &target);
-    if (ret != RKNN_FBS_OK)
-        return ret;
-    return string_at(&v->buf, target, out);
 }
 
 const uint8_t *rknn_fbs_vec_data(const rknn_fbs_vector *v)

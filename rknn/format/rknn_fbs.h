@@ -117,15 +117,13 @@ uint32_t rknn_fbs_slot_count(const rknn_fbs_table *t);
  * RKNN_FBS_ABSENT, or an error if the field does not fit in the table. */
 int rknn_fbs_field_pos(const rknn_fbs_table *t, uint32_t slot, uint32_t size, uint32_t *pos);
 
-/* ---- scalar fields: RKNN_FBS_OK, RKNN_FBS_ABSENT (def stored) or error ---- */
+/* ---- scalar fields: RKNN_FBS_OK, RKNN_FBS_ABSENT (def stored) or error ----
+ * (the widths the .rknn parser reads; others would follow get_u32) */
 
 int rknn_fbs_get_u8(const rknn_fbs_table *t, uint32_t slot, uint8_t def, uint8_t *out);
 int rknn_fbs_get_i8(const rknn_fbs_table *t, uint32_t slot, int8_t def, int8_t *out);
-int rknn_fbs_get_u16(const rknn_fbs_table *t, uint32_t slot, uint16_t def, uint16_t *out);
 int rknn_fbs_get_i32(const rknn_fbs_table *t, uint32_t slot, int32_t def, int32_t *out);
 int rknn_fbs_get_u32(const rknn_fbs_table *t, uint32_t slot, uint32_t def, uint32_t *out);
-int rknn_fbs_get_i64(const rknn_fbs_table *t, uint32_t slot, int64_t def, int64_t *out);
-int rknn_fbs_get_f32(const rknn_fbs_table *t, uint32_t slot, float def, float *out);
 
 /* ---- offset fields: RKNN_FBS_OK, RKNN_FBS_ABSENT (out emptied) or error --- */
 
@@ -139,14 +137,12 @@ int rknn_fbs_get_string(const rknn_fbs_table *t, uint32_t slot, rknn_fbs_string 
 
 /* ---- vector elements: RKNN_FBS_OK or RKNN_FBS_E_INDEX / error ------------- */
 
-int rknn_fbs_vec_u8(const rknn_fbs_vector *v, uint32_t i, uint8_t *out);
 int rknn_fbs_vec_i32(const rknn_fbs_vector *v, uint32_t i, int32_t *out);
 int rknn_fbs_vec_u32(const rknn_fbs_vector *v, uint32_t i, uint32_t *out);
 int rknn_fbs_vec_f32(const rknn_fbs_vector *v, uint32_t i, float *out);
 /* Pointer to element i of a vector of structs (elem_size bytes). */
 int rknn_fbs_vec_struct(const rknn_fbs_vector *v, uint32_t i, const uint8_t **out);
 int rknn_fbs_vec_table(const rknn_fbs_vector *v, uint32_t i, rknn_fbs_table *out);
-int rknn_fbs_vec_string(const rknn_fbs_vector *v, uint32_t i, rknn_fbs_string *out);
 /* The whole vector as bytes (for [ubyte] blobs). */
 const uint8_t *rknn_fbs_vec_data(const rknn_fbs_vector *v);
 

@@ -248,6 +248,20 @@ static uint32_t compare(const mm_case *c, const rknn_matmul_io_attr *io, const u
     return bad;
 }
 
+static int create_refused(rknn_matmul_type type, int32_t M, int32_t K, int32_t N)
+{
+    rknn_matmul_info info;
+    rknn_matmul_io_attr io;
+    rknn_matmul_ctx ctx = 1;
+
+    memset(&info, 0, sizeof info);
+    info.M = M;
+    info.K = K;
+    info.N = N;
+    info.type = type;
+    return rknn_matmul_create(&ctx, &info, &io) == RKNN_ERR_PARAM_INVALID && ctx == 0;
+}
+
 static void run_case(const mm_case *c)
 {
     rknn_matmul_info info;
@@ -354,6 +368,31 @@ static void run_dynamic(rknn_matmul_type type)
     CHECK(rknn_matmul_destroy(ctx) == RKNN_SUCC);
 }
 
+/* K beyond one task (RK3588: one kernel group of K fp16 or int8 channels
+ * and four rows must fit the CBUF): the DPU adds the segments' sums. An
+ * int8 C (its requantisation multiplies before the add) is refused. */
+static void run_k_split(const rknn_matmul_type *types, size_t n_types, const int16_t (*layouts)[2])
+{
+    static const int32_t shapes[][3] = {{5, 20008, 48}, {1, 12288, 64}};
+
+    printf("K splitting:\n");
+    for (size_t t = 0; t < n_types; t++)
+        for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+            mm_case c = {types[t],
+                         shapes[s][0],
+                         shapes[s][1],
+                         shapes[s][2],
+                         layouts[(t + s) % 3][0],
+                         layouts[(t + s) % 3][1],
+                         RKNN_NPU_CORE_AUTO,
+                         0};
+            if (types[t] == RKNN_INT8_MM_INT8_TO_INT8)
+                CHECK(create_refused(c.type, c.M, c.K, c.N));
+            else
+                run_case(&c);
+        }
+}
+
 int main(void)
 {
     static const rknn_matmul_type types[] = {RKNN_INT8_MM_INT8_TO_INT32, RKNN_INT8_MM_INT8_TO_INT8,
@@ -363,7 +402,7 @@ int main(void)
      * slices up to 8192, N of one kernel group to beyond one task */
     static const int32_t shapes[][3] = {
         {1, 32, 16},    {3, 64, 32},    {4, 96, 96},   {33, 64, 96},   {33, 8192, 32},
-        {1020, 32, 16}, {1024, 96, 96}, {4, 32, 4096}, {33, 64, 4128},
+        {1020, 32, 16}, {1024, 96, 96}, {4, 32, 4096}, {33, 64, 4128}, {33, 8224, 32},
     };
     static const int16_t layouts[][2] = {{0, 0}, {1, 1}, {0, 1}};
     static const rknn_core_mask masks[] = {RKNN_NPU_CORE_AUTO, RKNN_NPU_CORE_1, RKNN_NPU_CORE_2};
@@ -380,13 +419,11 @@ int main(void)
         }
     run_dynamic(RKNN_INT8_MM_INT8_TO_INT32);
     run_dynamic(RKNN_FLOAT16_MM_FLOAT16_TO_FLOAT32);
+    run_k_split(types, sizeof types / sizeof types[0], layouts);
 #if RKNPU_BOARD_HOST
     /* RK356x (the host serves every SoC): int8 on its own native layouts
      * (8-byte atoms, 16-kernel groups); fp16 is refused there for now */
     if (CHECK(rknpu_host_force_soc(RKNPU_SOC_RK3566) == RKNN_SUCC)) {
-        rknn_matmul_info info;
-        rknn_matmul_io_attr io;
-        rknn_matmul_ctx ctx = 1;
         printf("RK3566:\n");
         for (size_t s = 0; s < 2 * sizeof shapes / sizeof shapes[0]; s++) {
             size_t k = s % (sizeof shapes / sizeof shapes[0]);
@@ -401,12 +438,9 @@ int main(void)
                          (int16_t)(s % 2)};
             run_case(&c);
         }
-        memset(&info, 0, sizeof info);
-        info.M = 4;
-        info.K = 32;
-        info.N = 16;
-        info.type = RKNN_FLOAT16_MM_FLOAT16_TO_FLOAT32;
-        CHECK(rknn_matmul_create(&ctx, &info, &io) == RKNN_ERR_PARAM_INVALID && ctx == 0);
+        CHECK(create_refused(RKNN_FLOAT16_MM_FLOAT16_TO_FLOAT32, 4, 32, 16));
+        /* K splitting needs a 32-bit EW operand, not known on RK356x */
+        CHECK(create_refused(RKNN_INT8_MM_INT8_TO_INT32, 4, 20008, 16));
         CHECK(rknpu_host_force_soc(RKNPU_SOC_RK3588) == RKNN_SUCC);
     }
 #endif
