@@ -357,13 +357,9 @@ int rknn_matmul_create(rknn_matmul_ctx *handle, rknn_matmul_info *info, rknn_mat
 
 int rknn_matmul_destroy(rknn_matmul_ctx handle)
 {
-    rknn_ctx *ctx = rknn_ctx_from_handle(handle);
-
-    if (!ctx || !ctx->matmul) {
-        HAL_LOG_ERR("rknn_matmul_destroy: not a matmul context");
+    if (!mm_of(handle, "rknn_matmul_destroy"))
         return RKNN_ERR_CTX_INVALID;
-    }
-    mm_release(ctx);
+    mm_release(rknn_ctx_from_handle(handle));
     return RKNN_SUCC;
 }
 

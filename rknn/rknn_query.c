@@ -1,7 +1,8 @@
 /*
- * rknn_query.c - every query an application can make of a context. Each
- * command checks that the caller's buffer is large enough for its struct;
- * commands that have no meaning on bare metal return a clear error.
+ * rknn_query.c - every query an application can make of a context. The
+ * caller's buffer is checked once against the command's result struct
+ * (result_bytes); commands that have no meaning on bare metal return a
+ * clear error.
  */
 #include <stdio.h>
 #include <string.h>
@@ -13,15 +14,27 @@
 #include "rknn_tensor.h"
 #include "rknpu_bm.h"
 
-static int need_size(uint32_t size, size_t want, const char *what)
-{
-    if (size < want) {
-        HAL_LOG_ERR("rknn_query(%s): buffer of %lu bytes, the result needs %lu", what,
-                    (unsigned long)(size), (unsigned long)((unsigned)want));
-        return RKNN_ERR_PARAM_INVALID;
-    }
-    return RKNN_SUCC;
-}
+/* The result struct of each command (0: no result, refused below): the
+ * caller's buffer is checked against it once, before any command runs. */
+static const uint16_t result_bytes[] = {
+    [RKNN_QUERY_IN_OUT_NUM] = sizeof(rknn_input_output_num),
+    [RKNN_QUERY_INPUT_ATTR] = sizeof(rknn_tensor_attr),
+    [RKNN_QUERY_OUTPUT_ATTR] = sizeof(rknn_tensor_attr),
+    [RKNN_QUERY_PERF_DETAIL] = sizeof(rknn_perf_detail),
+    [RKNN_QUERY_PERF_RUN] = sizeof(rknn_perf_run),
+    [RKNN_QUERY_SDK_VERSION] = sizeof(rknn_sdk_version),
+    [RKNN_QUERY_MEM_SIZE] = sizeof(rknn_mem_size),
+    [RKNN_QUERY_CUSTOM_STRING] = sizeof(rknn_custom_string),
+    [RKNN_QUERY_NATIVE_INPUT_ATTR] = sizeof(rknn_tensor_attr),
+    [RKNN_QUERY_NATIVE_OUTPUT_ATTR] = sizeof(rknn_tensor_attr),
+    [RKNN_QUERY_NATIVE_NHWC_INPUT_ATTR] = sizeof(rknn_tensor_attr),
+    [RKNN_QUERY_NATIVE_NHWC_OUTPUT_ATTR] = sizeof(rknn_tensor_attr),
+    [RKNN_QUERY_INPUT_DYNAMIC_RANGE] = sizeof(rknn_input_range),
+    [RKNN_QUERY_CURRENT_INPUT_ATTR] = sizeof(rknn_tensor_attr),
+    [RKNN_QUERY_CURRENT_OUTPUT_ATTR] = sizeof(rknn_tensor_attr),
+    [RKNN_QUERY_CURRENT_NATIVE_INPUT_ATTR] = sizeof(rknn_tensor_attr),
+    [RKNN_QUERY_CURRENT_NATIVE_OUTPUT_ATTR] = sizeof(rknn_tensor_attr),
+};
 
 /* The model tensor behind input/output `index` of the caller's attr. */
 static int io_tensor(const rknn_ctx *ctx, int is_input, uint32_t index, rknn_model_tensor_info *t)
@@ -36,14 +49,12 @@ static int io_tensor(const rknn_ctx *ctx, int is_input, uint32_t index, rknn_mod
     return rknn_io_tensor(ctx, is_input, index, t);
 }
 
-static int query_attr(const rknn_ctx *ctx, int is_input, int native, void *info, uint32_t size)
+static int query_attr(const rknn_ctx *ctx, int is_input, int native, void *info)
 {
     rknn_tensor_attr *a = info;
     rknn_model_tensor_info t;
-    int ret = need_size(size, sizeof *a, "tensor attr");
+    int ret = io_tensor(ctx, is_input, a->index, &t);
 
-    if (ret == RKNN_SUCC)
-        ret = io_tensor(ctx, is_input, a->index, &t);
     if (ret != RKNN_SUCC)
         return ret;
     return native ? rknn_tensor_native_attr(&t, a->index, a)
@@ -53,32 +64,27 @@ static int query_attr(const rknn_ctx *ctx, int is_input, int native, void *info,
 /* The native type in NHWC order: the NPU's own layout for packed-NHWC
  * inputs, else one the CPU converts to and from around the run (a buffer
  * bound with this attr is a converted binding). 4-D tensors only. */
-static int query_native_nhwc(const rknn_ctx *ctx, int is_input, void *info, uint32_t size)
+static int query_native_nhwc(const rknn_ctx *ctx, int is_input, void *info)
 {
     rknn_tensor_attr *a = info;
     rknn_model_tensor_info t;
-    int ret = need_size(size, sizeof *a, "native NHWC attr");
+    int ret = io_tensor(ctx, is_input, a->index, &t);
 
-    if (ret == RKNN_SUCC)
-        ret = io_tensor(ctx, is_input, a->index, &t);
     return ret == RKNN_SUCC ? rknn_tensor_nhwc_attr(&t, a->index, a) : ret;
 }
 
 /* A static model accepts one shape per input: the range is that shape (what
  * keeps vendor code that sizes buffers from the range working). */
-static int query_dynamic_range(const rknn_ctx *ctx, void *info, uint32_t size)
+static int query_dynamic_range(const rknn_ctx *ctx, void *info)
 {
     rknn_input_range *r = info;
     rknn_tensor_attr a;
-    uint32_t index;
-    int ret = need_size(size, sizeof *r, "input dynamic range");
+    uint32_t index = r->index;
+    int ret;
 
-    if (ret != RKNN_SUCC)
-        return ret;
-    index = r->index;
     memset(&a, 0, sizeof a);
     a.index = index;
-    if ((ret = query_attr(ctx, 1, 0, &a, sizeof a)) != RKNN_SUCC)
+    if ((ret = query_attr(ctx, 1, 0, &a)) != RKNN_SUCC)
         return ret;
     memset(r, 0, sizeof *r);
     r->index = index;
@@ -90,13 +96,10 @@ static int query_dynamic_range(const rknn_ctx *ctx, void *info, uint32_t size)
     return RKNN_SUCC;
 }
 
-static int query_mem_size(const rknn_ctx *ctx, void *info, uint32_t size)
+static int query_mem_size(const rknn_ctx *ctx, void *info)
 {
     rknn_mem_size *m = info;
-    int ret = need_size(size, sizeof *m, "mem size");
 
-    if (ret != RKNN_SUCC)
-        return ret;
     memset(m, 0, sizeof *m);
     m->total_weight_size = ctx->plan.weight_bytes;
     m->total_internal_size = ctx->plan.arena_bytes;
@@ -113,13 +116,10 @@ static int query_mem_size(const rknn_ctx *ctx, void *info, uint32_t size)
     return RKNN_SUCC; /* no SRAM on this runtime: sram sizes are 0 */
 }
 
-static int query_sdk_version(const rknn_ctx *ctx, void *info, uint32_t size)
+static int query_sdk_version(const rknn_ctx *ctx, void *info)
 {
     rknn_sdk_version *v = info;
-    int ret = need_size(size, sizeof *v, "sdk version");
 
-    if (ret != RKNN_SUCC)
-        return ret;
     memset(v, 0, sizeof *v);
     /* The vendor's shape ("1.5.2 (71720f3fc@2023-08-21T09:29:52)", "0.7.2"):
      * the version number first, details after. */
@@ -131,39 +131,14 @@ static int query_sdk_version(const rknn_ctx *ctx, void *info, uint32_t size)
     return RKNN_SUCC;
 }
 
-static int query_custom_string(const rknn_ctx *ctx, void *info, uint32_t size)
-{
-    rknn_custom_string *s = info;
-    int ret = need_size(size, sizeof *s, "custom string");
-
-    if (ret != RKNN_SUCC)
-        return ret;
-    memset(s, 0, sizeof *s);
-    rknn_model_string_copy(ctx->model.custom_string, s->string, sizeof s->string);
-    return RKNN_SUCC;
-}
-
-static int query_perf_run(const rknn_ctx *ctx, void *info, uint32_t size)
-{
-    rknn_perf_run *p = info;
-    int ret = need_size(size, sizeof *p, "perf run");
-
-    if (ret == RKNN_SUCC)
-        p->run_duration = ctx->last_run_us;
-    return ret;
-}
-
 /* The vendor answers without RKNN_FLAG_COLLECT_PERF_MASK too (its custom-op
  * demo asks): then the text is the last run's total NPU time, with the flag
  * also each core's task group (rknn_run.c record_perf). The text lives in
  * the context until the next run or query. */
-static int query_perf_detail(rknn_ctx *ctx, void *info, uint32_t size)
+static int query_perf_detail(rknn_ctx *ctx, void *info)
 {
     rknn_perf_detail *p = info;
-    int ret = need_size(size, sizeof *p, "perf detail");
 
-    if (ret != RKNN_SUCC)
-        return ret;
     if (!ctx->runs) {
         snprintf(ctx->perf_text, sizeof ctx->perf_text, "no run yet\n");
     } else if (!(ctx->flags & RKNN_FLAG_COLLECT_PERF_MASK)) {
@@ -177,43 +152,36 @@ static int query_perf_detail(rknn_ctx *ctx, void *info, uint32_t size)
     return RKNN_SUCC;
 }
 
-static int query_io_num(const rknn_ctx *ctx, void *info, uint32_t size)
-{
-    rknn_input_output_num *n = info;
-    int ret = need_size(size, sizeof *n, "in/out num");
-
-    if (ret == RKNN_SUCC) {
-        n->n_input = ctx->model.n_inputs;
-        n->n_output = ctx->model.n_outputs;
-    }
-    return ret;
-}
-
-static int query_dispatch(rknn_ctx *ctx, rknn_query_cmd cmd, void *info, uint32_t size)
+static int query_dispatch(rknn_ctx *ctx, rknn_query_cmd cmd, void *info)
 {
     switch (cmd) {
-    case RKNN_QUERY_IN_OUT_NUM: return query_io_num(ctx, info, size);
+    case RKNN_QUERY_IN_OUT_NUM:
+        ((rknn_input_output_num *)info)->n_input = ctx->model.n_inputs;
+        ((rknn_input_output_num *)info)->n_output = ctx->model.n_outputs;
+        return RKNN_SUCC;
     case RKNN_QUERY_INPUT_ATTR:
-    case RKNN_QUERY_CURRENT_INPUT_ATTR: return query_attr(ctx, 1, 0, info, size);
+    case RKNN_QUERY_CURRENT_INPUT_ATTR: return query_attr(ctx, 1, 0, info);
     case RKNN_QUERY_OUTPUT_ATTR:
-    case RKNN_QUERY_CURRENT_OUTPUT_ATTR: return query_attr(ctx, 0, 0, info, size);
+    case RKNN_QUERY_CURRENT_OUTPUT_ATTR: return query_attr(ctx, 0, 0, info);
     case RKNN_QUERY_NATIVE_INPUT_ATTR:
-    case RKNN_QUERY_CURRENT_NATIVE_INPUT_ATTR: return query_attr(ctx, 1, 1, info, size);
+    case RKNN_QUERY_CURRENT_NATIVE_INPUT_ATTR: return query_attr(ctx, 1, 1, info);
     case RKNN_QUERY_NATIVE_OUTPUT_ATTR:
-    case RKNN_QUERY_CURRENT_NATIVE_OUTPUT_ATTR: return query_attr(ctx, 0, 1, info, size);
-    case RKNN_QUERY_NATIVE_NHWC_INPUT_ATTR: return query_native_nhwc(ctx, 1, info, size);
-    case RKNN_QUERY_NATIVE_NHWC_OUTPUT_ATTR: return query_native_nhwc(ctx, 0, info, size);
-    case RKNN_QUERY_INPUT_DYNAMIC_RANGE: return query_dynamic_range(ctx, info, size);
-    case RKNN_QUERY_PERF_DETAIL: return query_perf_detail(ctx, info, size);
-    case RKNN_QUERY_PERF_RUN: return query_perf_run(ctx, info, size);
-    case RKNN_QUERY_SDK_VERSION: return query_sdk_version(ctx, info, size);
-    case RKNN_QUERY_MEM_SIZE: return query_mem_size(ctx, info, size);
-    case RKNN_QUERY_CUSTOM_STRING: return query_custom_string(ctx, info, size);
-    case RKNN_QUERY_DEVICE_MEM_INFO:
-        HAL_LOG_ERR("rknn_query(DEVICE_MEM_INFO): not available on bare metal (use "
-                    "rknpu_mem_get_stats)");
-        return RKNN_ERR_PARAM_INVALID;
-    default: HAL_LOG_ERR("rknn_query: unknown command %d", (int)cmd); return RKNN_ERR_PARAM_INVALID;
+    case RKNN_QUERY_CURRENT_NATIVE_OUTPUT_ATTR: return query_attr(ctx, 0, 1, info);
+    case RKNN_QUERY_NATIVE_NHWC_INPUT_ATTR: return query_native_nhwc(ctx, 1, info);
+    case RKNN_QUERY_NATIVE_NHWC_OUTPUT_ATTR: return query_native_nhwc(ctx, 0, info);
+    case RKNN_QUERY_INPUT_DYNAMIC_RANGE: return query_dynamic_range(ctx, info);
+    case RKNN_QUERY_PERF_DETAIL: return query_perf_detail(ctx, info);
+    case RKNN_QUERY_PERF_RUN:
+        ((rknn_perf_run *)info)->run_duration = ctx->last_run_us;
+        return RKNN_SUCC;
+    case RKNN_QUERY_SDK_VERSION: return query_sdk_version(ctx, info);
+    case RKNN_QUERY_MEM_SIZE: return query_mem_size(ctx, info);
+    case RKNN_QUERY_CUSTOM_STRING:
+        memset(info, 0, sizeof(rknn_custom_string));
+        rknn_model_string_copy(ctx->model.custom_string, ((rknn_custom_string *)info)->string,
+                               sizeof((rknn_custom_string *)info)->string);
+        return RKNN_SUCC;
+    default: return RKNN_ERR_PARAM_INVALID; /* unreachable: rknn_query checked cmd */
     }
 }
 
@@ -229,5 +197,19 @@ int rknn_query(rknn_context context, rknn_query_cmd cmd, void *info, uint32_t si
         HAL_LOG_ERR("rknn_query: info is NULL");
         return RKNN_ERR_PARAM_INVALID;
     }
-    return query_dispatch(ctx, cmd, info, size);
+    if (cmd == RKNN_QUERY_DEVICE_MEM_INFO) {
+        HAL_LOG_ERR("rknn_query(DEVICE_MEM_INFO): not available on bare metal (use "
+                    "rknpu_mem_get_stats)");
+        return RKNN_ERR_PARAM_INVALID;
+    }
+    if ((unsigned)cmd >= sizeof result_bytes / sizeof result_bytes[0] || !result_bytes[cmd]) {
+        HAL_LOG_ERR("rknn_query: unknown command %d", (int)cmd);
+        return RKNN_ERR_PARAM_INVALID;
+    }
+    if (size < result_bytes[cmd]) {
+        HAL_LOG_ERR("rknn_query(%d): buffer of %lu bytes, the result needs %u", (int)cmd,
+                    (unsigned long)size, (unsigned)result_bytes[cmd]);
+        return RKNN_ERR_PARAM_INVALID;
+    }
+    return query_dispatch(ctx, cmd, info);
 }

@@ -146,10 +146,7 @@ int rknpu_platform_switch_soc(rknpu_soc_id soc)
 
 int rknpu_platform_in_carveout(const void *p, size_t size)
 {
-    uintptr_t start = (uintptr_t)platform.carveout;
-
-    return profile && (uintptr_t)p >= start && size <= platform.carveout_size &&
-           (uintptr_t)p - start <= platform.carveout_size - size;
+    return profile && mem_carveout_contains(&carveout, p, size);
 }
 
 npu_device *rknpu_platform_npu(void)

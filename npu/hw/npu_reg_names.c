@@ -8,6 +8,8 @@
 
 #include "npu_regs.h"
 
+/* regs.def lists registers in ascending offset order and each register's
+ * fields right after it, so both arrays come out sorted by offset. */
 static const npu_reg_info npu_reg_table[] = {
 #define NPU_REG(block, name, offset) {(offset), NPU_BLOCK_##block, #block "_" #name},
 #include "regs.def"
@@ -19,6 +21,20 @@ static const npu_field_info npu_field_table[] = {
 };
 
 #define NPU_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+static const char *const npu_block_names[NPU_BLOCK_COUNT] = {
+    [NPU_BLOCK_PC] = "PC",     [NPU_BLOCK_CNA] = "CNA",           [NPU_BLOCK_CMAC] = "CMAC",
+    [NPU_BLOCK_CORE] = "CORE", [NPU_BLOCK_DPU] = "DPU",           [NPU_BLOCK_DPU_RDMA] = "DPU_RDMA",
+    [NPU_BLOCK_PPU] = "PPU",   [NPU_BLOCK_PPU_RDMA] = "PPU_RDMA", [NPU_BLOCK_DDMA] = "DDMA",
+    [NPU_BLOCK_SDMA] = "SDMA", [NPU_BLOCK_GLOBAL] = "GLOBAL",
+};
+
+const char *npu_block_name(enum npu_block block)
+{
+    if ((unsigned)block >= NPU_BLOCK_COUNT)
+        return "UNKNOWN";
+    return npu_block_names[block];
+}
 
 size_t npu_reg_count(void)
 {

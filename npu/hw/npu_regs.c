@@ -42,31 +42,14 @@ enum npu_block_page {
                    #block "_" #name " is outside its block or misaligned");
 #include "regs.def"
 
-/* regs.def lists registers in ascending offset order and each register's
- * fields right after it, so both arrays come out sorted by offset. */
-static const struct {
-    const char *name;
-    uint16_t target;
-} npu_block_table[NPU_BLOCK_COUNT] = {
-    [NPU_BLOCK_PC] = {"PC", NPU_TARGET_PC},
-    [NPU_BLOCK_CNA] = {"CNA", NPU_TARGET_CNA},
-    [NPU_BLOCK_CMAC] = {"CMAC", NPU_TARGET_CMAC},
-    [NPU_BLOCK_CORE] = {"CORE", NPU_TARGET_CORE},
-    [NPU_BLOCK_DPU] = {"DPU", NPU_TARGET_DPU},
-    [NPU_BLOCK_DPU_RDMA] = {"DPU_RDMA", NPU_TARGET_DPU_RDMA},
-    [NPU_BLOCK_PPU] = {"PPU", NPU_TARGET_PPU},
-    [NPU_BLOCK_PPU_RDMA] = {"PPU_RDMA", NPU_TARGET_PPU_RDMA},
-    [NPU_BLOCK_DDMA] = {"DDMA", 0},
-    [NPU_BLOCK_SDMA] = {"SDMA", 0},
-    [NPU_BLOCK_GLOBAL] = {"GLOBAL", 0},
+/* The regcmd target of each block (0: not addressed by command words);
+ * the block names are in npu_reg_names.c. */
+static const uint16_t npu_block_targets[NPU_BLOCK_COUNT] = {
+    [NPU_BLOCK_PC] = NPU_TARGET_PC,     [NPU_BLOCK_CNA] = NPU_TARGET_CNA,
+    [NPU_BLOCK_CMAC] = NPU_TARGET_CMAC, [NPU_BLOCK_CORE] = NPU_TARGET_CORE,
+    [NPU_BLOCK_DPU] = NPU_TARGET_DPU,   [NPU_BLOCK_DPU_RDMA] = NPU_TARGET_DPU_RDMA,
+    [NPU_BLOCK_PPU] = NPU_TARGET_PPU,   [NPU_BLOCK_PPU_RDMA] = NPU_TARGET_PPU_RDMA,
 };
-
-const char *npu_block_name(enum npu_block block)
-{
-    if ((unsigned)block >= NPU_BLOCK_COUNT)
-        return "UNKNOWN";
-    return npu_block_table[block].name;
-}
 
 /* Block of each 4 KiB page of a core window (-1: no block). The loader and
  * the virtual NPU ask this for every command word, so it is a table. */
@@ -100,7 +83,7 @@ uint16_t npu_block_target(enum npu_block block)
 {
     if ((unsigned)block >= NPU_BLOCK_COUNT)
         return 0;
-    return npu_block_table[block].target;
+    return npu_block_targets[block];
 }
 
 int npu_block_from_target(uint16_t target)

@@ -162,7 +162,8 @@ const npu_field_info *npu_reg_fields(uint32_t offset, size_t *count);
 /* Total number of fields in the table. */
 size_t npu_field_count(void);
 
-/* "PC", "CNA", ..., or "UNKNOWN" for a value outside the enum. */
+/* "PC", "CNA", ..., or "UNKNOWN" for a value outside the enum (npu_reg_names.c,
+ * with the register names: not in firmware images). */
 const char *npu_block_name(enum npu_block block);
 
 /* Block selected by offset bits [15:12], or -1 for offsets outside the

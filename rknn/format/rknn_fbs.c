@@ -180,20 +180,6 @@ static int get_offset_target(const rknn_fbs_table *t, uint32_t slot, uint32_t *t
     return follow_uoffset(&t->buf, pos, target);
 }
 
-int rknn_fbs_get_table(const rknn_fbs_table *t, uint32_t slot, rknn_fbs_table *out)
-{
-    uint32_t target = 0;
-    int ret;
-
-    if (!t || !out)
-        return RKNN_FBS_E_PARAM;
-    memset(out, 0, sizeof(*out));
-    ret = get_offset_target(t, slot, &target);
-    if (ret != RKNN_FBS_OK)
-        return ret;
-    return rknn_fbs_table_at(&t->buf, target, (uint32_t)t->depth + 1, out);
-}
-
 /* Opens the vector whose u32 length prefix is at `pos`. */
 static int vector_at(const rknn_fbs_buf *buf, uint32_t pos, uint32_t elem_size, uint32_t depth,
                      rknn_fbs_vector *out)

@@ -127,7 +127,6 @@ int rknn_fbs_get_u32(const rknn_fbs_table *t, uint32_t slot, uint32_t def, uint3
 
 /* ---- offset fields: RKNN_FBS_OK, RKNN_FBS_ABSENT (out emptied) or error --- */
 
-int rknn_fbs_get_table(const rknn_fbs_table *t, uint32_t slot, rknn_fbs_table *out);
 /* elem_size: 1, 2, 4, 8 for scalars, the struct size for structs, 4 for
  * tables and strings. An absent vector reads as count 0. */
 int rknn_fbs_get_vector(const rknn_fbs_table *t, uint32_t slot, uint32_t elem_size,

@@ -287,7 +287,14 @@ static void check_depth(void)
     }
     CHECK(rknn_fbs_buf_init(&buf, b, sizeof(b)) == RKNN_FBS_OK, "init");
     CHECK(rknn_fbs_root(&buf, &t) == RKNN_FBS_OK, "root");
-    while (depth < N - 1 && (ret = rknn_fbs_get_table(&t, 0, &next)) == RKNN_FBS_OK) {
+    /* each table's slot 0 is a uoffset to the next; the parser opens nested
+     * tables with the depth of their parent + 1, as here */
+    while (depth < N - 1) {
+        uint32_t at = 0;
+        if ((ret = rknn_fbs_field_pos(&t, 0, 4, &at)) != RKNN_FBS_OK ||
+            (ret = rknn_fbs_table_at(&buf, at + rknn_fbs_le32(b + at), (uint32_t)t.depth + 1u,
+                                     &next)) != RKNN_FBS_OK)
+            break;
         t = next;
         depth++;
     }
