@@ -2,7 +2,7 @@
  * selftest - the boot-time NPU self-test as firmware: bring the board and
  * its NPU up, run rknpu_selftest() on every core, and print exactly one
  * final line:
- *   rknpu selftest: PASS (<cores>, <time>)
+ *   rknpu selftest: PASS (<cores>: network and matmul, <time>)
  *   rknpu selftest: FAIL (<reason>, <time>)
  * Exit status 0 on PASS. Copy the three calls into your own boot code.
  */
@@ -27,10 +27,11 @@ int main(void)
            rknpu_soc_name(p->soc), (unsigned long)p->npu_base[0]);
     ret = rknpu_selftest(&r);
     if (ret == RKNN_SUCC)
-        printf("rknpu selftest: PASS (%u core(s) bit-exact against the CPU reference, %llu us)\n",
+        printf("rknpu selftest: PASS (%u core(s) bit-exact against the CPU reference: the test "
+               "network and an int8 matmul, %llu us)\n",
                (unsigned)__builtin_popcount(r.cores_passed), (unsigned long long)r.time_us);
     else
-        printf("rknpu selftest: FAIL (%s; %lu wrong output bytes, %llu us)\n", r.reason,
+        printf("rknpu selftest: FAIL (%s; %lu wrong output values, %llu us)\n", r.reason,
                (unsigned long)r.mismatches, (unsigned long long)r.time_us);
     return ret == RKNN_SUCC ? 0 : 1;
 }

@@ -9,6 +9,10 @@
  * channels + bias + requantisation to int8, then conv 1x1 to 32 channels +
  * bias + requantisation: two chained tasks, the second reading what the
  * first wrote. No floating point; about 11 KiB of carve-out.
+ *
+ * Then the matmul line: C = A x B (int8 -> int32, M 5, K 64, N 32, normal
+ * layouts) through the public matmul API on each core, every element of C
+ * against an exact sum on the CPU; it takes a context of the pool.
  */
 #include <stdio.h>
 #include <string.h>
@@ -18,6 +22,7 @@
 #include "npu_driver.h"
 #include "npu_regs.h"
 #include "rknn_api.h"
+#include "rknn_matmul_api.h"
 #include "rknn_run.h"
 #include "rknpu_platform_internal.h"
 
@@ -29,6 +34,9 @@
 #define ST_PAD_VALUE (-3)
 #define ST_SEED      0x52534b4eu
 #define ALU_ADD      2u /* BS ALU algorithm: add the operand */
+#define ST_MM_M      5  /* matmul rows: one beyond the NPU's 4-row group */
+#define ST_MM_K      64
+#define ST_MM_N      32
 
 typedef struct {
     uint32_t kout, cin, k, pad; /* kernels, input channels, kernel size, padding */
@@ -58,20 +66,28 @@ static uint32_t lcg(uint32_t *s)
     return *s >> 8;
 }
 
+/* n pseudo-random values in -(span/2) .. span/2 (span odd) or
+ * -span/2 .. span/2 - 1 (even), int8 (elem 1) or int32 (elem 4). */
+static void fill(void *dst, size_t n, size_t elem, uint32_t span, uint32_t *s)
+{
+    for (size_t i = 0; i < n; i++) {
+        int32_t v = (int32_t)(lcg(s) % span) - (int32_t)(span / 2u);
+        if (elem == 1)
+            ((int8_t *)dst)[i] = (int8_t)v;
+        else
+            ((int32_t *)dst)[i] = v;
+    }
+}
+
 static void make_data(st_data *st)
 {
     uint32_t s = ST_SEED;
 
-    for (size_t i = 0; i < sizeof st->x; i++)
-        st->x[i] = (int8_t)((int)(lcg(&s) % 129u) - 64);
-    for (size_t i = 0; i < sizeof st->w1; i++)
-        st->w1[i] = (int8_t)((int)(lcg(&s) % 17u) - 8);
-    for (size_t i = 0; i < sizeof st->w2; i++)
-        st->w2[i] = (int8_t)((int)(lcg(&s) % 17u) - 8);
-    for (size_t i = 0; i < ST_MID; i++)
-        st->b1[i] = (int32_t)(lcg(&s) % 4001u) - 2000;
-    for (size_t i = 0; i < ST_OUT; i++)
-        st->b2[i] = (int32_t)(lcg(&s) % 4001u) - 2000;
+    fill(st->x, sizeof st->x, 1, 129u, &s);
+    fill(st->w1, sizeof st->w1, 1, 17u, &s);
+    fill(st->w2, sizeof st->w2, 1, 17u, &s);
+    fill(st->b1, ST_MID, 4, 4001u, &s);
+    fill(st->b2, ST_OUT, 4, 4001u, &s);
 }
 
 /* ---- the CPU reference -------------------------------------------------------- */
@@ -125,9 +141,16 @@ static void to_native(const int8_t *chw, uint32_t c, uint32_t atom, uint8_t *dst
                 (uint8_t)chw[ch * ST_H * ST_W + p];
 }
 
-static int8_t from_native(const uint8_t *src, uint32_t ch, uint32_t p, uint32_t atom)
+/* Bytes of an NC1HWC2 int8 output that differ from the CHW reference. */
+static uint32_t count_wrong(const uint8_t *src, const int8_t *ref, uint32_t c, uint32_t atom)
 {
-    return (int8_t)src[(ch / atom) * ST_H * ST_W * atom + p * atom + ch % atom];
+    uint32_t wrong = 0;
+
+    for (uint32_t ch = 0; ch < c; ch++)
+        for (uint32_t p = 0; p < ST_H * ST_W; p++)
+            wrong += (int8_t)src[(ch / atom) * ST_H * ST_W * atom + p * atom + ch % atom] !=
+                     ref[ch * ST_H * ST_W + p];
+    return wrong;
 }
 
 /* Weights [kernel group][input slice of 32][ky][kx][kernel][channel]. */
@@ -258,21 +281,74 @@ static int run_core(unsigned core, const st_buffers *b, const st_data *st, const
     if (ret != RKNN_SUCC)
         return ret;
     rknpu_hook_cache_invalidate(b->mid, ST_FEATURE_BYTES(ST_MID) + ST_FEATURE_BYTES(ST_OUT));
-    *wrong = 0;
-    for (uint32_t ch = 0; ch < ST_OUT; ch++)
-        for (uint32_t p = 0; p < ST_H * ST_W; p++)
-            *wrong += from_native(b->out, ch, p, atom) != st->out[ch * ST_H * ST_W + p];
-    for (uint32_t ch = 0; ch < ST_MID; ch++)
-        for (uint32_t p = 0; p < ST_H * ST_W; p++)
-            *wrong += from_native(b->mid, ch, p, atom) != st->mid[ch * ST_H * ST_W + p];
+    *wrong =
+        count_wrong(b->out, st->out, ST_OUT, atom) + count_wrong(b->mid, st->mid, ST_MID, atom);
     return RKNN_SUCC;
 }
 
-static void fail(rknpu_selftest_result *r, unsigned core, int err, const char *why)
+/* ---- the matmul line ------------------------------------------------------------ */
+
+/* C = A x B on one core through the matmul API; *wrong counts the elements
+ * of C that differ from the exact sum. */
+static int matmul_core(unsigned core, uint32_t *wrong)
 {
-    if (!r->first_error) {
-        r->first_error = err;
-        snprintf(r->reason, sizeof r->reason, "core %u: %s", core, why);
+    rknn_matmul_info info = {0};
+    rknn_matmul_io_attr io;
+    rknn_matmul_ctx ctx;
+    rknn_tensor_mem *m[3] = {NULL, NULL, NULL};
+    rknn_matmul_tensor_attr *attr[3] = {&io.A, &io.B, &io.C};
+    uint32_t seed = ST_SEED + core;
+    int ret;
+
+    info.M = ST_MM_M;
+    info.K = ST_MM_K;
+    info.N = ST_MM_N;
+    info.type = RKNN_INT8_MM_INT8_TO_INT32;
+    if ((ret = rknn_matmul_create(&ctx, &info, &io)) != RKNN_SUCC)
+        return ret;
+    ret = rknn_matmul_set_core_mask(ctx, (rknn_core_mask)(1u << core));
+    for (unsigned i = 0; i < 3 && ret == RKNN_SUCC; i++) {
+        m[i] = rknn_create_mem(ctx, attr[i]->size);
+        ret = m[i] ? RKNN_SUCC : RKNN_ERR_MALLOC_FAIL;
+        if (ret == RKNN_SUCC) {
+            fill(m[i]->virt_addr, attr[i]->size, 1, 256u, &seed); /* C: poison */
+            ret = rknn_matmul_set_io_mem(ctx, m[i], attr[i]);
+        }
+    }
+    if (ret == RKNN_SUCC && (ret = rknn_matmul_run(ctx)) == RKNN_SUCC) {
+        const int8_t *a = m[0]->virt_addr, *b = m[1]->virt_addr;
+        const int32_t *c = m[2]->virt_addr;
+        *wrong = 0;
+        for (int32_t i = 0; i < ST_MM_M * ST_MM_N; i++) {
+            int32_t sum = 0;
+            for (int32_t k = 0; k < ST_MM_K; k++)
+                sum += a[i / ST_MM_N * ST_MM_K + k] * b[k * ST_MM_N + i % ST_MM_N];
+            *wrong += c[i] != sum;
+        }
+    }
+    for (unsigned i = 0; i < 3; i++)
+        if (m[i])
+            rknn_destroy_mem(ctx, m[i]);
+    rknn_matmul_destroy(ctx);
+    return ret;
+}
+
+/* Record one check ("network" or "matmul") of one core: its bit in
+ * *passed when it ran and matched, else the first failure's reason. */
+static void judge(rknpu_selftest_result *r, unsigned core, const char *check, int ret,
+                  uint32_t wrong, uint32_t *passed)
+{
+    const char *why = ret == RKNN_ERR_TIMEOUT ? "no completion (timeout)"
+                      : ret == RKNN_ERR_FAIL  ? "the NPU reported an error"
+                      : ret                   ? "could not start"
+                                              : "output differs from the CPU reference";
+
+    r->mismatches += wrong;
+    if (ret == RKNN_SUCC && !wrong)
+        *passed |= 1u << core;
+    else if (!r->first_error) {
+        r->first_error = ret ? ret : RKNN_ERR_FAIL;
+        snprintf(r->reason, sizeof r->reason, "core %u: %s: %s", core, check, why);
     }
 }
 
@@ -323,17 +399,16 @@ int rknpu_selftest(rknpu_selftest_result *r)
         uint32_t wrong = 0;
         int ret = run_core(core, &b, st, records, soc->feature_atom_bytes, &wrong);
         r->cores_tested |= 1u << core;
-        if (ret != RKNN_SUCC)
-            fail(r, core, ret,
-                 ret == RKNN_ERR_TIMEOUT ? "no completion (timeout)" : "the NPU reported an error");
-        else if (wrong)
-            fail(r, core, RKNN_ERR_FAIL, "output differs from the CPU reference");
-        else
-            r->cores_passed |= 1u << core;
-        r->mismatches += wrong;
+        judge(r, core, "network", ret, wrong, &r->cores_passed);
     }
     mem_carveout_free(rknpu_platform_carveout(), block);
     rknpu_hook_unlock();
+    for (unsigned core = 0; core < soc->core_count; core++) {
+        uint32_t wrong = 0;
+        int ret = matmul_core(core, &wrong);
+        judge(r, core, "matmul", ret, wrong, &r->matmul_cores_passed);
+    }
+    r->cores_passed &= r->matmul_cores_passed;
     r->time_us = rknpu_hook_time_us() - t0;
     if (r->first_error)
         HAL_LOG_ERR("rknpu_selftest: %s", r->reason);

@@ -122,14 +122,17 @@ int rknpu_host_force_soc(rknpu_soc_id soc);
 /* Boot-time self-test: a small int8 network (conv 3x3 + bias + requant,
  * then conv 1x1), built by rknpu-bm's own register-command builder, runs on
  * every NPU core; every output byte is compared with the same network
- * evaluated on the CPU. */
+ * evaluated on the CPU. Then an int8 matmul (5 x 64 x 32) runs through the
+ * matmul API on every core against an exact CPU sum (it takes a context of
+ * the pool for the while). */
 typedef struct {
-    uint32_t cores_tested; /* bit n: core n ran */
-    uint32_t cores_passed; /* bit n: core n produced exactly the reference */
-    uint32_t mismatches;   /* output bytes that differed, all cores */
-    uint64_t time_us;      /* the whole test, reference included */
-    int first_error;       /* RKNN_SUCC, or the first failing core's error */
-    char reason[96];       /* why it failed; "" when it passed */
+    uint32_t cores_tested;        /* bit n: core n ran */
+    uint32_t cores_passed;        /* bit n: core n produced exactly the reference, both checks */
+    uint32_t matmul_cores_passed; /* bit n: core n's matmul equals the exact sum */
+    uint32_t mismatches;          /* output bytes (network) and elements (matmul) that differed */
+    uint64_t time_us;             /* the whole test, reference included */
+    int first_error;              /* RKNN_SUCC, or the first failing core's error */
+    char reason[96];              /* why it failed; "" when it passed */
 } rknpu_selftest_result;
 
 /* RKNN_SUCC if every core passed; else the first error (RKNN_ERR_TIMEOUT,
