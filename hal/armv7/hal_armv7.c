@@ -1,7 +1,7 @@
 /*
  * hal_armv7.c - ARMv7-A (Cortex-A7) implementation of the parts of hal.h
  * that touch the CPU: MMIO accessors, barriers, cache maintenance, the
- * generic timer, exception vectors and the (absent) MMU setup.
+ * generic timer (exceptions and the absent MMU set-up: hal_armv7_boot.c).
  *
  * Time conversion, delays, logging and the MMIO trap registry are common
  * code (hal/ common sources), not here.
@@ -10,8 +10,6 @@
 #include <stdint.h>
 
 #include "hal.h"
-
-void hal_armv7_vectors_install(void); /* vectors.S */
 
 /* ---- MMIO ----------------------------------------------------------------- */
 
@@ -130,22 +128,6 @@ uint64_t hal_time_freq_hz(void)
     uint32_t freq;
     __asm__ volatile("mrc p15, 0, %0, c14, c0, 0" : "=r"(freq)); /* CNTFRQ */
     return freq != 0 ? freq : HAL_DEFAULT_TIMER_HZ;
-}
-
-/* ---- exceptions and MMU --------------------------------------------------- */
-
-void hal_exceptions_install(void)
-{
-    hal_armv7_vectors_install();
-}
-
-/* Not implemented on ARMv7: firmware runs with the MMU and caches off. */
-int hal_mmu_enable(const hal_mem_map_entry *map, size_t count)
-{
-    (void)map;
-    (void)count;
-    HAL_LOG_ERR("hal_mmu_enable: not implemented on armv7 (MMU and caches stay off)");
-    return -1;
 }
 
 const char *hal_arch_name(void)
