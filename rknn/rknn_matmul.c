@@ -15,9 +15,10 @@
  * are chained in batches and run on the one core the core mask names.
  *
  * K beyond what one weight group fits is split into segments whose sums the
- * DPU adds (api.md §1.3). Done: the int8 -> int32/int8 and fp16 ->
- * fp32/fp16 types on RK3588, the int8 ones on RK356x (api.md §1.3); other
- * types return RKNN_ERR_PARAM_INVALID and log why.
+ * DPU adds (api.md §1.3). Done: the int8 -> int32/int8, fp16 -> fp32/fp16
+ * and int4 types (int4 unpacked to int8 when bound) on RK3588, the int8
+ * ones on RK356x (mm_types, api.md §1.3); other types return
+ * RKNN_ERR_PARAM_INVALID and log why.
  */
 #include <string.h>
 
@@ -43,14 +44,15 @@ typedef struct rknn_matmul_state {
     rknn_matmul_io_attr io;
     const npu_soc_profile *soc;
     unsigned core;
-    uint32_t mp, kp, np;       /* padded M, K, N */
-    uint32_t e_in, e_out;      /* element bytes of A/B and of C */
-    uint32_t c2_in, c2_out;    /* channels per atom of A and of C */
-    uint32_t kgroup;           /* kernels per weight group (native B) */
-    uint32_t out_prec;         /* DPU output precision */
-    uint32_t mt, nt;           /* rows and kernels per task */
-    uint32_t kt, ksegs;        /* K per task and K segments (K splitting) */
-    uint32_t mt_cap, mp_max;   /* rows a task may hold; the largest M (dynamic shapes) */
+    uint32_t mp, kp, np;     /* padded M, K, N */
+    uint32_t e_in, e_out;    /* element bytes of A/B and of C as the NPU reads and writes them */
+    uint32_t a_bits, b_bits; /* element bits of the client's A and B (4: int4, unpacked to int8) */
+    uint32_t c2_in, c2_out;  /* channels per atom of A and of C */
+    uint32_t kgroup;         /* kernels per weight group (native B) */
+    uint32_t out_prec;       /* DPU output precision */
+    uint32_t mt, nt;         /* rows and kernels per task */
+    uint32_t kt, ksegs;      /* K per task and K segments (K splitting) */
+    uint32_t mt_cap, mp_max; /* rows a task may hold; the largest M (dynamic shapes) */
     rknn_matmul_shape *shapes; /* dynamic shapes (carve-out), n_shapes of them */
     int32_t n_shapes;
     uint32_t data_banks, weight_banks;
@@ -79,16 +81,30 @@ static int mm_fail(const char *fn, const char *why)
     return RKNN_ERR_PARAM_INVALID;
 }
 
-/* The types this implementation runs on the SoC (the README's table). */
-static int mm_type_supported(const npu_soc_profile *soc, rknn_matmul_type type)
+/* The types this implementation runs: the client's element bits of A and
+ * B and the DPU's output precision. int4 A and B are unpacked to int8 when
+ * they are bound and run on the int8 path (exact; the NPU's own int4 mode
+ * is not used yet). */
+static const struct {
+    uint8_t type, a_bits, b_bits, out_prec;
+} mm_types[] = {
+    {RKNN_FLOAT16_MM_FLOAT16_TO_FLOAT32, 16, 16, 5},
+    {RKNN_INT8_MM_INT8_TO_INT32, 8, 8, 4},
+    {RKNN_INT8_MM_INT8_TO_INT8, 8, 8, 0},
+    {RKNN_FLOAT16_MM_FLOAT16_TO_FLOAT16, 16, 16, 2},
+    {RKNN_INT4_MM_INT4_TO_INT16, 4, 4, 1},
+    {RKNN_INT8_MM_INT4_TO_INT32, 8, 4, 4},
+};
+
+/* The type's row of mm_types on this SoC (RK356x: the int8 types), or -1. */
+static int mm_type_row(const npu_soc_profile *soc, rknn_matmul_type type)
 {
-    switch (type) {
-    case RKNN_INT8_MM_INT8_TO_INT32:
-    case RKNN_INT8_MM_INT8_TO_INT8: return 1;
-    case RKNN_FLOAT16_MM_FLOAT16_TO_FLOAT32:
-    case RKNN_FLOAT16_MM_FLOAT16_TO_FLOAT16: return !npu_soc_is_rk356x(soc);
-    default: return 0;
-    }
+    for (unsigned i = 0; i < sizeof mm_types / sizeof mm_types[0]; i++)
+        if (mm_types[i].type == type)
+            return !npu_soc_is_rk356x(soc) || (mm_types[i].a_bits == 8 && mm_types[i].b_bits == 8)
+                       ? (int)i
+                       : -1;
+    return -1;
 }
 
 static uint32_t align_up(uint32_t v, uint32_t a)
@@ -96,25 +112,30 @@ static uint32_t align_up(uint32_t v, uint32_t a)
     return (v + a - 1u) / a * a;
 }
 
-static void mm_geometry(mm_state *s)
+/* Kernels per weight group of B as the client lays it out natively:
+ * RK3588 32 int8 / 16 fp16 / 64 int4, RK356x half (vnpu.md §6). */
+static uint32_t mm_b_group(const npu_soc_profile *soc, uint32_t b_bits)
 {
-    int int8_out = s->info.type == RKNN_INT8_MM_INT8_TO_INT8;
-    int fp16 = s->info.type != RKNN_INT8_MM_INT8_TO_INT32 && !int8_out;
+    return (b_bits == 4 ? 64u : 256u / b_bits) / (npu_soc_is_rk356x(soc) ? 2u : 1u);
+}
+
+static void mm_geometry(mm_state *s, int row)
+{
     uint32_t atom = s->soc->feature_atom_bytes;
 
-    s->e_in = fp16 ? 2u : 1u;
-    s->e_out = int8_out ? 1u : s->info.type == RKNN_FLOAT16_MM_FLOAT16_TO_FLOAT16 ? 2u : 4u;
-    s->out_prec = int8_out                                             ? 0u
-                  : s->info.type == RKNN_FLOAT16_MM_FLOAT16_TO_FLOAT16 ? 2u
-                  : fp16                                               ? 5u
-                                                                       : 4u;
+    s->a_bits = mm_types[row].a_bits;
+    s->b_bits = mm_types[row].b_bits;
+    s->out_prec = mm_types[row].out_prec;
+    s->e_in = s->a_bits == 16 ? 2u : 1u;
+    s->e_out = s->out_prec >= 4u ? 4u : s->out_prec ? 2u : 1u;
     s->c2_in = atom / s->e_in;
     s->c2_out = atom / s->e_out;
-    /* weight groups: RK3588 32 int8 / 16 fp16 kernels, RK356x half (vnpu.md §6) */
-    s->kgroup = (fp16 ? 16u : 32u) / (npu_soc_is_rk356x(s->soc) ? 2u : 1u);
+    /* the NPU's weight groups: those of A's element type */
+    s->kgroup = mm_b_group(s->soc, s->a_bits == 16 ? 16u : 8u);
     s->mp = s->info.M < (int32_t)MM_ROWS_MIN ? MM_ROWS_MIN : (uint32_t)s->info.M;
     s->kp = align_up((uint32_t)s->info.K, MM_SLICE);
     s->np = align_up((uint32_t)s->info.N, s->kgroup > s->c2_out ? s->kgroup : s->c2_out);
+    s->np = align_up(s->np, mm_b_group(s->soc, s->b_bits));
 }
 
 /* Kernels and rows per task for K channels per task, so that both fit the
@@ -164,22 +185,24 @@ static int mm_tiles(mm_state *s)
     return RKNN_SUCC;
 }
 
-static rknn_tensor_type mm_in_type(const mm_state *s)
+static rknn_tensor_type mm_in_type(uint32_t bits)
 {
-    return s->e_in == 2u ? RKNN_TENSOR_FLOAT16 : RKNN_TENSOR_INT8;
+    return bits == 16u ? RKNN_TENSOR_FLOAT16 : bits == 8u ? RKNN_TENSOR_INT8 : RKNN_TENSOR_INT4;
 }
 
 static rknn_tensor_type mm_out_type(const mm_state *s)
 {
     return s->out_prec == 0u   ? RKNN_TENSOR_INT8
+           : s->out_prec == 1u ? RKNN_TENSOR_INT16
            : s->out_prec == 2u ? RKNN_TENSOR_FLOAT16
            : s->out_prec == 5u ? RKNN_TENSOR_FLOAT32
                                : RKNN_TENSOR_INT32;
 }
 
 /* One io attribute: its name, type and n dims (those beyond n zero); the
- * size is their product in bytes (normal and native shapes alike). */
-static void mm_attr(rknn_matmul_tensor_attr *a, char name, rknn_tensor_type type, uint32_t e,
+ * size is their product times the element bits, in bytes (int4: two a
+ * byte), normal and native shapes alike. */
+static void mm_attr(rknn_matmul_tensor_attr *a, char name, rknn_tensor_type type, uint32_t bits,
                     uint32_t n, uint32_t d0, uint32_t d1, uint32_t d2, uint32_t d3)
 {
     uint32_t d[4] = {d0, d1, d2, d3};
@@ -187,11 +210,12 @@ static void mm_attr(rknn_matmul_tensor_attr *a, char name, rknn_tensor_type type
     memset(a, 0, sizeof *a);
     a->name[0] = name;
     a->n_dims = n;
-    a->size = e;
+    a->size = bits;
     for (uint32_t i = 0; i < n; i++) {
         a->dims[i] = d[i];
         a->size *= d[i];
     }
+    a->size = (a->size + 7u) / 8u;
     a->type = type;
 }
 
@@ -202,14 +226,17 @@ static void mm_io_attrs(mm_state *s)
     int ac = s->info.AC_layout == RKNN_MM_LAYOUT_NATIVE;
     int b = s->info.B_layout == RKNN_MM_LAYOUT_NATIVE;
 
-    /* native A and C: [K/C2][M][C2] and [N/C2'][M][C2']; normal: [M][K], [M][N] */
-    mm_attr(&s->io.A, 'A', mm_in_type(s), s->e_in, ac ? 3u : 2u, ac ? s->kp / s->c2_in : M,
-            ac ? M : K, s->c2_in, 0);
-    mm_attr(&s->io.C, 'C', mm_out_type(s), s->e_out, ac ? 3u : 2u, ac ? s->np / s->c2_out : M,
+    uint32_t c2a = s->soc->feature_atom_bytes * 8u / s->a_bits, gb = mm_b_group(s->soc, s->b_bits);
+
+    /* native A and C: [K/C2][M][C2] and [N/C2'][M][C2'] (C2 elements fill an
+     * atom); normal: [M][K], [M][N] */
+    mm_attr(&s->io.A, 'A', mm_in_type(s->a_bits), s->a_bits, ac ? 3u : 2u, ac ? s->kp / c2a : M,
+            ac ? M : K, c2a, 0);
+    mm_attr(&s->io.C, 'C', mm_out_type(s), s->e_out * 8u, ac ? 3u : 2u, ac ? s->np / s->c2_out : M,
             ac ? M : N, s->c2_out, 0);
     /* native B: [N/group][K/32][group][32]; normal: [K][N] */
-    mm_attr(&s->io.B, 'B', mm_in_type(s), s->e_in, b ? 4u : 2u, b ? s->np / s->kgroup : K,
-            b ? s->kp / MM_SLICE : N, s->kgroup, MM_SLICE);
+    mm_attr(&s->io.B, 'B', mm_in_type(s->b_bits), s->b_bits, b ? 4u : 2u, b ? s->np / gb : K,
+            b ? s->kp / MM_SLICE : N, gb, MM_SLICE);
 }
 
 /* ---- context -------------------------------------------------------------- */
@@ -304,12 +331,12 @@ static int mm_create(rknn_matmul_ctx *handle, const rknn_matmul_info *info,
     mm_state tmp, *s;
     rknn_ctx *ctx;
     void *p;
-    int ret;
+    int ret, row;
 
     *handle = 0;
     if ((ret = mm_check_info(info)) != RKNN_SUCC || (ret = rknpu_board_autoinit()) != RKNN_SUCC)
         return ret;
-    if (!mm_type_supported(rknpu_platform_profile(), info->type)) {
+    if ((row = mm_type_row(rknpu_platform_profile(), info->type)) < 0) {
         HAL_LOG_ERR("rknn_matmul_create: %s is not supported on %s by rknpu-bm yet (README: "
                     "matmul types)",
                     get_matmul_type_string(info->type), rknpu_platform_profile()->name);
@@ -323,7 +350,7 @@ static int mm_create(rknn_matmul_ctx *handle, const rknn_matmul_info *info,
     memset(&tmp, 0, sizeof tmp);
     tmp.info = *info;
     tmp.soc = rknpu_platform_profile();
-    mm_geometry(&tmp);
+    mm_geometry(&tmp, row);
     if ((ret = mm_tiles(&tmp)) != RKNN_SUCC ||
         (ret = rknpu_carve_alloc(mm_block_bytes(tmp.np, n_shapes), 64, &p, "rknn_matmul_create")) !=
             RKNN_SUCC) {
@@ -518,36 +545,81 @@ static int mm_native_buffer(mm_state *s, unsigned i, uint32_t bytes)
     return RKNN_SUCC;
 }
 
+/* Element i of packed int4 data: the low nibble first (normal layouts and
+ * native A), or the high nibble first (native B), as the vendor's matmul
+ * demo packs them (api.md §4.6). */
+static int8_t mm_int4(const uint8_t *p, size_t i, unsigned hi_first)
+{
+    unsigned v = (unsigned)(p[i / 2u] >> (((i & 1u) ^ hi_first) * 4u)) & 15u;
+
+    return (int8_t)((int)(v ^ 8u) - 8);
+}
+
 static int mm_bind_a(mm_state *s, rknn_tensor_mem *mem)
 {
     const uint8_t *a = (const uint8_t *)mem->virt_addr + mem->offset;
     int native = s->info.AC_layout == RKNN_MM_LAYOUT_NATIVE;
+    uint32_t M = (uint32_t)s->info.M, k_end = native ? s->kp : (uint32_t)s->info.K;
     int ret;
 
-    if (native && (uint32_t)s->info.M == s->mp)
+    if (native && M == s->mp && s->a_bits != 4u)
         return RKNN_SUCC; /* the NPU reads the client's memory */
     ret = mm_native_buffer(s, 0, s->kp * s->mp_max * s->e_in);
     if (ret != RKNN_SUCC)
         return ret;
     /* the CPU reads what the CPU wrote: no cache maintenance here */
     memset(s->native[0], 0, s->native_bytes[0]);
-    mm_relayout(s->native[0], s->mp, (uint8_t *)(uintptr_t)a, native, (uint32_t)s->info.M,
-                native ? s->kp : (uint32_t)s->info.K, s->c2_in, s->e_in, 1);
+    if (s->a_bits != 4u) {
+        mm_relayout(s->native[0], s->mp, (uint8_t *)(uintptr_t)a, native, M, k_end, s->c2_in,
+                    s->e_in, 1);
+        return RKNN_SUCC;
+    }
+    /* int4: [M][K] or [K/32][M][32] nibbles to int8 [K/C2][mp][C2] */
+    for (uint32_t r = 0; r < M; r++)
+        for (uint32_t c = 0; c < k_end; c++)
+            s->native[0][((c / s->c2_in) * s->mp + r) * s->c2_in + c % s->c2_in] = (uint8_t)mm_int4(
+                a, native ? ((c / 32u) * M + r) * 32u + c % 32u : r * k_end + c, 0);
     return RKNN_SUCC;
+}
+
+/* int4 B, [K][N] or [N/64][K/32][64][32] nibbles, to the int8 native B
+ * [N/32][K/32][32][32] the NPU reads. */
+static void mm_unpack_b(mm_state *s, const uint8_t *b, int native)
+{
+    uint32_t kr = s->kp / MM_SLICE, g = s->kgroup, gb = mm_b_group(s->soc, 4u);
+    uint32_t k_end = native ? s->kp : (uint32_t)s->info.K,
+             n_end = native ? s->np : (uint32_t)s->info.N;
+
+    memset(s->native[1], 0, s->native_bytes[1]);
+    for (uint32_t k = 0; k < k_end; k++)
+        for (uint32_t n = 0; n < n_end; n++)
+            s->native[1][(((n / g) * kr + k / MM_SLICE) * g + n % g) * MM_SLICE + k % MM_SLICE] =
+                (uint8_t)mm_int4(b,
+                                 native
+                                     ? (((n / gb) * kr + k / MM_SLICE) * gb + n % gb) * MM_SLICE +
+                                           k % MM_SLICE
+                                     : k * n_end + n,
+                                 (unsigned)native);
 }
 
 static int mm_bind_b(mm_state *s, rknn_tensor_mem *mem)
 {
+    const uint8_t *b = (const uint8_t *)mem->virt_addr + mem->offset;
+    int native = s->info.B_layout == RKNN_MM_LAYOUT_NATIVE;
     int ret;
 
-    if (s->info.B_layout == RKNN_MM_LAYOUT_NATIVE)
+    if (native && s->b_bits != 4u)
         return RKNN_SUCC;
     ret = mm_native_buffer(s, 1, s->np * s->kp * s->e_in);
     if (ret != RKNN_SUCC)
         return ret;
-    return rknn_B_normal_layout_to_native_layout((uint8_t *)mem->virt_addr + mem->offset,
-                                                 s->native[1], s->info.K, s->info.N, (int)s->kgroup,
-                                                 (int)MM_SLICE, s->info.type);
+    if (s->b_bits == 4u) {
+        mm_unpack_b(s, b, native);
+        return RKNN_SUCC;
+    }
+    return rknn_B_normal_layout_to_native_layout((void *)(uintptr_t)b, s->native[1], s->info.K,
+                                                 s->info.N, (int)s->kgroup, (int)MM_SLICE,
+                                                 s->info.type);
 }
 
 static int mm_bind_c(mm_state *s)
@@ -822,22 +894,20 @@ int rknn_matmul_set_dynamic_shape(rknn_matmul_ctx handle, rknn_matmul_shape *sha
 int rknpu_bm_B_normal_layout_to_native_layout_info(void *B_input, void *B_output, int K, int N,
                                                    rknn_matmul_info *info)
 {
-    int fp16;
+    int row;
 
-    if (!info || rknpu_board_autoinit() != RKNN_SUCC)
-        return mm_fail("rknn_B_normal_layout_to_native_layout", "an info and a platform");
-    /* the kernel group mm_geometry gives B's native blocks */
-    fp16 = info->type == RKNN_FLOAT16_MM_FLOAT16_TO_FLOAT32 ||
-           info->type == RKNN_FLOAT16_MM_FLOAT16_TO_FLOAT16;
+    if (!info || rknpu_board_autoinit() != RKNN_SUCC ||
+        (row = mm_type_row(rknpu_platform_profile(), info->type)) < 0)
+        return mm_fail("rknn_B_normal_layout_to_native_layout",
+                       "an info of a type this SoC runs, and a platform");
     return rknn_B_normal_layout_to_native_layout(
-        B_input, B_output, K, N,
-        (fp16 ? 16 : 32) / (npu_soc_is_rk356x(rknpu_platform_profile()) ? 2 : 1), (int)MM_SLICE,
-        info->type);
+        B_input, B_output, K, N, (int)mm_b_group(rknpu_platform_profile(), mm_types[row].b_bits),
+        (int)MM_SLICE, info->type);
 }
 
 /* ---- B layout conversion (CPU) --------------------------------------------- */
 
-/* Element size of B for each matmul type (int4 packs two per byte). */
+/* Element bits of B for each matmul type of the headers. */
 static int b_elem_bits(rknn_matmul_type type)
 {
     switch (type) {
@@ -846,13 +916,21 @@ static int b_elem_bits(rknn_matmul_type type)
     case RKNN_INT8_MM_INT8_TO_INT32:
     case RKNN_INT8_MM_INT8_TO_INT8:
     case RKNN_FLOAT16_MM_INT8_TO_FLOAT32:
-    case RKNN_FLOAT16_MM_INT8_TO_FLOAT16: return 8;
-    default: return 0; /* int4 layouts are not supported here */
+    case RKNN_FLOAT16_MM_INT8_TO_FLOAT16:
+    case RKNN_INT8_MM_INT8_TO_FLOAT32: return 8;
+    case RKNN_FLOAT16_MM_INT4_TO_FLOAT32:
+    case RKNN_FLOAT16_MM_INT4_TO_FLOAT16:
+    case RKNN_INT4_MM_INT4_TO_INT16:
+    case RKNN_INT8_MM_INT4_TO_INT32:
+    case RKNN_FLOAT16_MM_INT4_TO_BFLOAT16:
+    case RKNN_INT8_MM_INT4_TO_FLOAT16: return 4;
+    default: return 0;
     }
 }
 
 /* Native B: [N/subN][K/subK][subN][subK], both divisions rounded up, padding
- * zero (api.md §4.6). */
+ * zero (api.md §4.6). int4 comes packed low nibble first ([K][N] as the
+ * vendor's demo packs it) and leaves high nibble first. */
 int rknn_B_normal_layout_to_native_layout(void *B_input, void *B_output, int K, int N, int subN,
                                           int subK, rknn_matmul_type type)
 {
@@ -870,14 +948,19 @@ int rknn_B_normal_layout_to_native_layout(void *B_input, void *B_output, int K, 
     }
     nr = (N + subN - 1) / subN;
     kr = (K + subK - 1) / subK;
-    memset(dst, 0, (size_t)nr * (size_t)kr * (size_t)subN * (size_t)subK * e);
+    memset(dst, 0,
+           ((size_t)nr * (size_t)kr * (size_t)subN * (size_t)subK * (size_t)bits + 7u) / 8u);
     for (int k = 0; k < K; k++)
-        for (int n = 0; n < N; n++)
-            memcpy(dst + ((((size_t)(n / subN) * (size_t)kr + (size_t)(k / subK)) * (size_t)subN +
-                           (size_t)(n % subN)) *
-                              (size_t)subK +
-                          (size_t)(k % subK)) *
-                             e,
-                   src + ((size_t)k * (size_t)N + (size_t)n) * e, e);
+        for (int n = 0; n < N; n++) {
+            size_t d = (((size_t)(n / subN) * (size_t)kr + (size_t)(k / subK)) * (size_t)subN +
+                        (size_t)(n % subN)) *
+                           (size_t)subK +
+                       (size_t)(k % subK);
+            size_t i = (size_t)k * (size_t)N + (size_t)n;
+            if (bits == 4)
+                dst[d / 2u] |= (uint8_t)(((unsigned)mm_int4(src, i, 0) & 15u) << (d & 1u ? 0 : 4));
+            else
+                memcpy(dst + d * e, src + i * e, e);
+        }
     return RKNN_SUCC;
 }

@@ -368,6 +368,155 @@ static void run_dynamic(rknn_matmul_type type)
     CHECK(rknn_matmul_destroy(ctx) == RKNN_SUCC);
 }
 
+/* ---- int4 types (api.md §4.6): packed two a byte, typed out here ---------- */
+
+/* Nibble i of p: low nibble first, or high first (native B). */
+static int nib_get(const uint8_t *p, size_t i, int hi_first)
+{
+    int v = (p[i / 2] >> (((i % 2) != (size_t)hi_first) ? 4 : 0)) & 15;
+    return v >= 8 ? v - 16 : v;
+}
+
+static void nib_set(uint8_t *p, size_t i, int hi_first, int v)
+{
+    int shift = ((i % 2) != (size_t)hi_first) ? 4 : 0;
+    p[i / 2] = (uint8_t)((p[i / 2] & ~(15 << shift)) | ((v & 15) << shift));
+}
+
+typedef struct {
+    rknn_matmul_type type;
+    int32_t M, K, N;
+    int16_t ac, b;
+    int extreme; /* every A and B element -8: sums beyond int16 saturate */
+} int4_case;
+
+/* Where element (m, k) of A is: int4 [M][K] or [K/32][M][32] nibbles, int8
+ * [M][K] or [K/16][M][16] bytes. */
+static size_t a_index(const int4_case *c, uint32_t m, uint32_t k)
+{
+    uint32_t c2 = c->type == RKNN_INT4_MM_INT4_TO_INT16 ? 32 : 16;
+    return c->ac ? ((size_t)(k / c2) * (uint32_t)c->M + m) * c2 + k % c2 : (size_t)m * c->K + k;
+}
+
+/* Element (k, n) of B: [K][N] nibbles, or [N/64][Kp/32][64][32] high first. */
+static size_t b_index(const int4_case *c, uint32_t k, uint32_t n)
+{
+    uint32_t kr = ((uint32_t)c->K + 31) / 32;
+    return c->b ? (((size_t)(n / 64) * kr + k / 32) * 64 + n % 64) * 32 + k % 32
+                : (size_t)k * c->N + n;
+}
+
+static void run_int4_case(const int4_case *c)
+{
+    int int4_a = c->type == RKNN_INT4_MM_INT4_TO_INT16;
+    uint32_t M = (uint32_t)c->M, K = (uint32_t)c->K, N = (uint32_t)c->N, bad = 0;
+    rknn_matmul_info info;
+    rknn_matmul_io_attr io;
+    rknn_matmul_ctx ctx = 0;
+    rknn_tensor_mem *mem[3] = {NULL, NULL, NULL};
+    size_t kp = (K + 31) / 32 * 32, np = (N + 63) / 64 * 64;
+
+    memset(&info, 0, sizeof info);
+    info.M = c->M;
+    info.K = c->K;
+    info.N = c->N;
+    info.type = c->type;
+    info.AC_layout = c->ac;
+    info.B_layout = c->b;
+    if (!CHECK(rknn_matmul_create(&ctx, &info, &io) == RKNN_SUCC))
+        return;
+    /* the io attributes as the vendor's demo reads them */
+    CHECK(io.A.type == (int4_a ? RKNN_TENSOR_INT4 : RKNN_TENSOR_INT8) &&
+          io.B.type == RKNN_TENSOR_INT4 &&
+          io.C.type == (int4_a ? RKNN_TENSOR_INT16 : RKNN_TENSOR_INT32));
+    CHECK_EQ_U(io.A.size,
+               c->ac ? (int4_a ? kp * M / 2 : kp * M) : (int4_a ? (M * K + 1) / 2 : M * K));
+    CHECK_EQ_U(io.B.size, c->b ? np * kp / 2 : (K * N + 1) / 2);
+    if (c->b)
+        CHECK(io.B.n_dims == 4 && io.B.dims[0] == np / 64 && io.B.dims[2] == 64 &&
+              io.B.dims[3] == 32);
+    for (int i = 0; i < 3; i++) {
+        const rknn_matmul_tensor_attr *a = i == 0 ? &io.A : i == 1 ? &io.B : &io.C;
+        mem[i] = rknn_create_mem(ctx, a->size);
+        if (!CHECK(mem[i]))
+            goto out;
+        memset(mem[i]->virt_addr, i == 2 ? 0x5A : 0, a->size); /* padding zero, C poisoned */
+    }
+    for (uint32_t m = 0; m < M; m++)
+        for (uint32_t k = 0; k < K; k++) {
+            int v = c->extreme ? -8 : int4_a ? (int)(rnd() % 16) - 8 : (int8_t)rnd();
+            if (int4_a)
+                nib_set(mem[0]->virt_addr, a_index(c, m, k), 0, v);
+            else
+                ((int8_t *)mem[0]->virt_addr)[a_index(c, m, k)] = (int8_t)v;
+        }
+    for (uint32_t k = 0; k < K; k++)
+        for (uint32_t n = 0; n < N; n++)
+            nib_set(mem[1]->virt_addr, b_index(c, k, n), c->b,
+                    c->extreme ? -8 : (int)(rnd() % 16) - 8);
+    CHECK(rknn_matmul_set_io_mem(ctx, mem[0], &io.A) == RKNN_SUCC);
+    CHECK(rknn_matmul_set_io_mem(ctx, mem[1], &io.B) == RKNN_SUCC);
+    CHECK(rknn_matmul_set_io_mem(ctx, mem[2], &io.C) == RKNN_SUCC);
+    if (!CHECK(rknn_matmul_run(ctx) == RKNN_SUCC))
+        goto out;
+    for (uint32_t m = 0; m < M; m++)
+        for (uint32_t n = 0; n < N; n++) {
+            int64_t sum = 0, got;
+            for (uint32_t k = 0; k < K; k++) {
+                size_t ai = a_index(c, m, k);
+                int a =
+                    int4_a ? nib_get(mem[0]->virt_addr, ai, 0) : ((int8_t *)mem[0]->virt_addr)[ai];
+                sum += (int64_t)a * nib_get(mem[1]->virt_addr, b_index(c, k, n), c->b);
+            }
+            if (int4_a) { /* int16, saturated (api.md §1.3) */
+                size_t ci = c->ac ? ((size_t)(n / 8) * M + m) * 8 + n % 8 : (size_t)m * N + n;
+                got = ((int16_t *)mem[2]->virt_addr)[ci];
+                sum = sum > 32767 ? 32767 : sum < -32768 ? -32768 : sum;
+            } else {
+                size_t ci = c->ac ? ((size_t)(n / 4) * M + m) * 4 + n % 4 : (size_t)m * N + n;
+                got = ((int32_t *)mem[2]->virt_addr)[ci];
+            }
+            bad += got != sum;
+        }
+out:
+    printf("  %-36s M %4d K %4d N %4d  AC %s B %s%s: %lu wrong\n", get_matmul_type_string(c->type),
+           (int)c->M, (int)c->K, (int)c->N, c->ac ? "native" : "normal", c->b ? "native" : "normal",
+           c->extreme ? " (all -8)" : "", (unsigned long)bad);
+    CHECK_EQ_U(bad, 0);
+    for (int i = 0; i < 3; i++)
+        if (mem[i])
+            rknn_destroy_mem(ctx, mem[i]);
+    rknn_matmul_destroy(ctx);
+}
+
+static void run_int4(void)
+{
+    /* M < 4, N not a multiple of 64, K of one and several slices and K split */
+    static const int32_t shapes[][3] = {
+        {1, 32, 16}, {3, 64, 40}, {33, 96, 130}, {5, 8224, 70}, {4, 20008, 64}};
+    static const int16_t layouts[][2] = {{0, 0}, {1, 1}, {0, 1}, {1, 0}};
+    static const rknn_matmul_type types[] = {RKNN_INT4_MM_INT4_TO_INT16,
+                                             RKNN_INT8_MM_INT4_TO_INT32};
+    unsigned n = 0;
+
+    printf("int4:\n");
+    for (size_t t = 0; t < 2; t++)
+        for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++, n++) {
+            int4_case c = {types[t],
+                           shapes[s][0],
+                           shapes[s][1],
+                           shapes[s][2],
+                           layouts[n % 4][0],
+                           layouts[n % 4][1],
+                           0};
+            run_int4_case(&c);
+        }
+    {
+        int4_case c = {RKNN_INT4_MM_INT4_TO_INT16, 4, 1024, 64, 0, 0, 1};
+        run_int4_case(&c); /* 1024 x 64 = 65536: saturates */
+    }
+}
+
 /* K beyond one task (RK3588: one kernel group of K fp16 or int8 channels
  * and four rows must fit the CBUF): the DPU adds the segments' sums. An
  * int8 C (its requantisation multiplies before the add) is refused. */
@@ -420,6 +569,7 @@ int main(void)
     run_dynamic(RKNN_INT8_MM_INT8_TO_INT32);
     run_dynamic(RKNN_FLOAT16_MM_FLOAT16_TO_FLOAT32);
     run_k_split(types, sizeof types / sizeof types[0], layouts);
+    run_int4();
 #if RKNPU_BOARD_HOST
     /* RK356x (the host serves every SoC): int8 on its own native layouts
      * (8-byte atoms, 16-kernel groups); fp16 is refused there for now */
@@ -439,6 +589,7 @@ int main(void)
             run_case(&c);
         }
         CHECK(create_refused(RKNN_FLOAT16_MM_FLOAT16_TO_FLOAT32, 4, 32, 16));
+        CHECK(create_refused(RKNN_INT4_MM_INT4_TO_INT16, 4, 32, 16)); /* int4: RK3588 only */
         /* K splitting needs a 32-bit EW operand, not known on RK356x */
         CHECK(create_refused(RKNN_INT8_MM_INT8_TO_INT32, 4, 20008, 16));
         CHECK(rknpu_host_force_soc(RKNPU_SOC_RK3588) == RKNN_SUCC);

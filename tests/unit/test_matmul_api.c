@@ -11,7 +11,7 @@
 
 /* A valid shape of a type this implementation refuses (before the macros
  * below take the field names). */
-static rknn_matmul_info int4_info(void)
+static rknn_matmul_info unsupported_info(void)
 {
     rknn_matmul_info i;
 
@@ -19,7 +19,7 @@ static rknn_matmul_info int4_info(void)
     i.M = 4;
     i.K = 32;
     i.N = 32;
-    i.type = RKNN_INT4_MM_INT4_TO_INT16;
+    i.type = RKNN_FLOAT16_MM_INT4_TO_BFLOAT16; /* not implemented (README) */
     return i;
 }
 
@@ -74,9 +74,28 @@ int main(void)
                     }
         CHECK_EQ_U(bad, 0);
     }
-    /* int4 B is not laid out here yet: a clear refusal */
-    CHECK(rknn_B_normal_layout_to_native_layout(
-              b, native, K, N, SUBN, SUBK, RKNN_INT4_MM_INT4_TO_INT16) == RKNN_ERR_PARAM_INVALID);
+    /* int4 B: [K][N] packed low nibble first in, native packed high nibble
+     * first out (api.md §4.6), typed out here as nibble walks */
+    {
+        static uint8_t p4[(K * N + 1) / 2], n4[3 * 3 * SUBN * SUBK / 2];
+        for (int i = 0; i < K * N; i++)
+            p4[i / 2] |= (uint8_t)(((i * 5 + 3) & 15) << (i % 2 ? 4 : 0));
+        CHECK(rknn_B_normal_layout_to_native_layout(p4, n4, K, N, SUBN, SUBK,
+                                                    RKNN_INT4_MM_INT4_TO_INT16) == RKNN_SUCC);
+        bad = 0;
+        for (int nb = 0; nb < 3; nb++)
+            for (int kb = 0; kb < 3; kb++)
+                for (int n = 0; n < SUBN; n++)
+                    for (int k = 0; k < SUBK; k++) {
+                        int row = kb * SUBK + k, col = nb * SUBN + n;
+                        int at = ((nb * 3 + kb) * SUBN + n) * SUBK + k;
+                        int got = (n4[at / 2] >> (at % 2 ? 0 : 4)) & 15;
+                        bad += got != (row < K && col < N ? ((row * N + col) * 5 + 3) & 15 : 0);
+                    }
+        CHECK_EQ_U(bad, 0);
+    }
+    CHECK(rknn_B_normal_layout_to_native_layout(b, native, K, N, SUBN, SUBK,
+                                                (rknn_matmul_type)99) == RKNN_ERR_PARAM_INVALID);
     CHECK(board_init() == RKNN_SUCC);
     /* the v2.3 signature (K, N, info) lays B out as create's io attr says,
      * the same bytes as the v2.0 one with subN, subK from io.B.dims */
@@ -86,7 +105,7 @@ int main(void)
         rknn_matmul_io_attr mio;
         rknn_matmul_ctx mctx;
         memset(&mi, 0, sizeof mi);
-        mi = int4_info();
+        mi = unsupported_info();
         mi.type = RKNN_INT8_MM_INT8_TO_INT32;
         mi.B_layout = 1;
         if (CHECK(rknn_matmul_create(&mctx, &mi, &mio) == RKNN_SUCC)) {
@@ -106,7 +125,7 @@ int main(void)
      * zeroed handle, never a crash (test_matmul.c runs the implemented ones) */
     memset(&info, 0, sizeof info);
     CHECK(rknn_matmul_create(&ctx, &info, &io) == RKNN_ERR_PARAM_INVALID && ctx == 0);
-    info = int4_info();
+    info = unsupported_info();
     ctx = 123;
     CHECK(rknn_matmul_create(&ctx, &info, &io) == RKNN_ERR_PARAM_INVALID && ctx == 0);
     ctx = 123;
