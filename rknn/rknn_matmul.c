@@ -25,6 +25,7 @@
 #include "hal.h"
 #include "npu_builder.h"
 #include "npu_driver.h"
+#include "rknn_convert.h"
 #include "rknn_ctx.h"
 #include "rknn_matmul_api.h"
 #include "rknn_run.h"
@@ -84,7 +85,8 @@ static int mm_fail(const char *fn, const char *why)
 /* The types this implementation runs: the client's element bits of A and
  * B and the DPU's output precision. int4 A and B are unpacked to int8 when
  * they are bound and run on the int8 path (exact; the NPU's own int4 mode
- * is not used yet). */
+ * is not used yet); the int8 or int4 B of an fp16 A becomes fp16 (exact)
+ * and C is scaled by B's scales after the run (api.md §1.3). */
 static const struct {
     uint8_t type, a_bits, b_bits, out_prec;
 } mm_types[] = {
@@ -94,6 +96,8 @@ static const struct {
     {RKNN_FLOAT16_MM_FLOAT16_TO_FLOAT16, 16, 16, 2},
     {RKNN_INT4_MM_INT4_TO_INT16, 4, 4, 1},
     {RKNN_INT8_MM_INT4_TO_INT32, 8, 4, 4},
+    {RKNN_FLOAT16_MM_INT8_TO_FLOAT32, 16, 8, 5},
+    {RKNN_FLOAT16_MM_INT4_TO_FLOAT32, 16, 4, 5},
 };
 
 /* The type's row of mm_types on this SoC (RK356x: the int8 types), or -1. */
@@ -582,24 +586,30 @@ static int mm_bind_a(mm_state *s, rknn_tensor_mem *mem)
     return RKNN_SUCC;
 }
 
-/* int4 B, [K][N] or [N/64][K/32][64][32] nibbles, to the int8 native B
- * [N/32][K/32][32][32] the NPU reads. */
+/* An int4 or int8 B, [K][N] or native [N/G][K/32][G][32] (G for its type),
+ * to the native B the NPU reads: int8 [N/32][K/32][32][32], or fp16
+ * [N/16][K/32][16][32] when A is fp16 (every int8 is an fp16). */
 static void mm_unpack_b(mm_state *s, const uint8_t *b, int native)
 {
-    uint32_t kr = s->kp / MM_SLICE, g = s->kgroup, gb = mm_b_group(s->soc, 4u);
-    uint32_t k_end = native ? s->kp : (uint32_t)s->info.K,
-             n_end = native ? s->np : (uint32_t)s->info.N;
+    uint32_t kr = s->kp / MM_SLICE, g = s->kgroup, gb = mm_b_group(s->soc, s->b_bits);
+    uint32_t k_end = native ? s->kp : (uint32_t)s->info.K;
+    uint32_t n_end = native ? s->np : (uint32_t)s->info.N;
 
     memset(s->native[1], 0, s->native_bytes[1]);
     for (uint32_t k = 0; k < k_end; k++)
-        for (uint32_t n = 0; n < n_end; n++)
-            s->native[1][(((n / g) * kr + k / MM_SLICE) * g + n % g) * MM_SLICE + k % MM_SLICE] =
-                (uint8_t)mm_int4(b,
-                                 native
-                                     ? (((n / gb) * kr + k / MM_SLICE) * gb + n % gb) * MM_SLICE +
-                                           k % MM_SLICE
-                                     : k * n_end + n,
-                                 (unsigned)native);
+        for (uint32_t n = 0; n < n_end; n++) {
+            size_t d = (((n / g) * kr + k / MM_SLICE) * g + n % g) * MM_SLICE + k % MM_SLICE;
+            size_t i =
+                native ? (((n / gb) * kr + k / MM_SLICE) * gb + n % gb) * MM_SLICE + k % MM_SLICE
+                       : k * n_end + n;
+            int8_t v = s->b_bits == 4u ? mm_int4(b, i, (unsigned)native) : (int8_t)b[i];
+            if (s->e_in == 2u) {
+                uint16_t h = rknn_f32_to_f16((float)v);
+                memcpy(s->native[1] + 2u * d, &h, 2);
+            } else {
+                s->native[1][d] = (uint8_t)v;
+            }
+        }
 }
 
 static int mm_bind_b(mm_state *s, rknn_tensor_mem *mem)
@@ -608,12 +618,14 @@ static int mm_bind_b(mm_state *s, rknn_tensor_mem *mem)
     int native = s->info.B_layout == RKNN_MM_LAYOUT_NATIVE;
     int ret;
 
-    if (native && s->b_bits != 4u)
+    int unpack = s->b_bits == 4u || s->b_bits != s->a_bits;
+
+    if (native && !unpack)
         return RKNN_SUCC;
     ret = mm_native_buffer(s, 1, s->np * s->kp * s->e_in);
     if (ret != RKNN_SUCC)
         return ret;
-    if (s->b_bits == 4u) {
+    if (unpack) {
         mm_unpack_b(s, b, native);
         return RKNN_SUCC;
     }
@@ -780,6 +792,20 @@ static int mm_run_batch(mm_state *s, uint32_t first, uint32_t n, uint64_t *hw_us
     return ret;
 }
 
+/* fp16 x int8/int4: C_n = sB_n x the sum, B's int values dequantised by
+ * their scale (one, or one per column), as the vendor's demo computes its
+ * reference; fp32 multiplies on the CPU, after the NPU's sums. */
+static void mm_scale_c(const mm_state *s, float *c)
+{
+    uint32_t M = (uint32_t)s->info.M, N = (uint32_t)s->info.N;
+    int native = s->info.AC_layout == RKNN_MM_LAYOUT_NATIVE;
+
+    for (uint32_t m = 0; m < M; m++)
+        for (uint32_t n = 0; n < N; n++)
+            c[native ? ((n / s->c2_out) * M + m) * s->c2_out + n % s->c2_out : m * N + n] *=
+                s->b_scale[s->b_scales > 1 ? n : 0];
+}
+
 static void mm_clean_inputs(const mm_state *s)
 {
     for (unsigned i = 0; i < 2; i++) {
@@ -821,6 +847,8 @@ int rknn_matmul_run(rknn_matmul_ctx handle)
     } else {
         rknpu_hook_cache_invalidate(c, s->io.C.size);
     }
+    if (s->b_bits < s->a_bits && s->a_bits == 16u)
+        mm_scale_c(s, (float *)(void *)c);
     (void)hw_us;
     return RKNN_SUCC;
 }

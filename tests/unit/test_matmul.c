@@ -517,6 +517,120 @@ static void run_int4(void)
     }
 }
 
+/* ---- fp16 x int8 / int4 -> fp32 (api.md §1.3) ------------------------------ */
+
+/* C_n = sB_n * sum_k A_mk B_kn: the vendor's demo's reference for these
+ * types (B's integers dequantised by their scale). fp32 sequential sum, a
+ * bound relative to K for the order and one rounding of the scaling. */
+static void run_hybrid_case(rknn_matmul_type type, int32_t M, int32_t K, int32_t N, int ac, int bl,
+                            int per_channel)
+{
+    int b4 = type == RKNN_FLOAT16_MM_INT4_TO_FLOAT32;
+    uint32_t g = b4 ? 64 : 32, kr = ((uint32_t)K + 31) / 32, bad = 0;
+    rknn_matmul_info info;
+    rknn_matmul_io_attr io;
+    rknn_matmul_ctx ctx = 0;
+    rknn_tensor_mem *mem[3] = {NULL, NULL, NULL};
+    rknn_quant_params q;
+    static float scale[4128];
+    int32_t zero = 0;
+
+    memset(&info, 0, sizeof info);
+    info.M = M;
+    info.K = K;
+    info.N = N;
+    info.type = type;
+    info.AC_layout = (int16_t)ac;
+    info.B_layout = (int16_t)bl;
+    info.B_quant_type = (int16_t)per_channel;
+    if (!CHECK(rknn_matmul_create(&ctx, &info, &io) == RKNN_SUCC))
+        return;
+    CHECK(io.A.type == RKNN_TENSOR_FLOAT16 && io.C.type == RKNN_TENSOR_FLOAT32 &&
+          io.B.type == (b4 ? RKNN_TENSOR_INT4 : RKNN_TENSOR_INT8));
+    for (int32_t n = 0; n < N; n++)
+        scale[n] = per_channel ? 0.001f * (float)(1 + n % 13) : 0.0625f;
+    memset(&q, 0, sizeof q);
+    q.name[0] = 'B';
+    q.scale = scale;
+    q.scale_len = per_channel ? N : 1;
+    q.zp = &zero;
+    q.zp_len = 1;
+    CHECK(rknn_matmul_set_quant_params(ctx, &q) == RKNN_SUCC);
+    for (int i = 0; i < 3; i++) {
+        const rknn_matmul_tensor_attr *a = i == 0 ? &io.A : i == 1 ? &io.B : &io.C;
+        mem[i] = rknn_create_mem(ctx, a->size);
+        if (!CHECK(mem[i]))
+            goto out;
+        memset(mem[i]->virt_addr, i == 2 ? 0x5A : 0, a->size);
+    }
+    for (uint32_t m = 0; m < (uint32_t)M; m++)
+        for (uint32_t k = 0; k < (uint32_t)K; k++) {
+            uint16_t h = rnd_half();
+            size_t at = ac ? ((size_t)(k / 8) * (uint32_t)M + m) * 8 + k % 8 : (size_t)m * K + k;
+            memcpy((uint8_t *)mem[0]->virt_addr + 2 * at, &h, 2);
+        }
+    for (uint32_t k = 0; k < (uint32_t)K; k++)
+        for (uint32_t n = 0; n < (uint32_t)N; n++) {
+            size_t at = bl ? (((size_t)(n / g) * kr + k / 32) * g + n % g) * 32 + k % 32
+                           : (size_t)k * N + n;
+            if (b4)
+                nib_set(mem[1]->virt_addr, at, bl, (int)(rnd() % 16) - 8);
+            else
+                ((int8_t *)mem[1]->virt_addr)[at] = (int8_t)rnd();
+        }
+    CHECK(rknn_matmul_set_io_mem(ctx, mem[0], &io.A) == RKNN_SUCC);
+    CHECK(rknn_matmul_set_io_mem(ctx, mem[1], &io.B) == RKNN_SUCC);
+    CHECK(rknn_matmul_set_io_mem(ctx, mem[2], &io.C) == RKNN_SUCC);
+    if (!CHECK(rknn_matmul_run(ctx) == RKNN_SUCC))
+        goto out;
+    for (uint32_t m = 0; m < (uint32_t)M; m++)
+        for (uint32_t n = 0; n < (uint32_t)N; n++) {
+            float sum = 0.0f, got, want;
+            double mag = 0.0;
+            for (uint32_t k = 0; k < (uint32_t)K; k++) {
+                size_t ai =
+                    ac ? ((size_t)(k / 8) * (uint32_t)M + m) * 8 + k % 8 : (size_t)m * K + k;
+                size_t bi = bl ? (((size_t)(n / g) * kr + k / 32) * g + n % g) * 32 + k % 32
+                               : (size_t)k * N + n;
+                double a = value_in((uint8_t *)mem[0]->virt_addr + 2 * ai, 1);
+                int b = b4 ? nib_get(mem[1]->virt_addr, bi, bl) : ((int8_t *)mem[1]->virt_addr)[bi];
+                sum += (float)a * (float)b;
+                mag += a * b < 0 ? -a * b : a * b;
+            }
+            want = sum * scale[per_channel ? n : 0];
+            memcpy(
+                &got,
+                (uint8_t *)mem[2]->virt_addr +
+                    4 * (ac ? ((size_t)(n / 4) * (uint32_t)M + m) * 4 + n % 4 : (size_t)m * N + n),
+                4);
+            double tol = (2.0 * K * mag / 16777216.0 + 1e-6) * scale[per_channel ? n : 0] +
+                         (want < 0 ? -want : want) / 8388608.0;
+            bad += got - want > tol || want - got > tol;
+        }
+out:
+    printf("  %-36s M %4d K %4d N %4d  AC %s B %s %s: %lu wrong\n", get_matmul_type_string(type),
+           (int)M, (int)K, (int)N, ac ? "native" : "normal", bl ? "native" : "normal",
+           per_channel ? "per-channel" : "per-layer", (unsigned long)bad);
+    CHECK_EQ_U(bad, 0);
+    for (int i = 0; i < 3; i++)
+        if (mem[i])
+            rknn_destroy_mem(ctx, mem[i]);
+    rknn_matmul_destroy(ctx);
+}
+
+static void run_hybrid(void)
+{
+    static const int32_t shapes[][3] = {{1, 32, 16}, {3, 64, 40}, {33, 96, 130}, {5, 8224, 70}};
+    unsigned n = 0;
+
+    printf("fp16 x int8/int4:\n");
+    for (int t = 0; t < 2; t++)
+        for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++, n++)
+            run_hybrid_case(t ? RKNN_FLOAT16_MM_INT4_TO_FLOAT32 : RKNN_FLOAT16_MM_INT8_TO_FLOAT32,
+                            shapes[s][0], shapes[s][1], shapes[s][2], (int)(n % 2),
+                            (int)(n / 2 % 2), (int)(n % 3 != 0));
+}
+
 /* K beyond one task (RK3588: one kernel group of K fp16 or int8 channels
  * and four rows must fit the CBUF): the DPU adds the segments' sums. An
  * int8 C (its requantisation multiplies before the add) is refused. */
@@ -570,6 +684,7 @@ int main(void)
     run_dynamic(RKNN_FLOAT16_MM_FLOAT16_TO_FLOAT32);
     run_k_split(types, sizeof types / sizeof types[0], layouts);
     run_int4();
+    run_hybrid();
 #if RKNPU_BOARD_HOST
     /* RK356x (the host serves every SoC): int8 on its own native layouts
      * (8-byte atoms, 16-kernel groups); fp16 is refused there for now */
