@@ -15,10 +15,10 @@
  * are chained in batches and run on the one core the core mask names.
  *
  * K beyond what one weight group fits is split into segments whose sums the
- * DPU adds (api.md §1.3). Done: the int8 -> int32/int8, fp16 -> fp32/fp16
- * and int4 types (int4 unpacked to int8 when bound) on RK3588, the int8
- * ones on RK356x (mm_types, api.md §1.3); other types return
- * RKNN_ERR_PARAM_INVALID and log why.
+ * DPU adds (api.md §1.3). Every type of the headers runs on RK3588 (int4
+ * unpacked to int8 when bound; the dequantising types through a CPU
+ * epilogue), the int8 and fp16 ones on RK356x (mm_types); anything else
+ * returns RKNN_ERR_PARAM_INVALID and logs why.
  */
 #include <string.h>
 
@@ -34,7 +34,7 @@
 #define MM_ROWS_MIN    4u    /* fewer rows compute wrongly on RK3588 (hardware.md §4.5) */
 #define MM_ROWS_MAX    1020u /* rows per task (matmul.md hazards) */
 #define MM_KERNELS_MAX 4096u /* kernels per task */
-#define MM_SLICE       32u   /* channels per weight slice (vnpu.md §6) */
+#define MM_SLICE       32u   /* K alignment: channels per weight slice (vnpu.md §6) */
 #define MM_BATCH       64u   /* tasks chained per submission */
 #define MM_MAX_SHAPES  64    /* dynamic shapes a context holds */
 #define MM_MATRICES    3u    /* A, B, C */
@@ -45,15 +45,17 @@ typedef struct rknn_matmul_state {
     rknn_matmul_io_attr io;
     const npu_soc_profile *soc;
     unsigned core;
-    uint32_t mp, kp, np;     /* padded M, K, N */
-    uint32_t e_in, e_out;    /* element bytes of A/B and of C as the NPU reads and writes them */
-    uint32_t a_bits, b_bits; /* element bits of the client's A and B (4: int4, unpacked to int8) */
-    uint32_t c2_in, c2_out;  /* channels per atom of A and of C */
-    uint32_t kgroup;         /* kernels per weight group (native B) */
-    uint32_t out_prec;       /* DPU output precision */
-    uint32_t mt, nt;         /* rows and kernels per task */
-    uint32_t kt, ksegs;      /* K per task and K segments (K splitting) */
-    uint32_t mt_cap, mp_max; /* rows a task may hold; the largest M (dynamic shapes) */
+    uint32_t mp, kp, np;      /* padded M, K, N */
+    uint32_t e_in, e_out;     /* element bytes of A/B and of C as the NPU reads and writes them */
+    uint32_t a_bits, b_bits;  /* element bits of the client's A and B (4: int4, unpacked to int8) */
+    uint32_t c_kind, c_bytes; /* C: written by the NPU (MM_C_NPU) or the CPU epilogue; its bytes */
+    uint32_t c2_in, c2_out;   /* channels per atom of A and of C */
+    uint32_t kgroup;          /* kernels per weight group (native B) */
+    uint32_t kslice;          /* channels per weight slice the NPU reads */
+    uint32_t out_prec;        /* DPU output precision */
+    uint32_t mt, nt;          /* rows and kernels per task */
+    uint32_t kt, ksegs;       /* K per task and K segments (K splitting) */
+    uint32_t mt_cap, mp_max;  /* rows a task may hold; the largest M (dynamic shapes) */
     rknn_matmul_shape *shapes; /* dynamic shapes (carve-out), n_shapes of them */
     int32_t n_shapes;
     uint32_t data_banks, weight_banks;
@@ -82,30 +84,42 @@ static int mm_fail(const char *fn, const char *why)
     return RKNN_ERR_PARAM_INVALID;
 }
 
+/* How C reaches the client: written by the NPU, or by the CPU from the
+ * NPU's int32/fp32 sums (mm_epilogue), scaled and converted. */
+enum { MM_C_NPU, MM_C_F32, MM_C_F16, MM_C_BF16, MM_C_I8 };
+
 /* The types this implementation runs: the client's element bits of A and
- * B and the DPU's output precision. int4 A and B are unpacked to int8 when
- * they are bound and run on the int8 path (exact; the NPU's own int4 mode
- * is not used yet); the int8 or int4 B of an fp16 A becomes fp16 (exact)
- * and C is scaled by B's scales after the run (api.md §1.3). */
+ * B, the DPU's output precision and how C is made. int4 A and B are
+ * unpacked to int8 when they are bound and run on the int8 path (exact;
+ * the NPU's own int4 mode is not used yet); an int8 or int4 B of an fp16 A
+ * becomes fp16 (exact). The types with a CPU epilogue give the dequantised
+ * product: the NPU's sums times sA (int8 A) times sB_n (api.md §1.3). */
 static const struct {
-    uint8_t type, a_bits, b_bits, out_prec;
+    uint8_t type, a_bits, b_bits, out_prec, c_kind;
 } mm_types[] = {
-    {RKNN_FLOAT16_MM_FLOAT16_TO_FLOAT32, 16, 16, 5},
-    {RKNN_INT8_MM_INT8_TO_INT32, 8, 8, 4},
-    {RKNN_INT8_MM_INT8_TO_INT8, 8, 8, 0},
-    {RKNN_FLOAT16_MM_FLOAT16_TO_FLOAT16, 16, 16, 2},
-    {RKNN_INT4_MM_INT4_TO_INT16, 4, 4, 1},
-    {RKNN_INT8_MM_INT4_TO_INT32, 8, 4, 4},
-    {RKNN_FLOAT16_MM_INT8_TO_FLOAT32, 16, 8, 5},
-    {RKNN_FLOAT16_MM_INT4_TO_FLOAT32, 16, 4, 5},
+    {RKNN_FLOAT16_MM_FLOAT16_TO_FLOAT32, 16, 16, 5, MM_C_NPU},
+    {RKNN_INT8_MM_INT8_TO_INT32, 8, 8, 4, MM_C_NPU},
+    {RKNN_INT8_MM_INT8_TO_INT8, 8, 8, 0, MM_C_NPU},
+    {RKNN_FLOAT16_MM_FLOAT16_TO_FLOAT16, 16, 16, 2, MM_C_NPU},
+    {RKNN_INT4_MM_INT4_TO_INT16, 4, 4, 1, MM_C_NPU},
+    {RKNN_INT8_MM_INT4_TO_INT32, 8, 4, 4, MM_C_NPU},
+    {RKNN_FLOAT16_MM_INT8_TO_FLOAT32, 16, 8, 5, MM_C_F32},
+    {RKNN_FLOAT16_MM_INT8_TO_FLOAT16, 16, 8, 5, MM_C_F16},
+    {RKNN_FLOAT16_MM_INT4_TO_FLOAT32, 16, 4, 5, MM_C_F32},
+    {RKNN_FLOAT16_MM_INT4_TO_FLOAT16, 16, 4, 5, MM_C_F16},
+    {RKNN_INT8_MM_INT8_TO_FLOAT32, 8, 8, 4, MM_C_F32},
+    {RKNN_FLOAT16_MM_INT4_TO_BFLOAT16, 16, 4, 5, MM_C_BF16},
+    {RKNN_INT8_MM_INT4_TO_FLOAT16, 8, 4, 4, MM_C_F16},
 };
 
-/* The type's row of mm_types on this SoC (RK356x: the int8 types), or -1. */
+/* The type's row of mm_types on this SoC (RK356x: int8 and fp16 A and B,
+ * what the vendor runs there), or -1. */
 static int mm_type_row(const npu_soc_profile *soc, rknn_matmul_type type)
 {
     for (unsigned i = 0; i < sizeof mm_types / sizeof mm_types[0]; i++)
         if (mm_types[i].type == type)
-            return !npu_soc_is_rk356x(soc) || (mm_types[i].a_bits == 8 && mm_types[i].b_bits == 8)
+            return !npu_soc_is_rk356x(soc) || (mm_types[i].a_bits == mm_types[i].b_bits &&
+                                               mm_types[i].a_bits >= 8 && !mm_types[i].c_kind)
                        ? (int)i
                        : -1;
     return -1;
@@ -123,6 +137,13 @@ static uint32_t mm_b_group(const npu_soc_profile *soc, uint32_t b_bits)
     return (b_bits == 4 ? 64u : 256u / b_bits) / (npu_soc_is_rk356x(soc) ? 2u : 1u);
 }
 
+/* Channels per weight slice: 32, but 16 for fp16 on RK356x (its native B
+ * [N/8][K/16][8][16], vnpu.md §6). */
+static uint32_t mm_b_slice(const npu_soc_profile *soc, uint32_t b_bits)
+{
+    return npu_soc_is_rk356x(soc) && b_bits == 16u ? MM_SLICE / 2u : MM_SLICE;
+}
+
 static void mm_geometry(mm_state *s, int row)
 {
     uint32_t atom = s->soc->feature_atom_bytes;
@@ -132,10 +153,13 @@ static void mm_geometry(mm_state *s, int row)
     s->out_prec = mm_types[row].out_prec;
     s->e_in = s->a_bits == 16 ? 2u : 1u;
     s->e_out = s->out_prec >= 4u ? 4u : s->out_prec ? 2u : 1u;
+    s->c_kind = mm_types[row].c_kind;
+    s->c_bytes = s->c_kind == MM_C_NPU ? s->e_out : s->c_kind == MM_C_F32 ? 4u : 2u;
     s->c2_in = atom / s->e_in;
     s->c2_out = atom / s->e_out;
     /* the NPU's weight groups: those of A's element type */
     s->kgroup = mm_b_group(s->soc, s->a_bits == 16 ? 16u : 8u);
+    s->kslice = mm_b_slice(s->soc, s->a_bits == 16 ? 16u : 8u);
     s->mp = s->info.M < (int32_t)MM_ROWS_MIN ? MM_ROWS_MIN : (uint32_t)s->info.M;
     s->kp = align_up((uint32_t)s->info.K, MM_SLICE);
     s->np = align_up((uint32_t)s->info.N, s->kgroup > s->c2_out ? s->kgroup : s->c2_out);
@@ -181,11 +205,20 @@ static int mm_tiles(mm_state *s)
     s->ksegs = (s->kp + s->kt - 1u) / s->kt;
     if (s->ksegs == 1)
         return RKNN_SUCC;
-    /* the partial sums are int32/fp32: an int8 C would need them before the
-     * requantisation's multiply; RK356x has no 32-bit EW operand known */
-    if (s->out_prec == 0u || npu_soc_is_rk356x(s->soc))
-        return mm_fail("rknn_matmul_create", "K splitting (K too large for one task) is "
-                                             "implemented for RK3588 int32, fp32 and fp16 C");
+    /* RK356x has no 32-bit EW operand known for the partial sums */
+    if (npu_soc_is_rk356x(s->soc))
+        return mm_fail("rknn_matmul_create", "K too large for one task: K splitting is "
+                                             "implemented for RK3588");
+    if (s->out_prec == 0u) {
+        /* int8 C: its requantisation multiplies before the EW stage could
+         * add the partial sums, so the NPU sums to int32 and the CPU
+         * requantises (mm_epilogue, the same rule) */
+        s->out_prec = 4u;
+        s->e_out = 4u;
+        s->c2_out = s->soc->feature_atom_bytes / 4u;
+        s->c_kind = MM_C_I8;
+        s->c_bytes = 1u;
+    }
     return RKNN_SUCC;
 }
 
@@ -196,6 +229,11 @@ static rknn_tensor_type mm_in_type(uint32_t bits)
 
 static rknn_tensor_type mm_out_type(const mm_state *s)
 {
+    static const uint8_t by_kind[] = {0, RKNN_TENSOR_FLOAT32, RKNN_TENSOR_FLOAT16,
+                                      RKNN_TENSOR_BFLOAT16, RKNN_TENSOR_INT8};
+
+    if (s->c_kind != MM_C_NPU)
+        return (rknn_tensor_type)by_kind[s->c_kind];
     return s->out_prec == 0u   ? RKNN_TENSOR_INT8
            : s->out_prec == 1u ? RKNN_TENSOR_INT16
            : s->out_prec == 2u ? RKNN_TENSOR_FLOAT16
@@ -230,17 +268,18 @@ static void mm_io_attrs(mm_state *s)
     int ac = s->info.AC_layout == RKNN_MM_LAYOUT_NATIVE;
     int b = s->info.B_layout == RKNN_MM_LAYOUT_NATIVE;
 
-    uint32_t c2a = s->soc->feature_atom_bytes * 8u / s->a_bits, gb = mm_b_group(s->soc, s->b_bits);
+    uint32_t atom = s->soc->feature_atom_bytes, gb = mm_b_group(s->soc, s->b_bits);
+    uint32_t c2a = atom * 8u / s->a_bits, c2c = atom / s->c_bytes;
 
     /* native A and C: [K/C2][M][C2] and [N/C2'][M][C2'] (C2 elements fill an
      * atom); normal: [M][K], [M][N] */
     mm_attr(&s->io.A, 'A', mm_in_type(s->a_bits), s->a_bits, ac ? 3u : 2u, ac ? s->kp / c2a : M,
             ac ? M : K, c2a, 0);
-    mm_attr(&s->io.C, 'C', mm_out_type(s), s->e_out * 8u, ac ? 3u : 2u, ac ? s->np / s->c2_out : M,
-            ac ? M : N, s->c2_out, 0);
+    mm_attr(&s->io.C, 'C', mm_out_type(s), s->c_bytes * 8u, ac ? 3u : 2u, ac ? s->np / c2c : M,
+            ac ? M : N, c2c, 0);
     /* native B: [N/group][K/32][group][32]; normal: [K][N] */
     mm_attr(&s->io.B, 'B', mm_in_type(s->b_bits), s->b_bits, b ? 4u : 2u, b ? s->np / gb : K,
-            b ? s->kp / MM_SLICE : N, gb, MM_SLICE);
+            b ? s->kp / mm_b_slice(s->soc, s->b_bits) : N, gb, mm_b_slice(s->soc, s->b_bits));
 }
 
 /* ---- context -------------------------------------------------------------- */
@@ -591,17 +630,17 @@ static int mm_bind_a(mm_state *s, rknn_tensor_mem *mem)
  * [N/16][K/32][16][32] when A is fp16 (every int8 is an fp16). */
 static void mm_unpack_b(mm_state *s, const uint8_t *b, int native)
 {
-    uint32_t kr = s->kp / MM_SLICE, g = s->kgroup, gb = mm_b_group(s->soc, s->b_bits);
+    uint32_t g = s->kgroup, gb = mm_b_group(s->soc, s->b_bits), ks = s->kslice, kr = s->kp / ks;
+    uint32_t kb = mm_b_slice(s->soc, s->b_bits), kbr = s->kp / kb;
     uint32_t k_end = native ? s->kp : (uint32_t)s->info.K;
     uint32_t n_end = native ? s->np : (uint32_t)s->info.N;
 
     memset(s->native[1], 0, s->native_bytes[1]);
     for (uint32_t k = 0; k < k_end; k++)
         for (uint32_t n = 0; n < n_end; n++) {
-            size_t d = (((n / g) * kr + k / MM_SLICE) * g + n % g) * MM_SLICE + k % MM_SLICE;
+            size_t d = (((n / g) * kr + k / ks) * g + n % g) * ks + k % ks;
             size_t i =
-                native ? (((n / gb) * kr + k / MM_SLICE) * gb + n % gb) * MM_SLICE + k % MM_SLICE
-                       : k * n_end + n;
+                native ? (((n / gb) * kbr + k / kb) * gb + n % gb) * kb + k % kb : k * n_end + n;
             int8_t v = s->b_bits == 4u ? mm_int4(b, i, (unsigned)native) : (int8_t)b[i];
             if (s->e_in == 2u) {
                 uint16_t h = rknn_f32_to_f16((float)v);
@@ -630,7 +669,7 @@ static int mm_bind_b(mm_state *s, rknn_tensor_mem *mem)
         return RKNN_SUCC;
     }
     return rknn_B_normal_layout_to_native_layout((void *)(uintptr_t)b, s->native[1], s->info.K,
-                                                 s->info.N, (int)s->kgroup, (int)MM_SLICE,
+                                                 s->info.N, (int)s->kgroup, (int)s->kslice,
                                                  s->info.type);
 }
 
@@ -641,7 +680,8 @@ static int mm_bind_c(mm_state *s)
     if (s->ksegs > 1u && s->e_out == 2u &&
         (ret = mm_native_buffer(s, MM_PARTIAL, s->np * s->mp_max * 4u)) != RKNN_SUCC)
         return ret;
-    if (s->info.AC_layout == RKNN_MM_LAYOUT_NATIVE && (uint32_t)s->info.M == s->mp)
+    if (s->c_kind == MM_C_NPU && s->info.AC_layout == RKNN_MM_LAYOUT_NATIVE &&
+        (uint32_t)s->info.M == s->mp)
         return RKNN_SUCC; /* the NPU writes the client's memory */
     return mm_native_buffer(s, 2, s->np * s->mp_max * s->e_out);
 }
@@ -792,18 +832,57 @@ static int mm_run_batch(mm_state *s, uint32_t first, uint32_t n, uint64_t *hw_us
     return ret;
 }
 
-/* fp16 x int8/int4: C_n = sB_n x the sum, B's int values dequantised by
- * their scale (one, or one per column), as the vendor's demo computes its
- * reference; fp32 multiplies on the CPU, after the NPU's sums. */
-static void mm_scale_c(const mm_state *s, float *c)
+/* int8 -> int8 on the CPU (K split): the rule the DPU applies (mm_requant),
+ * sat(round_half_away(acc * m_n / 2^S) + zp_C). */
+static int8_t mm_requant_one(const mm_state *s, int32_t acc, uint32_t n)
+{
+    int64_t p = (int64_t)acc * s->multiplier[n];
+    int64_t half = s->requant_shift ? (int64_t)1 << (s->requant_shift - 1u) : 0;
+    int64_t y =
+        (p >= 0 ? (p + half) >> s->requant_shift : -((-p + half) >> s->requant_shift)) + s->zp[2];
+
+    return (int8_t)(y < -128 ? -128 : y > 127 ? 127 : y);
+}
+
+/* The CPU epilogue: C from the NPU's int32/fp32 sums in our native copy,
+ * dequantised (x sA for an int8 A, x sB_n) and converted, or requantised
+ * for an int8 C, into the client's layout. */
+static void mm_epilogue(const mm_state *s, uint8_t *c)
 {
     uint32_t M = (uint32_t)s->info.M, N = (uint32_t)s->info.N;
+    uint32_t c2c = s->soc->feature_atom_bytes / s->c_bytes;
     int native = s->info.AC_layout == RKNN_MM_LAYOUT_NATIVE;
 
     for (uint32_t m = 0; m < M; m++)
-        for (uint32_t n = 0; n < N; n++)
-            c[native ? ((n / s->c2_out) * M + m) * s->c2_out + n % s->c2_out : m * N + n] *=
-                s->b_scale[s->b_scales > 1 ? n : 0];
+        for (uint32_t n = 0; n < N; n++) {
+            const uint8_t *src = s->native[2] + 16u * ((n / 4u) * s->mp + m) + 4u * (n % 4u);
+            size_t d = native ? ((n / c2c) * M + m) * c2c + n % c2c : (size_t)m * N + n;
+            int32_t acc;
+            float v;
+            uint16_t h;
+            memcpy(&acc, src, 4);
+            if (s->c_kind == MM_C_I8) {
+                c[d] = (uint8_t)mm_requant_one(s, acc, n);
+                continue;
+            }
+            if (s->out_prec == 5u)
+                memcpy(&v, src, 4);
+            else
+                v = (float)acc * s->scale[0];
+            v *= s->b_scale[s->b_scales > 1 ? n : 0];
+            if (s->c_kind == MM_C_F32) {
+                memcpy(c + 4u * d, &v, 4);
+                continue;
+            }
+            if (s->c_kind == MM_C_F16) {
+                h = rknn_f32_to_f16(v);
+            } else { /* bfloat16: the high half, rounded to nearest even */
+                uint32_t u;
+                memcpy(&u, &v, 4);
+                h = (uint16_t)((u + 0x7FFFu + ((u >> 16) & 1u)) >> 16);
+            }
+            memcpy(c + 2u * d, &h, 2);
+        }
 }
 
 static void mm_clean_inputs(const mm_state *s)
@@ -826,7 +905,7 @@ int rknn_matmul_run(rknn_matmul_ctx handle)
         return RKNN_ERR_CTX_INVALID;
     if (!s->bound[0] || !s->bound[1] || !s->bound[2])
         return mm_fail("rknn_matmul_run", "A, B and C need rknn_matmul_set_io_mem first");
-    if (s->out_prec == 0u && (ret = mm_requant(s)) != RKNN_SUCC)
+    if ((s->out_prec == 0u || s->c_kind == MM_C_I8) && (ret = mm_requant(s)) != RKNN_SUCC)
         return ret;
     tiles = ((s->mp + s->mt - 1u) / s->mt) * ((s->np + s->nt - 1u) / s->nt) * s->ksegs;
     /* the client never has to call rknn_mem_sync (the vendor's rule) */
@@ -838,7 +917,10 @@ int rknn_matmul_run(rknn_matmul_ctx handle)
     if (ret != RKNN_SUCC)
         return ret;
     c = (uint8_t *)s->bound[2]->virt_addr + s->bound[2]->offset;
-    if (s->native[2]) {
+    if (s->c_kind != MM_C_NPU) {
+        rknpu_hook_cache_invalidate(s->native[2], s->native_bytes[2]);
+        mm_epilogue(s, c);
+    } else if (s->native[2]) {
         rknpu_hook_cache_invalidate(s->native[2], s->native_bytes[2]);
         mm_relayout(s->native[2], s->mp, c, s->info.AC_layout == RKNN_MM_LAYOUT_NATIVE,
                     (uint32_t)s->info.M,
@@ -847,8 +929,6 @@ int rknn_matmul_run(rknn_matmul_ctx handle)
     } else {
         rknpu_hook_cache_invalidate(c, s->io.C.size);
     }
-    if (s->b_bits < s->a_bits && s->a_bits == 16u)
-        mm_scale_c(s, (float *)(void *)c);
     (void)hw_us;
     return RKNN_SUCC;
 }
@@ -930,7 +1010,7 @@ int rknpu_bm_B_normal_layout_to_native_layout_info(void *B_input, void *B_output
                        "an info of a type this SoC runs, and a platform");
     return rknn_B_normal_layout_to_native_layout(
         B_input, B_output, K, N, (int)mm_b_group(rknpu_platform_profile(), mm_types[row].b_bits),
-        (int)MM_SLICE, info->type);
+        (int)mm_b_slice(rknpu_platform_profile(), mm_types[row].b_bits), info->type);
 }
 
 /* ---- B layout conversion (CPU) --------------------------------------------- */

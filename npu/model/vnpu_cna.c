@@ -19,7 +19,7 @@
  *  - Weights at DCOMP_ADDR0: [kernel group][input slice][ky][kx][kernel in
  *    group][channel in slice]; groups of 32 (int8) / 16 (fp16) kernels on
  *    RK3588, 16 / 8 on RK356x, the last group compact; slices of 32
- *    channels, the last one compact (DATAIN_CHANNEL - 32 * s).
+ *    channels (16 for fp16 on RK356x), the last one compact.
  *    Depthwise (CONV_MODE 3, WEIGHT_KERNELS 1): [slice][ky][kx][channel],
  *    slices of 64 bytes (RK3588) / 32 bytes (RK356x), the last compact.
  *  - Padding: PAD_CON0 top/left, bottom/right implied by the output size
@@ -441,13 +441,20 @@ static int vnpu_load_input(vnpu_task *t, vnpu_conv *g)
 
 /* ---- weights ---------------------------------------------------------------- */
 
+/* Input channels per weight slice: 32, but 16 for fp16 on RK356x, whose
+ * documented native matmul B is [N/8][K/16][8][16] (vnpu.md §6, §10.2). */
+static uint32_t vnpu_weight_slice(const vnpu_task *t, const vnpu_conv *g)
+{
+    return t->cfg->rk356x && g->fp ? VNPU_SLICE / 2u : VNPU_SLICE;
+}
+
 /* Channels per kernel in the weights: DATAIN_CHANNEL, or WEIGHT_SIZE1's
- * count when it pads them within the last 32-channel slice. */
+ * count when it pads them within the last slice. */
 static uint32_t vnpu_weight_channels(vnpu_task *t, const vnpu_conv *g, uint32_t taps)
 {
-    uint32_t per_tap = taps * g->elem;
+    uint32_t per_tap = taps * g->elem, slice = vnpu_weight_slice(t, g);
     uint32_t stored = R(t, NPU_CNA_WEIGHT_SIZE1) / per_tap;
-    uint32_t slice_end = (g->cin + VNPU_SLICE - 1u) / VNPU_SLICE * VNPU_SLICE;
+    uint32_t slice_end = (g->cin + slice - 1u) / slice * slice;
 
     if (R(t, NPU_CNA_WEIGHT_SIZE1) % per_tap != 0 || stored < g->cin || stored > slice_end)
         return g->cin;
@@ -492,17 +499,17 @@ static int vnpu_load_weights(vnpu_task *t, const vnpu_conv *g)
         return 0;
     }
     uint32_t gsize = g->fp ? t->cfg->kgroup_fp16 : t->cfg->kgroup_int8;
+    uint32_t slice = vnpu_weight_slice(t, g);
     for (uint32_t k = 0; k < g->nker; k++) {
         uint32_t kg = k / gsize;
         uint32_t gk = g->nker - kg * gsize < gsize ? g->nker - kg * gsize : gsize;
         size_t kg_start = (size_t)kg * gsize * taps * cin_w;
         for (uint32_t c = 0; c < g->cin; c++) {
-            uint32_t cs = c / VNPU_SLICE;
-            uint32_t sc =
-                cin_w - cs * VNPU_SLICE < VNPU_SLICE ? cin_w - cs * VNPU_SLICE : VNPU_SLICE;
+            uint32_t cs = c / slice;
+            uint32_t sc = cin_w - cs * slice < slice ? cin_w - cs * slice : slice;
             for (uint32_t tap = 0; tap < taps; tap++) {
-                size_t e = kg_start + (size_t)taps * gk * cs * VNPU_SLICE +
-                           ((size_t)tap * gk + k % gsize) * sc + c % VNPU_SLICE;
+                size_t e = kg_start + (size_t)taps * gk * cs * slice +
+                           ((size_t)tap * gk + k % gsize) * sc + c % slice;
                 size_t o = ((size_t)k * taps + tap) * g->cin + c;
                 if (g->fp)
                     vnpu_w.f32[o] = vnpu_f16_to_f32(vnpu_ld16(src + 2u * e));

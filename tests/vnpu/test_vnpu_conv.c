@@ -286,11 +286,14 @@ static uint32_t pack_weights(const conv_case *cc, const conv_geom *g)
         return a;
     }
     uint32_t gsz = cc->fp16 ? (rk356x() ? 8u : 16u) : (rk356x() ? 16u : 32u);
+    /* input slices of 32 channels; RK356x fp16: 16 (its documented native
+     * matmul B [N/8][K/16][8][16]) */
+    uint32_t sl = cc->fp16 && rk356x() ? 16u : 32u;
     a = tasm_alloc(&mem, cc->kout * taps * cp * e, 64);
     for (uint32_t k0 = 0; k0 < cc->kout; k0 += gsz) {
         uint32_t gk = cc->kout - k0 < gsz ? cc->kout - k0 : gsz;
-        for (uint32_t s0 = 0; s0 < cp; s0 += 32) {
-            uint32_t sc = cp - s0 < 32 ? cp - s0 : 32;
+        for (uint32_t s0 = 0; s0 < cp; s0 += sl) {
+            uint32_t sc = cp - s0 < sl ? cp - s0 : sl;
             for (uint32_t tap = 0; tap < taps; tap++)
                 for (uint32_t k = k0; k < k0 + gk; k++)
                     for (uint32_t c = s0; c < s0 + sc; c++, n++) {
