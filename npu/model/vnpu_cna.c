@@ -83,17 +83,19 @@ typedef struct {
 /* ---- register decode -------------------------------------------------------- */
 
 /* The CBUF split (vnpu.md §6.1; RK3588, whose rules the streams show):
- * data and weight banks within the SoC's banks, and the rows of an NC1HWC2
- * input (DATA_ENTRIES 64-byte entries each) within the data banks. The
- * results never depend on it; wrong programming is reported. */
+ * data and weight banks within the SoC's banks, the rows of an NC1HWC2
+ * input (DATA_ENTRIES 64-byte entries each) within the data banks, and
+ * entries for a whole input line. The results never depend on it; wrong
+ * programming is reported. */
 static int vnpu_cbuf_check(vnpu_task *t, const vnpu_conv *g)
 {
     const npu_soc_profile *soc = t->dev->soc;
     uint32_t con0 = R(t, NPU_CNA_CBUF_CON0);
     uint32_t data = NPU_CNA_CBUF_CON0_DATA_BANK_GET(con0);
     uint32_t weight = NPU_CNA_CBUF_CON0_WEIGHT_BANK_GET(con0);
-    uint64_t rows =
-        (uint64_t)g->hin * NPU_CNA_CBUF_CON1_DATA_ENTRIES_GET(R(t, NPU_CNA_CBUF_CON1)) * 64u;
+    uint32_t entries = NPU_CNA_CBUF_CON1_DATA_ENTRIES_GET(R(t, NPU_CNA_CBUF_CON1));
+    uint64_t rows = (uint64_t)g->hin * entries * 64u;
+    int argb = (int)NPU_CNA_CONV_CON1_ARGB_IN_GET(R(t, NPU_CNA_CONV_CON1));
 
     if (t->cfg->rk356x || !soc->cbuf_banks)
         return 0;
@@ -103,11 +105,16 @@ static int vnpu_cbuf_check(vnpu_task *t, const vnpu_conv *g)
                          "%u",
                          (unsigned long)con0, (unsigned long)data, (unsigned long)weight,
                          (unsigned)soc->cbuf_banks);
-    if (!NPU_CNA_CONV_CON1_ARGB_IN_GET(R(t, NPU_CNA_CONV_CON1)) &&
-        rows > (uint64_t)data * soc->cbuf_bank_bytes)
+    if (!argb && rows > (uint64_t)data * soc->cbuf_bank_bytes)
         return vnpu_inconsistent(t, NPU_CNA_CBUF_CON1, NPU_CNA_CBUF_CON0,
                                  "DATAIN_HEIGHT x DATA_ENTRIES 64-byte entries overflow the data "
                                  "banks (a CBUF bank overflow)");
+    /* an input line of every channel must fit its entries (vendor streams
+     * write as many or more: 24 fp16 channels counted as 32) */
+    if (!argb && (uint64_t)entries * 64u < (uint64_t)g->win * g->cin * g->elem)
+        return vnpu_inconsistent(t, NPU_CNA_CBUF_CON1, NPU_CNA_DATA_SIZE1,
+                                 "DATA_ENTRIES hold less than one input line of DATAIN_CHANNEL "
+                                 "channels (K does not match the CBUF entries)");
     return 0;
 }
 

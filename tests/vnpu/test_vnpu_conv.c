@@ -1014,10 +1014,12 @@ static void test_unsupported(void)
     expect_unsupported(&c, NPU_CORE_DATAOUT_SIZE_1, 6, "fewer CORE output channels");
     expect_unsupported(&c, NPU_CNA_WEIGHT_SIZE1, 99, "weight sizes");
     expect_unsupported(&c, NPU_CNA_FC_CON0, 1, "zero skipping");
-    /* CBUF programming (vnpu.md §6.1): more banks than the CBUF has, and the
-     * input's rows (4 x DATA_ENTRIES 64-byte entries) beyond the data banks */
+    /* CBUF programming (vnpu.md §6.1): more banks than the CBUF has, the
+     * input's rows (4 x DATA_ENTRIES 64-byte entries) beyond the data banks,
+     * fewer entries than a line of the 16 channels needs */
     expect_unsupported(&c, NPU_CNA_CBUF_CON0, 0x88, "exceed the CBUF");
     expect_unsupported(&c, NPU_CNA_CBUF_CON1, 2000, "CBUF bank overflow");
+    expect_unsupported(&c, NPU_CNA_CBUF_CON1, 0, "K does not match the CBUF entries");
     /* the output-atom count of a kernel group (vnpu.md §7): SIZE_E, SURFACE_ADD */
     expect_unsupported(&c, NPU_DPU_BS_OW_CFG, 0x2, "SIZE_E");
     expect_unsupported(&c, NPU_DPU_SURFACE_ADD, 0, "SURFACE_ADD");
