@@ -698,72 +698,88 @@ static void run_k_split(const rknn_matmul_type *types, size_t n_types, const int
         }
 }
 
+/* M < 4, M around the 1020-row task limit, K of one and several slices up
+ * to 8224, N of one kernel group to beyond one task */
+static const int32_t grid_shapes[][3] = {
+    {1, 32, 16},    {3, 64, 32},    {4, 96, 96},   {33, 64, 96},   {33, 8192, 32},
+    {1020, 32, 16}, {1024, 96, 96}, {4, 32, 4096}, {33, 64, 4128}, {33, 8224, 32},
+};
+#define GRID_SHAPES (sizeof grid_shapes / sizeof grid_shapes[0])
+static const rknn_matmul_type grid_types[] = {RKNN_INT8_MM_INT8_TO_INT32, RKNN_INT8_MM_INT8_TO_INT8,
+                                              RKNN_FLOAT16_MM_FLOAT16_TO_FLOAT32,
+                                              RKNN_FLOAT16_MM_FLOAT16_TO_FLOAT16};
+static const int16_t grid_layouts[][2] = {{0, 0}, {1, 1}, {0, 1}};
+
+/* RK356x: int8 and fp16 on its own native layouts (8-byte atoms, 16 int8 /
+ * 8 fp16 kernel groups, fp16 B in 16-channel slices as the vendor
+ * documents [N/8, K/16, 8, 16]); the int4 and dequantising types and K
+ * splitting are RK3588's. */
+static void run_rk356x(void)
+{
+    rknn_matmul_info info;
+    rknn_matmul_io_attr io;
+    rknn_matmul_ctx ctx;
+
+    printf("RK356x:\n");
+    for (size_t t = 0; t < sizeof grid_types / sizeof grid_types[0]; t++)
+        for (size_t k = 0; k < GRID_SHAPES; k++) {
+            mm_case c = {grid_types[t],      grid_shapes[k][0],      grid_shapes[k][1],
+                         grid_shapes[k][2],  grid_layouts[k % 3][0], grid_layouts[k % 3][1],
+                         RKNN_NPU_CORE_AUTO, (int16_t)(k % 2)};
+            /* fp16 K above 8,192 would need K splitting (RK3588 only) */
+            if (fp16_type(c.type) && c.K > 8192)
+                CHECK(create_refused(c.type, c.M, c.K, c.N));
+            else
+                run_case(&c);
+        }
+    memset(&info, 0, sizeof info);
+    info.M = 5;
+    info.K = 70;
+    info.N = 20;
+    info.type = RKNN_FLOAT16_MM_FLOAT16_TO_FLOAT32;
+    info.AC_layout = info.B_layout = 1;
+    if (CHECK(rknn_matmul_create(&ctx, &info, &io) == RKNN_SUCC)) {
+        CHECK(io.A.dims[0] == 96 / 4 && io.A.dims[1] == 5 && io.A.dims[2] == 4);
+        CHECK(io.B.dims[0] == 24 / 8 && io.B.dims[1] == 96 / 16 && io.B.dims[2] == 8 &&
+              io.B.dims[3] == 16);
+        CHECK(rknn_matmul_destroy(ctx) == RKNN_SUCC);
+    }
+    CHECK(create_refused(RKNN_INT4_MM_INT4_TO_INT16, 4, 32, 16));
+    CHECK(create_refused(RKNN_FLOAT16_MM_INT8_TO_FLOAT32, 4, 32, 16));
+    CHECK(create_refused(RKNN_INT8_MM_INT8_TO_INT32, 4, 20008, 16)); /* K split */
+}
+
 int main(void)
 {
-    static const rknn_matmul_type types[] = {RKNN_INT8_MM_INT8_TO_INT32, RKNN_INT8_MM_INT8_TO_INT8,
-                                             RKNN_FLOAT16_MM_FLOAT16_TO_FLOAT32,
-                                             RKNN_FLOAT16_MM_FLOAT16_TO_FLOAT16};
-    /* M < 4, M around the 1020-row task limit, K of one and several
-     * slices up to 8192, N of one kernel group to beyond one task */
-    static const int32_t shapes[][3] = {
-        {1, 32, 16},    {3, 64, 32},    {4, 96, 96},   {33, 64, 96},   {33, 8192, 32},
-        {1020, 32, 16}, {1024, 96, 96}, {4, 32, 4096}, {33, 64, 4128}, {33, 8224, 32},
-    };
-    static const int16_t layouts[][2] = {{0, 0}, {1, 1}, {0, 1}};
     static const rknn_core_mask masks[] = {RKNN_NPU_CORE_AUTO, RKNN_NPU_CORE_1, RKNN_NPU_CORE_2};
     unsigned n = 0;
 
     if (!CHECK(board_init() == RKNN_SUCC))
         return test_report("matmul");
-    for (size_t t = 0; t < sizeof types / sizeof types[0]; t++)
-        for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
-            mm_case c = {types[t],          shapes[s][0],      shapes[s][1], shapes[s][2],
-                         layouts[n % 3][0], layouts[n % 3][1], masks[n % 3], (int16_t)(n % 2)};
+    /* firmware built for an RK356x SoC (meson -Dsoc=rk3566) runs its grid */
+    if (rknpu_platform_get()->soc == RKNPU_SOC_RK3566 ||
+        rknpu_platform_get()->soc == RKNPU_SOC_RK3568) {
+        run_rk356x();
+        return test_report("matmul");
+    }
+    for (size_t t = 0; t < sizeof grid_types / sizeof grid_types[0]; t++)
+        for (size_t s = 0; s < GRID_SHAPES; s++) {
+            mm_case c = {grid_types[t],     grid_shapes[s][0],      grid_shapes[s][1],
+                         grid_shapes[s][2], grid_layouts[n % 3][0], grid_layouts[n % 3][1],
+                         masks[n % 3],      (int16_t)(n % 2)};
             n++;
             run_case(&c);
         }
     run_dynamic(RKNN_INT8_MM_INT8_TO_INT32);
     run_dynamic(RKNN_FLOAT16_MM_FLOAT16_TO_FLOAT32);
-    run_k_split(types, sizeof types / sizeof types[0], layouts);
+    run_k_split(grid_types, sizeof grid_types / sizeof grid_types[0], grid_layouts);
     run_int4();
     run_dequant();
     CHECK(create_refused((rknn_matmul_type)13, 4, 32, 16)); /* no type of the headers */
 #if RKNPU_BOARD_HOST
-    /* RK356x (the host serves every SoC): int8 and fp16 on its own native
-     * layouts (8-byte atoms, 16 int8 / 8 fp16 kernel groups, fp16 B in
-     * 16-channel slices as the vendor documents [N/8, K/16, 8, 16]) */
+    /* the host serves every SoC */
     if (CHECK(rknpu_host_force_soc(RKNPU_SOC_RK3566) == RKNN_SUCC)) {
-        rknn_matmul_info info;
-        rknn_matmul_io_attr io;
-        rknn_matmul_ctx ctx;
-        printf("RK3566:\n");
-        for (size_t t = 0; t < sizeof types / sizeof types[0]; t++)
-            for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++) {
-                mm_case c = {types[t],           shapes[k][0],      shapes[k][1],
-                             shapes[k][2],       layouts[k % 3][0], layouts[k % 3][1],
-                             RKNN_NPU_CORE_AUTO, (int16_t)(k % 2)};
-                /* fp16 K above 8,192 would need K splitting (RK3588 only) */
-                if (fp16_type(c.type) && c.K > 8192)
-                    CHECK(create_refused(c.type, c.M, c.K, c.N));
-                else
-                    run_case(&c);
-            }
-        memset(&info, 0, sizeof info);
-        info.M = 5;
-        info.K = 70;
-        info.N = 20;
-        info.type = RKNN_FLOAT16_MM_FLOAT16_TO_FLOAT32;
-        info.AC_layout = info.B_layout = 1;
-        if (CHECK(rknn_matmul_create(&ctx, &info, &io) == RKNN_SUCC)) {
-            CHECK(io.A.dims[0] == 96 / 4 && io.A.dims[1] == 5 && io.A.dims[2] == 4);
-            CHECK(io.B.dims[0] == 24 / 8 && io.B.dims[1] == 96 / 16 && io.B.dims[2] == 8 &&
-                  io.B.dims[3] == 16);
-            CHECK(rknn_matmul_destroy(ctx) == RKNN_SUCC);
-        }
-        CHECK(create_refused(RKNN_INT4_MM_INT4_TO_INT16, 4, 32, 16)); /* int4: RK3588 only */
-        CHECK(create_refused(RKNN_FLOAT16_MM_INT8_TO_FLOAT32, 4, 32, 16));
-        /* K splitting needs a 32-bit EW operand, not known on RK356x */
-        CHECK(create_refused(RKNN_INT8_MM_INT8_TO_INT32, 4, 20008, 16));
+        run_rk356x();
         CHECK(rknpu_host_force_soc(RKNPU_SOC_RK3588) == RKNN_SUCC);
     }
 #endif
