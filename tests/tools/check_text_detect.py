@@ -48,11 +48,12 @@ import os
 import re
 import shutil
 import struct
-import subprocess
 import sys
 import time
 
 import numpy as np
+
+from check_ppocr import run  # (status, output, seconds) of a command, never raises
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MODEL = "rk3588_ppocrv4_det.v6.rknn"
@@ -72,16 +73,6 @@ COVER_MIN = 0.90
 
 BOX_LINE = re.compile(r"^box (\d+): (-?\d+),(-?\d+) (-?\d+),(-?\d+) (-?\d+),(-?\d+) "
                       r"(-?\d+),(-?\d+) score ([0-9.]+)$")
-
-
-def run(args, timeout):
-    """(status, stdout + stderr, seconds) of a command; never raises."""
-    t0 = time.monotonic()
-    try:
-        p = subprocess.run(args, capture_output=True, text=True, timeout=timeout)
-        return p.returncode, p.stdout + p.stderr, time.monotonic() - t0
-    except (OSError, subprocess.TimeoutExpired) as e:
-        return -1, "%s: %s" % (args[0], e), time.monotonic() - t0
 
 
 # ---- DB post-processing (the reference) ------------------------------------

@@ -249,17 +249,30 @@ static uint32_t compare(const mm_case *c, const rknn_matmul_io_attr *io, const u
     return bad;
 }
 
-static int create_refused(rknn_matmul_type type, int32_t M, int32_t K, int32_t N)
+/* An info as the vendor's demo fills it (the rest zero). */
+static rknn_matmul_info mm_info(rknn_matmul_type type, int32_t M, int32_t K, int32_t N, int ac,
+                                int b, int b_per_channel)
 {
     rknn_matmul_info info;
-    rknn_matmul_io_attr io;
-    rknn_matmul_ctx ctx = 1;
 
     memset(&info, 0, sizeof info);
     info.M = M;
     info.K = K;
     info.N = N;
     info.type = type;
+    info.AC_layout = (int16_t)ac;
+    info.B_layout = (int16_t)b;
+    info.B_quant_type = (int16_t)b_per_channel;
+    return info;
+}
+
+static int create_refused(rknn_matmul_type type, int32_t M, int32_t K, int32_t N)
+{
+    rknn_matmul_info info;
+    rknn_matmul_io_attr io;
+    rknn_matmul_ctx ctx = 1;
+
+    info = mm_info(type, M, K, N, 0, 0, 0);
     return rknn_matmul_create(&ctx, &info, &io) == RKNN_ERR_PARAM_INVALID && ctx == 0;
 }
 
@@ -274,14 +287,7 @@ static void run_case(const mm_case *c)
     uint32_t bad = 0;
     int ret;
 
-    memset(&info, 0, sizeof info);
-    info.M = c->M;
-    info.K = c->K;
-    info.N = c->N;
-    info.type = c->type;
-    info.AC_layout = c->ac_layout;
-    info.B_layout = c->b_layout;
-    info.B_quant_type = c->b_per_channel;
+    info = mm_info(c->type, c->M, c->K, c->N, c->ac_layout, c->b_layout, c->b_per_channel);
     if (!CHECK((ret = rknn_matmul_create(&ctx, &info, &io)) == RKNN_SUCC)) {
         printf("  %s %dx%dx%d: create %d\n", get_matmul_type_string(c->type), (int)c->M, (int)c->K,
                (int)c->N, ret);
@@ -417,13 +423,7 @@ static void run_int4_case(const int4_case *c)
     rknn_tensor_mem *mem[3] = {NULL, NULL, NULL};
     size_t kp = (K + 31) / 32 * 32, np = (N + 63) / 64 * 64;
 
-    memset(&info, 0, sizeof info);
-    info.M = c->M;
-    info.K = c->K;
-    info.N = c->N;
-    info.type = c->type;
-    info.AC_layout = c->ac;
-    info.B_layout = c->b;
+    info = mm_info(c->type, c->M, c->K, c->N, c->ac, c->b, 0);
     if (!CHECK(rknn_matmul_create(&ctx, &info, &io) == RKNN_SUCC))
         return;
     /* the io attributes as the vendor's demo reads them */
@@ -557,14 +557,7 @@ static void run_dequant_case(rknn_matmul_type type, int32_t M, int32_t K, int32_
     float sa = a8 ? 0.03125f : 1.0f;
     int32_t zero = 0;
 
-    memset(&info, 0, sizeof info);
-    info.M = M;
-    info.K = K;
-    info.N = N;
-    info.type = type;
-    info.AC_layout = (int16_t)ac;
-    info.B_layout = (int16_t)bl;
-    info.B_quant_type = (int16_t)per_channel;
+    info = mm_info(type, M, K, N, ac, bl, per_channel);
     if (!CHECK(rknn_matmul_create(&ctx, &info, &io) == RKNN_SUCC))
         return;
     CHECK(io.A.type == (a8 ? RKNN_TENSOR_INT8 : RKNN_TENSOR_FLOAT16) && io.C.type == ct &&
@@ -732,12 +725,7 @@ static void run_rk356x(void)
             else
                 run_case(&c);
         }
-    memset(&info, 0, sizeof info);
-    info.M = 5;
-    info.K = 70;
-    info.N = 20;
-    info.type = RKNN_FLOAT16_MM_FLOAT16_TO_FLOAT32;
-    info.AC_layout = info.B_layout = 1;
+    info = mm_info(RKNN_FLOAT16_MM_FLOAT16_TO_FLOAT32, 5, 70, 20, 1, 1, 0);
     if (CHECK(rknn_matmul_create(&ctx, &info, &io) == RKNN_SUCC)) {
         CHECK(io.A.dims[0] == 96 / 4 && io.A.dims[1] == 5 && io.A.dims[2] == 4);
         CHECK(io.B.dims[0] == 24 / 8 && io.B.dims[1] == 96 / 16 && io.B.dims[2] == 8 &&
