@@ -77,6 +77,8 @@ for t in $targets; do
         # The RK3588 image shares this toolchain; it must link with the
         # board's memory map.
         extra_check rk3588-image sh scripts/check-rk3588-image.sh "$root/rk3588"
+        # Its bootable disk image as U-Boot reads it (MBR, FAT, boot.scr).
+        extra_check rk3588-boot-image env BUILD_ROOT="$root" sh scripts/check-boot-image.sh rk3588
         # The matmul grid on firmware built for RK3566 (its own layouts).
         extra_check qemu-rk3566-matmul sh scripts/check-qemu-rk3566-matmul.sh "$root/qemu-aarch64-rk3566"
         # The README's footprint limits (aarch64 -Os library text, static RAM).
