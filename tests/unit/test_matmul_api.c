@@ -116,6 +116,16 @@ int main(void)
             CHECK(rknn_B_normal_layout_to_native_layout(b, n23, K, N, &mi) == RKNN_SUCC);
             CHECK(mio.B.size <= sizeof n20 && memcmp(n20, n23, mio.B.size) == 0);
             /* the model API refuses a matmul context without harm */
+            /* the memory functions take the matmul context, rknn_mem_sync too
+             * (a client may call it although it need not) */
+            {
+                rknn_tensor_mem *m = rknn_create_mem(mctx, mio.B.size);
+                if (CHECK(m != NULL)) {
+                    CHECK(rknn_mem_sync(mctx, m, RKNN_MEMORY_SYNC_TO_DEVICE) == RKNN_SUCC);
+                    CHECK(rknn_mem_sync(mctx, m, RKNN_MEMORY_SYNC_BIDIRECTIONAL) == RKNN_SUCC);
+                    CHECK(rknn_destroy_mem(mctx, m) == RKNN_SUCC);
+                }
+            }
             CHECK(rknn_destroy(mctx) == RKNN_ERR_CTX_INVALID);
             CHECK(rknn_run(mctx, NULL) != RKNN_SUCC);
             CHECK(rknn_matmul_destroy(mctx) == RKNN_SUCC);
