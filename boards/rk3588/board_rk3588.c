@@ -1,6 +1,8 @@
 /*
  * board_rk3588.c - RK3588 boards (Rock 5B, Orange Pi 5, ...), firmware
- * started by U-Boot at EL1 or EL2->EL1 with `go 0x00400000`.
+ * started by U-Boot with `go 0x00400000`. It expects EL1 with the MMU off:
+ * an entry at EL2 (where Rockchip's U-Boot runs) is not handled yet, so
+ * exceptions would reach U-Boot's vectors (docs/boards.md).
  *
  * Memory map (linker defsyms in boards/rk3588/meson.build): image at
  * 0x00400000, .data/.bss/stack after it, the DMA carve-out at 0x20000000
