@@ -655,9 +655,8 @@ static int mm_bind_b(mm_state *s, rknn_tensor_mem *mem)
 {
     const uint8_t *b = (const uint8_t *)mem->virt_addr + mem->offset;
     int native = s->info.B_layout == RKNN_MM_LAYOUT_NATIVE;
-    int ret;
-
     int unpack = s->b_bits == 4u || s->b_bits != s->a_bits;
+    int ret;
 
     if (native && !unpack)
         return RKNN_SUCC;
@@ -806,13 +805,12 @@ static void mm_build_tile(const mm_state *s, uint32_t m0, uint32_t n0, uint32_t 
 }
 
 /* Chain and run tiles [first, first + n) of the M-major tile order. */
-static int mm_run_batch(mm_state *s, uint32_t first, uint32_t n, uint64_t *hw_us)
+static int mm_run_batch(mm_state *s, uint32_t first, uint32_t n)
 {
     npu_task_words *tasks = s->tasks;
     uint32_t m_tiles = (s->mp + s->mt - 1u) / s->mt;
     npu_core_job job = {s->core, s->records, 0, n, mm_dma(s->stream)};
     npu_job_result res;
-    int ret;
 
     /* K segments of one tile run back to back, in order (each adds to the
      * sums the previous one wrote) */
@@ -827,9 +825,7 @@ static int mm_run_batch(mm_state *s, uint32_t first, uint32_t n, uint64_t *hw_us
     }
     rknpu_hook_cache_clean(s->stream, s->stream_bytes + 40u * MM_BATCH);
     rknn_run_free_cores(NULL, &job, 1);
-    ret = npu_run(rknpu_platform_npu(), &job, 1, &res);
-    *hw_us += res.hw_time_us;
-    return ret;
+    return npu_run(rknpu_platform_npu(), &job, 1, &res);
 }
 
 /* int8 -> int8 on the CPU (K split): the rule the DPU applies (mm_requant),
@@ -849,13 +845,14 @@ static int8_t mm_requant_one(const mm_state *s, int32_t acc, uint32_t n)
  * for an int8 C, into the client's layout. */
 static void mm_epilogue(const mm_state *s, uint8_t *c)
 {
-    uint32_t M = (uint32_t)s->info.M, N = (uint32_t)s->info.N;
-    uint32_t c2c = s->soc->feature_atom_bytes / s->c_bytes;
+    uint32_t M = (uint32_t)s->info.M, N = (uint32_t)s->info.N, atom = s->soc->feature_atom_bytes;
+    uint32_t c2c = atom / s->c_bytes;
     int native = s->info.AC_layout == RKNN_MM_LAYOUT_NATIVE;
 
     for (uint32_t m = 0; m < M; m++)
         for (uint32_t n = 0; n < N; n++) {
-            const uint8_t *src = s->native[2] + 16u * ((n / 4u) * s->mp + m) + 4u * (n % 4u);
+            const uint8_t *src =
+                s->native[2] + atom * ((n / s->c2_out) * s->mp + m) + 4u * (n % s->c2_out);
             size_t d = native ? ((n / c2c) * M + m) * c2c + n % c2c : (size_t)m * N + n;
             int32_t acc;
             float v;
@@ -897,7 +894,6 @@ int rknn_matmul_run(rknn_matmul_ctx handle)
 {
     mm_state *s = mm_of(handle, "rknn_matmul_run");
     uint32_t tiles, done;
-    uint64_t hw_us = 0;
     uint8_t *c;
     int ret = RKNN_SUCC;
 
@@ -912,7 +908,7 @@ int rknn_matmul_run(rknn_matmul_ctx handle)
     mm_clean_inputs(s);
     rknpu_hook_lock();
     for (done = 0; done < tiles && ret == RKNN_SUCC; done += MM_BATCH)
-        ret = mm_run_batch(s, done, tiles - done < MM_BATCH ? tiles - done : MM_BATCH, &hw_us);
+        ret = mm_run_batch(s, done, tiles - done < MM_BATCH ? tiles - done : MM_BATCH);
     rknpu_hook_unlock();
     if (ret != RKNN_SUCC)
         return ret;
@@ -929,11 +925,10 @@ int rknn_matmul_run(rknn_matmul_ctx handle)
     } else {
         rknpu_hook_cache_invalidate(c, s->io.C.size);
     }
-    (void)hw_us;
     return RKNN_SUCC;
 }
 
-/* ---- not implemented yet --------------------------------------------------- */
+/* ---- dynamic shapes -------------------------------------------------------- */
 
 /* Select the shape of the next runs: one of those given at creation. */
 static int mm_select_shape(mm_state *s, const rknn_matmul_shape *shape)
