@@ -10,7 +10,7 @@ board=$1
 root=${BUILD_ROOT:-build}
 sh scripts/make-image.sh "$board"
 img=$root/images/$board.img
-elf=$root/images/$board-firmware/examples/selftest.elf
+elf=$root/$board/examples/selftest.elf
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fail() { echo "check-boot-image: $board: $*"; exit 1; }

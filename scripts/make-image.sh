@@ -6,7 +6,7 @@
 # compiled by mkimage from boards/BOARD/boot.cmd, and README.txt.
 # No root and no loop mounts: sfdisk and mtools work on the plain file.
 #   BOARD: rk3588 (so far; the QEMU and RK3568 images are not made yet)
-# Env: BUILD_ROOT (default build).
+# Env: BUILD_ROOT (default build; the firmware is built in BUILD_ROOT/BOARD).
 set -eu
 cd "$(dirname "$0")/.."
 [ $# -eq 1 ] || { echo "usage: $0 BOARD (rk3588)" >&2; exit 2; }
@@ -21,12 +21,16 @@ for tool in mkimage mformat mcopy sfdisk; do
         { echo "make-image: $tool not found (sh scripts/install-deps.sh)" >&2; exit 1; }
 done
 
-fw=$root/images/$board-firmware
+# the board's build dir (scripts/check-rk3588-image.sh builds the same one):
+# configured once, then rebuilt incrementally
+fw=$root/$board
 out=$root/images/$board.img
 stage=$root/images/$board.files
 mkdir -p "$root/images"
-rm -rf "$fw" "$stage"
-meson setup "$fw" --cross-file "$cross" >"$fw.setup.log" 2>&1 || { tail -n 30 "$fw.setup.log"; exit 1; }
+rm -rf "$stage"
+if [ ! -f "$fw/build.ninja" ]; then
+    meson setup "$fw" --cross-file "$cross" >"$fw.setup.log" 2>&1 || { tail -n 30 "$fw.setup.log"; exit 1; }
+fi
 ninja -C "$fw" examples/selftest.elf >"$fw.build.log" 2>&1 || { tail -n 30 "$fw.build.log"; exit 1; }
 mkdir -p "$stage"
 ${prefix}objcopy -O binary "$fw/examples/selftest.elf" "$stage/rknpu.bin"
