@@ -6,7 +6,7 @@ PKGS="meson ninja-build gcc g++ pkg-config python3 python3-numpy python3-onnx
       gcc-aarch64-linux-gnu picolibc-aarch64-linux-gnu
       gcc-arm-none-eabi libnewlib-arm-none-eabi picolibc-arm-none-eabi
       qemu-system-arm clang libclang-rt-14-dev clang-format gcovr libpng-dev
-      u-boot-tools mtools fdisk"
+      u-boot-tools u-boot-qemu mtools fdisk"
 missing=""
 for p in $PKGS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

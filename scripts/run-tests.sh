@@ -77,8 +77,14 @@ for t in $targets; do
         # The RK3588 image shares this toolchain; it must link with the
         # board's memory map.
         extra_check rk3588-image sh scripts/check-rk3588-image.sh "$root/rk3588"
-        # Its bootable disk image as U-Boot reads it (MBR, FAT, boot.scr).
-        extra_check rk3588-boot-image env BUILD_ROOT="$root" sh scripts/check-boot-image.sh rk3588
+        # The boards' bootable disk images as U-Boot reads them (MBR, FAT,
+        # uImage, boot.scr) and the QEMU one booted by Debian's U-Boot at
+        # EL1 and EL2, powering off and returning to U-Boot.
+        for b in rk3588 rk3568 qemu-virt-aarch64; do
+            extra_check $b-boot-image env BUILD_ROOT="$root" sh scripts/check-boot-image.sh $b
+        done
+        extra_check uboot-qemu-aarch64 env BUILD_ROOT="$root" sh scripts/check-uboot-qemu.sh qemu-virt-aarch64
+        grep -E '^qemu-virt-aarch64 ' "$root/uboot-qemu-aarch64.log"
         # The matmul grid on firmware built for RK3566 (its own layouts).
         extra_check qemu-rk3566-matmul sh scripts/check-qemu-rk3566-matmul.sh "$root/qemu-aarch64-rk3566"
         # The README's footprint limits (aarch64 -Os library text, static RAM).
@@ -87,7 +93,11 @@ for t in $targets; do
     qemu-armv7-newlib)
         build_and_test qemu-armv7-newlib boards/qemu-virt/armv7-newlib.ini ;;
     qemu-armv7-picolibc)
-        build_and_test qemu-armv7-picolibc boards/qemu-virt/armv7-picolibc.ini ;;
+        build_and_test qemu-armv7-picolibc boards/qemu-virt/armv7-picolibc.ini
+        # The armv7 disk image, checked and booted by Debian's qemu_arm U-Boot.
+        extra_check qemu-virt-armv7-boot-image env BUILD_ROOT="$root" sh scripts/check-boot-image.sh qemu-virt-armv7
+        extra_check uboot-qemu-armv7 env BUILD_ROOT="$root" sh scripts/check-uboot-qemu.sh qemu-virt-armv7
+        grep -E '^qemu-virt-armv7 ' "$root/uboot-qemu-armv7.log" ;;
     *)
         echo "unknown target $t"; pass=0 fail=1 skip=0 xfail=0 ;;
     esac

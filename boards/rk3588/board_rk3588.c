@@ -1,8 +1,8 @@
 /*
  * board_rk3588.c - RK3588 boards (Rock 5B, Orange Pi 5, ...), firmware
- * started by U-Boot with `go 0x00400000`. It expects EL1 with the MMU off:
- * an entry at EL2 (where Rockchip's U-Boot runs) is not handled yet, so
- * exceptions would reach U-Boot's vectors (docs/boards.md).
+ * started by U-Boot with `go 0x00400000`. hal_boot_entry takes over from
+ * U-Boot at EL2 (where it runs on these boards) or EL1: caches cleaned and
+ * off, then EL1 with our own vectors and translation tables (hal_boot.h).
  *
  * Memory map (linker defsyms in boards/rk3588/meson.build): image at
  * 0x00400000, .data/.bss/stack after it, the DMA carve-out at 0x20000000
@@ -17,7 +17,9 @@
 
 #include "board.h"
 #include "board_common.h"
+#include "board_uboot.h"
 #include "hal.h"
+#include "hal_boot.h"
 #include "rknn_api.h"
 #include "rknpu_bm.h"
 
@@ -115,6 +117,15 @@ int board_init(void)
         return ret;
     board_ready = 1;
     return RKNN_SUCC;
+}
+
+/* The debug UART (UART2, 1500000 8N1 as U-Boot left it). */
+const uintptr_t board_uart_base = 0xFEB50000u;
+
+/* PSCI is TF-A's, at EL3: SMC. */
+int board_psci_conduit(void)
+{
+    return HAL_PSCI_SMC;
 }
 
 const char *board_name(void)
