@@ -20,8 +20,9 @@ static void print_run_time(int status)
 {
     uint64_t ticks = hal_time_ticks() - hal_boot_entry_ticks();
 
-    printf("boot: exit status %d, %llu us since U-Boot started the firmware (entered at EL%u)\n", status,
-           (unsigned long long)hal_ticks_to_us(ticks, hal_time_freq_hz()), hal_boot_entry_level());
+    printf("boot: exit status %d, %llu us since U-Boot started the firmware (entered at EL%u)\n",
+           status, (unsigned long long)hal_ticks_to_us(ticks, hal_time_freq_hz()),
+           hal_boot_entry_level());
 }
 
 void _exit(int status)

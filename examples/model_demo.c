@@ -116,6 +116,7 @@ static void summarise(const rknn_tensor_attr *a, const float *f)
            (double)(sum / (float)a->n_elems));
 }
 
+#ifndef BOARD_NO_FILE_SYSTEM
 /* A float32 .npy of the output's dims, as numpy writes it. */
 static int write_npy(const char *dir, const rknn_tensor_attr *a, const float *f)
 {
@@ -148,6 +149,15 @@ static int write_npy(const char *dir, const rknn_tensor_attr *a, const float *f)
         printf("  output %u written to %s\n", (unsigned)a->index, path);
     return ok ? 0 : -1;
 }
+#else
+/* Firmware that U-Boot started has no file system: outputs are only summarised. */
+static int write_npy(const char *dir, const rknn_tensor_attr *a, const float *f)
+{
+    (void)f;
+    printf("model demo: no file system to write %s/output_%u.npy\n", dir, (unsigned)a->index);
+    return -1;
+}
+#endif
 
 int main(int argc, char **argv)
 {

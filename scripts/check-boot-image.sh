@@ -58,6 +58,9 @@ echo "rknpu.uimg: load $load, entry $entry; firmware: first segment $elf_base, e
 [ $((load)) -eq $((elf_base)) ] || fail "rknpu.uimg loads to $load, the firmware is linked at $elf_base"
 [ $((entry)) -eq $((elf_entry)) ] || fail "rknpu.uimg's entry is $entry, the firmware's is $elf_entry"
 
+# nothing on a board answers semihosting: the firmware must not use it
+${prefix}nm "$elf" | grep -qi semihost && fail "the firmware uses semihosting"
+
 # boot.scr: a legacy U-Boot script image (64-byte header, the length of
 # each part, a zero word) whose one part is boot.cmd byte for byte
 dumpimage -l "$work/boot.scr" | grep -q "Script" || fail "boot.scr is not a U-Boot script image"

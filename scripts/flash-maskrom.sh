@@ -53,10 +53,11 @@ case $list in
 *Maskrom*) ;;
 *Loader*)
     die "the board is in loader mode, not maskrom: power it off, hold the maskrom button" \
-        "(docs/boards.md), power it on, release, and run this again" ;;
+        "(or short the maskrom pins: docs/boards.md), power it on, release, and run this again" ;;
 *)
-    die "no Rockchip device in maskrom mode on USB ($list): connect the board's USB-C/OTG" \
-        "port, hold the maskrom button while powering on; 'lsusb' should show 2207:xxxx" ;;
+    die "no Rockchip device in maskrom mode on USB ($list): connect the board's OTG port" \
+        "(USB-C on most boards, USB-A to A on a ROCK 3A), hold the maskrom button (or short" \
+        "the maskrom pins) while powering on; 'lsusb' should show 2207:xxxx" ;;
 esac
 echo "flash-maskrom: device in maskrom mode"
 

@@ -4,7 +4,9 @@
 # (from 16 MiB, so a U-Boot written to the card's first sectors fits in
 # front of it) holding the firmware as a U-Boot standalone image
 # (rknpu.uimg: load address and entry from the ELF), boot.scr compiled by
-# mkimage from boards/BOARD/boot.cmd, and README.txt.
+# mkimage from boards/BOARD/boot.cmd, and README.txt. Also
+# build/images/BOARD.tftp/: the firmware and boot.scr.uimg (from
+# boards/BOARD/netboot.cmd) to serve over TFTP for network boot.
 # No root and no loop mounts: sfdisk and mtools work on the plain file.
 #   BOARD: qemu-virt-aarch64 qemu-virt-armv7 rk3588 rk3568
 #   MESON_OPTION: e.g. -Dmodel=my.rknn -Dinputs=in.bin (the image runs the
@@ -77,6 +79,14 @@ Write the whole image to a card with scripts/flash-sd.sh, or to eMMC
 with scripts/flash-maskrom.sh. docs/boards.md has the steps.
 TXT
 
+# The same firmware for network boot: a directory to serve over TFTP.
+tftp=$root/images/${fw##*/}.tftp
+rm -rf "$tftp"
+mkdir -p "$tftp"
+cp "$stage/rknpu.uimg" "$tftp/"
+mkimage -A $arch -O linux -T script -C none -n "rknpu-bm $board netboot" \
+    -d "boards/$board/netboot.cmd" "$tftp/boot.scr.uimg" >/dev/null
+
 # 16 MiB in front, a 32 MiB FAT16 partition (type 0x0e, LBA, bootable).
 start=32768 sectors=65536
 rm -f "$out"
@@ -87,3 +97,4 @@ part="$out@@$((start * 512))"
 mformat -i "$part" -T $sectors -h 64 -s 32 -v RKNPU ::
 mcopy -i "$part" "$stage/rknpu.uimg" "$stage/boot.scr" "$stage/README.txt" ::
 echo "make-image: $out ($(wc -c <"$out") bytes, $program from $fw): $(cd "$stage" && ls | tr '\n' ' ')"
+echo "make-image: $tftp/ for network boot: $(cd "$tftp" && ls | tr '\n' ' ')"

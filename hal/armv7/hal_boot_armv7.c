@@ -27,5 +27,8 @@ void hal_psci_system_off(int conduit)
     if (conduit == HAL_PSCI_SMC)
         __asm__ volatile(".arch_extension sec\n\tsmc #0" : "+r"(r0) : : "r1", "r2", "r3", "memory");
     else
-        __asm__ volatile(".arch_extension virt\n\thvc #0" : "+r"(r0) : : "r1", "r2", "r3", "memory");
+        __asm__ volatile(".arch_extension virt\n\thvc #0"
+                         : "+r"(r0)
+                         :
+                         : "r1", "r2", "r3", "memory");
 }

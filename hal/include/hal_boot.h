@@ -1,5 +1,5 @@
 /*
- * hal_boot.h - firmware started by a boot loader's `go` (U-Boot): the entry
+ * hal_boot.h - firmware started by a boot loader (U-Boot's bootm or go): the entry
  * code (hal/<arch>/boot_entry.S) takes whatever exception level, MMU and
  * cache state the loader left, records it, cleans and disables the caches,
  * drops from EL2/HYP to EL1/SVC, and jumps to the C library's _start. Part
@@ -10,13 +10,14 @@
 #define HAL_BOOT_H
 
 /* hal_boot_state: 8-byte slots written at entry (assembly offsets). */
-#define HAL_BOOT_TICKS    0  /* generic timer count at entry */
-#define HAL_BOOT_LEVEL    8  /* exception level at entry: 1 (EL1/SVC) or 2 (EL2/HYP) */
-#define HAL_BOOT_RETURNED 16 /* 0, or 1 + the status hal_boot_return() gave the loader */
-#define HAL_BOOT_REGS     24 /* the loader's callee-saved registers (and U-Boot's global
-                                data pointer: x18 on aarch64, r9 on armv7), sp, lr: 15 slots */
+#define HAL_BOOT_TICKS    0   /* generic timer count at entry */
+#define HAL_BOOT_LEVEL    8   /* exception level at entry: 1 (EL1/SVC) or 2 (EL2/HYP) */
+#define HAL_BOOT_RETURNED 16  /* 0, or 1 + the status hal_boot_return() gave the loader */
+#define HAL_BOOT_REGS     24  /* the loader's registers: 15 slots (see below) */
 #define HAL_BOOT_SYSREG   144 /* the loader's system registers: 12 slots */
 #define HAL_BOOT_SIZE     240
+/* HAL_BOOT_REGS holds the callee-saved registers, sp, lr and U-Boot's global
+ * data pointer (x18 on aarch64, r9 on armv7), which it needs back. */
 
 #ifndef __ASSEMBLER__
 #include <stdint.h>
