@@ -47,13 +47,11 @@
 
 #include "board.h"
 #include "board_common.h"
+#include "board_rockchip.h"
 #include "board_uboot.h"
 #include "hal.h"
-#include "hal_boot.h"
 #include "rknn_api.h"
 #include "rknpu_bm.h"
-
-extern char __dma_pool_start[], __dma_carveout_end[];
 
 #define RK3568_PMU_BASE  0xFDD90000u
 #define PMU_BUS_IDLE_REQ 0x50u /* bus-idle request, hiword-masked, 1 = idle */
@@ -70,7 +68,7 @@ extern char __dma_pool_start[], __dma_carveout_end[];
 #define NPU_CLKGATE_CON    3u
 #define NPU_CLKGATE_BITS   0x019Fu /* b0-b4, b7, b8 (see above) */
 
-static int board_ready, npu_powered;
+static int npu_powered;
 
 __attribute__((constructor(101))) static void board_early_init(void)
 {
@@ -127,44 +125,13 @@ static int npu_power_on(void)
     return 0;
 }
 
-/* hal_mmu_enable()'s translation tables live in the board's RAM (see
- * hal/aarch64/hal_aarch64_mmu.c: level 1 + one level 2 table per GiB). */
-uint64_t hal_mmu_tables[5][512] __attribute__((aligned(4096)));
-
-static const hal_mem_map_entry rk3568_map[] = {
-    {0x00000000u, 0xF0000000u, HAL_MEM_NORMAL_WB}, /* DRAM below the MMIO hole */
-    {0xF0000000u, 0x10000000u, HAL_MEM_DEVICE},    /* peripherals incl. NPU, PMU, CRU, UART */
-};
-
 int board_init(void)
 {
-    rknpu_platform_config cfg = {0};
-    int ret;
-
-    if (board_ready)
-        return RKNN_SUCC;
-    if (hal_mmu_enable(rk3568_map, sizeof rk3568_map / sizeof rk3568_map[0]) != 0)
-        return RKNN_ERR_FAIL;
-    if (npu_power_on() != 0)
-        return RKNN_ERR_DEVICE_UNAVAILABLE;
-    cfg.soc = RKNPU_SOC_RK3568;
-    cfg.carveout = __dma_pool_start;
-    cfg.carveout_size = (size_t)(__dma_carveout_end - __dma_pool_start);
-    ret = rknpu_platform_init(&cfg);
-    if (ret != RKNN_SUCC)
-        return ret;
-    board_ready = 1;
-    return RKNN_SUCC;
+    return board_rockchip_init(RKNPU_SOC_RK3568, npu_power_on);
 }
 
 /* The debug UART (UART2, 1500000 8N1 as U-Boot left it; Linux rk356x-base.dtsi). */
 const uintptr_t board_uart_base = 0xFE660000u;
-
-/* PSCI is TF-A's, at EL3: SMC (Linux rk356x-base.dtsi: psci method "smc"). */
-int board_psci_conduit(void)
-{
-    return HAL_PSCI_SMC;
-}
 
 const char *board_name(void)
 {

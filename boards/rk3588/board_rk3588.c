@@ -17,13 +17,11 @@
 
 #include "board.h"
 #include "board_common.h"
+#include "board_rockchip.h"
 #include "board_uboot.h"
 #include "hal.h"
-#include "hal_boot.h"
 #include "rknn_api.h"
 #include "rknpu_bm.h"
-
-extern char __dma_pool_start[], __dma_carveout_end[];
 
 #define RK3588_PMU1_BASE 0xFD8D8000u
 #define PMU_PWR_CON      0x14Cu /* power-gate request, hiword-masked */
@@ -45,8 +43,6 @@ static const rk3588_npu_domain npu_domains[] = {
     {"PD_NPU1", 4, 3, 2},
     {"PD_NPU2", 5, 4, 3},
 };
-
-static int board_ready;
 
 __attribute__((constructor(101))) static void board_early_init(void)
 {
@@ -88,45 +84,22 @@ static int power_on_domain(const rk3588_npu_domain *d)
     return 0;
 }
 
-/* hal_mmu_enable()'s translation tables live in the board's RAM (see
- * hal/aarch64/hal_aarch64.c: level 1 + one level 2 table per GiB). */
-uint64_t hal_mmu_tables[5][512] __attribute__((aligned(4096)));
-
-static const hal_mem_map_entry rk3588_map[] = {
-    {0x00000000u, 0xF0000000u, HAL_MEM_NORMAL_WB}, /* DRAM below the MMIO hole */
-    {0xF0000000u, 0x10000000u, HAL_MEM_DEVICE},    /* peripherals incl. NPU, PMU, UART */
-};
+/* The NPU root domain first, then core 0's, then 1 and 2. */
+static int npu_power_on(void)
+{
+    for (size_t i = 0; i < sizeof npu_domains / sizeof npu_domains[0]; i++)
+        if (power_on_domain(&npu_domains[i]) != 0)
+            return -1;
+    return 0;
+}
 
 int board_init(void)
 {
-    rknpu_platform_config cfg = {0};
-    int ret;
-
-    if (board_ready)
-        return RKNN_SUCC;
-    if (hal_mmu_enable(rk3588_map, sizeof rk3588_map / sizeof rk3588_map[0]) != 0)
-        return RKNN_ERR_FAIL;
-    for (size_t i = 0; i < sizeof npu_domains / sizeof npu_domains[0]; i++)
-        if (power_on_domain(&npu_domains[i]) != 0)
-            return RKNN_ERR_DEVICE_UNAVAILABLE;
-    cfg.soc = RKNPU_SOC_RK3588;
-    cfg.carveout = __dma_pool_start;
-    cfg.carveout_size = (size_t)(__dma_carveout_end - __dma_pool_start);
-    ret = rknpu_platform_init(&cfg);
-    if (ret != RKNN_SUCC)
-        return ret;
-    board_ready = 1;
-    return RKNN_SUCC;
+    return board_rockchip_init(RKNPU_SOC_RK3588, npu_power_on);
 }
 
 /* The debug UART (UART2, 1500000 8N1 as U-Boot left it). */
 const uintptr_t board_uart_base = 0xFEB50000u;
-
-/* PSCI is TF-A's, at EL3: SMC. */
-int board_psci_conduit(void)
-{
-    return HAL_PSCI_SMC;
-}
 
 const char *board_name(void)
 {
