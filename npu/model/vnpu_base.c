@@ -196,3 +196,15 @@ void vnpu_cfg_set_cvt_bit0(int enable)
 {
     vnpu_soc.cvt_bit0_enable = (uint8_t)(enable != 0);
 }
+
+/* ---- fp16 table (vnpu_fp.h) ---------------------------------------------- */
+
+float vnpu_f16_table[65536];
+int vnpu_f16_table_ready;
+
+void vnpu_f16_table_fill(void)
+{
+    for (uint32_t h = 0; h < 65536u; h++)
+        vnpu_f16_table[h] = vnpu_f16_to_f32_calc((uint16_t)h);
+    vnpu_f16_table_ready = 1;
+}

@@ -160,15 +160,10 @@ void vnpu_trace(const vnpu_device *dev, const char *fmt, ...) __attribute__((for
 typedef struct {
     uint32_t p0, n, k;
     const int32_t *acc_i;
-    const float *acc_f;
+    float *acc_f; /* the DPU works on these in place */
     const int32_t *sumx;
     uint8_t sumx_per_channel;
 } vnpu_acc_chunk;
-
-/* ---- fp16 (vnpu_fp.c) ---------------------------------------------------- */
-
-float vnpu_f16_to_f32(uint16_t h);
-uint16_t vnpu_f32_to_f16(float f); /* round to nearest even, overflow to inf */
 
 /* ---- small helpers ------------------------------------------------------- */
 
@@ -269,5 +264,9 @@ static inline int64_t vnpu_clamp64(int64_t v, int64_t lo, int64_t hi)
 {
     return v < lo ? lo : (v > hi ? hi : v);
 }
+
+/* ---- fp16 ------------------------------------------------------------------ */
+
+#include "vnpu_fp.h"
 
 #endif /* VNPU_BASE_H */

@@ -517,11 +517,11 @@ static int vnpu_load_weights(vnpu_task *t, const vnpu_conv *g)
             for (uint32_t tap = 0; tap < taps; tap++) {
                 size_t e = kg_start + (size_t)taps * gk * cs * slice +
                            ((size_t)tap * gk + k % gsize) * sc + c % slice;
-                size_t o = ((size_t)k * taps + tap) * g->cin + c;
-                if (g->fp)
-                    vnpu_w.f32[o] = vnpu_f16_to_f32(vnpu_ld16(src + 2u * e));
+                if (g->fp) /* [kh][kw * cin][nker]: see vnpu_mac_direct_fp */
+                    vnpu_w.f32[((size_t)tap * g->cin + c) * g->nker + k] =
+                        vnpu_f16_to_f32(vnpu_ld16(src + 2u * e));
                 else
-                    vnpu_w.i8[o] = (int8_t)src[e];
+                    vnpu_w.i8[((size_t)k * taps + tap) * g->cin + c] = (int8_t)src[e];
             }
         }
     }
@@ -557,13 +557,42 @@ static inline int32_t vnpu_sum_i8(const int8_t *a, uint32_t n)
     return s;
 }
 
-static inline float vnpu_dot_f32(const float *a, const float *b, uint32_t n)
-{
-    float s = 0.0f;
+/* One fp kernel row for every kernel at once: sums[k] = sum over j, in
+ * order from 0.0f, of w[j][k] * x[j]. Kernels go in blocks of VNPU_KB whose
+ * sums stay in registers over the row, the block loop innermost so that it
+ * vectorises; each kernel's own sum keeps its order, so the result is the
+ * same as summing kernel by kernel. */
+#define VNPU_KB 16u
 
-    for (uint32_t i = 0; i < n; i++)
-        s += a[i] * b[i];
-    return s;
+static inline void vnpu_rows_f32(float *restrict sums, const float *restrict w,
+                                 const float *restrict x, uint32_t n, uint32_t nker)
+{
+    for (uint32_t k = 0; k < nker; k++)
+        sums[k] = 0.0f;
+    for (uint32_t j = 0; j < n; j++) {
+        const float xj = x[j];
+        const float *restrict wj = w + (size_t)j * nker;
+        for (uint32_t k = 0; k < nker; k++)
+            sums[k] += wj[k] * xj;
+    }
+}
+
+/* fp accumulators of one output pixel: each kernel row is summed from 0.0f
+ * and the rows are added in order (the order the model has always used;
+ * its outputs are compared bit for bit). Weights are [kh][kw * cin][nker]. */
+static void vnpu_mac_direct_fp(const vnpu_conv *g, const float *xb, float *acc)
+{
+    static float rows[VNPU_ACC_ELEMS];
+    uint32_t row = g->kw * g->cin;
+    size_t xrow = (size_t)g->wp * g->cin;
+
+    for (uint32_t k = 0; k < g->kout; k++)
+        acc[k] = 0.0f;
+    for (uint32_t ky = 0; ky < g->kh; ky++) {
+        vnpu_rows_f32(rows, vnpu_w.f32 + (size_t)ky * row * g->nker, xb + ky * xrow, row, g->nker);
+        for (uint32_t k = 0; k < g->nker; k++)
+            acc[k] += rows[k];
+    }
 }
 
 /* Accumulators of output pixels [p0, p0 + n) into vnpu_acc ([n][kout]). */
@@ -578,16 +607,7 @@ static void vnpu_mac_direct(const vnpu_conv *g, uint32_t p0, uint32_t n, int wan
         size_t xo = ((size_t)oy * g->sy * g->wp + (size_t)ox * g->sx) * g->cin;
         size_t ao = (size_t)i * g->kout;
         if (g->fp) {
-            const float *xb = vnpu_x.f32 + xo;
-            for (uint32_t k = 0; k < g->nker; k++) {
-                const float *w = vnpu_w.f32 + k * wk;
-                float s = 0.0f;
-                for (uint32_t ky = 0; ky < g->kh; ky++)
-                    s += vnpu_dot_f32(w + ky * row, xb + ky * xrow, row);
-                vnpu_acc.f32[ao + k] = s;
-            }
-            for (uint32_t k = g->nker; k < g->kout; k++)
-                vnpu_acc.f32[ao + k] = 0.0f;
+            vnpu_mac_direct_fp(g, vnpu_x.f32 + xo, vnpu_acc.f32 + ao);
             continue;
         }
         const int8_t *xb = vnpu_x.i8 + xo;

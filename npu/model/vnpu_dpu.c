@@ -53,6 +53,7 @@ typedef struct {
 typedef struct {
     int32_t start, end;
     int64_t step;                   /* index units between entries: 2^INDEX_SELECT */
+    uint32_t last;                  /* the window's last entry: (end - start) / step */
     float uflow_slope, oflow_slope; /* scale / 2^shift, table units per index unit */
 } vnpu_lut_table;
 
@@ -297,6 +298,7 @@ static int vnpu_lut_table_prepare(vnpu_task *t, vnpu_lut_table *tb, uint32_t sta
         (int64_t)tb->end - tb->start > ((int64_t)VNPU_LUT_ENTRIES - 1) * tb->step)
         return vnpu_inconsistent(t, start_off, end_off,
                                  "a LUT window that its 513 entries do not cover");
+    tb->last = (uint32_t)(((int64_t)tb->end - tb->start) / tb->step);
     /* the LE and LO slope registers share one layout (regs.def) */
     tb->uflow_slope =
         vnpu_lut_slope(NPU_DPU_LUT_LE_SLOPE_SCALE_LUT_LE_SLOPE_UFLOW_SCALE_GET(scale),
@@ -368,7 +370,7 @@ static float vnpu_lut_eval(const vnpu_lut *l, float x)
     unsigned id = vnpu_lut_pick(l, side[0], side[1]);
     const vnpu_lut_table *tb = &l->table[id];
     const int16_t *e = l->entries[id];
-    uint32_t last = (uint32_t)(((int64_t)tb->end - tb->start) / tb->step);
+    uint32_t last = tb->last;
     float pos;
     uint32_t i;
 
@@ -767,19 +769,6 @@ static int64_t vnpu_stage_int_tail(const vnpu_stage *s, int64_t x, uint32_t ch)
     return x;
 }
 
-static float vnpu_stage_fp(const vnpu_stage *s, float x, uint32_t ch)
-{
-    if (s->alu)
-        x += s->alu_stream ? vnpu_f32_from_bits((uint32_t)s->alu_v[ch]) : s->f_alu;
-    if (s->mul)
-        x *= s->mul_stream ? vnpu_f16_to_f32((uint16_t)s->mul_v[ch]) : s->f_mul;
-    if (s->relu && x < 0.0f)
-        x = 0.0f;
-    if (s->relux && x > s->f_relux)
-        x = s->f_relux;
-    return x;
-}
-
 /* The EW operand of pixel p, channel ch, in memory (NULL: from a register). */
 static const uint8_t *vnpu_ew_ptr(const vnpu_dpu_plan *pl, const vnpu_soc_cfg *cfg, uint32_t p,
                                   uint32_t ch)
@@ -849,80 +838,176 @@ static void vnpu_store_int(uint8_t *d, unsigned prec, int64_t y)
     }
 }
 
-static void vnpu_store_fp(uint8_t *d, unsigned prec, float y)
+/* The fp data path, a run of n channels (ch0 on) of pixel p at a time:
+ * every stage is a loop over the run, so each value goes through exactly the
+ * operations, in the order, that it would alone (BS, BN, EW: LUT, operation,
+ * ReLU; then OUT_CVT), while the loops vectorise. */
+#define VNPU_DPU_RUN 64u
+
+static void vnpu_stage_fp_run(const vnpu_stage *s, float *v, uint32_t ch0, uint32_t n)
 {
-    if (prec == VNPU_PREC_FP16)
-        vnpu_st16(d, vnpu_f32_to_f16(y));
-    else
-        vnpu_st32(d, vnpu_f32_bits(y));
+    if (s->alu && s->alu_stream)
+        for (uint32_t j = 0; j < n; j++)
+            v[j] += vnpu_f32_from_bits((uint32_t)s->alu_v[ch0 + j]);
+    else if (s->alu)
+        for (uint32_t j = 0; j < n; j++)
+            v[j] += s->f_alu;
+    if (s->mul && s->mul_stream)
+        for (uint32_t j = 0; j < n; j++)
+            v[j] *= vnpu_f16_to_f32((uint16_t)s->mul_v[ch0 + j]);
+    else if (s->mul)
+        for (uint32_t j = 0; j < n; j++)
+            v[j] *= s->f_mul;
+    if (s->relu)
+        for (uint32_t j = 0; j < n; j++)
+            v[j] = v[j] < 0.0f ? 0.0f : v[j];
+    if (s->relux)
+        for (uint32_t j = 0; j < n; j++)
+            v[j] = v[j] > s->f_relux ? s->f_relux : v[j];
 }
 
-static uint8_t *vnpu_out_ptr(const vnpu_dpu_plan *pl, const vnpu_soc_cfg *cfg, uint32_t p,
-                             uint32_t ch)
+static void vnpu_ew_fp_run(const vnpu_dpu_plan *pl, const vnpu_soc_cfg *cfg, float *v, uint32_t p,
+                           uint32_t ch0, uint32_t n)
 {
-    if (pl->nonalign)
-        return pl->dst + ((size_t)p * pl->k_out + ch) * pl->out_elem;
-    return pl->dst + (size_t)(ch / pl->out_c2) * pl->dst_surf + (size_t)p * cfg->atom +
-           (size_t)(ch % pl->out_c2) * pl->out_elem;
+    if (pl->ew_reg_operand) {
+        for (uint32_t j = 0; j < n; j++)
+            v[j] = vnpu_ew_fp(pl, v[j], NULL);
+        return;
+    }
+    /* within one C2 group of the operand the channels are ew_elem apart */
+    for (uint32_t g = 0, len; g < n; g += len) {
+        const uint8_t *e = vnpu_ew_ptr(pl, cfg, p, ch0 + g);
+        len = pl->ew_c2 - (ch0 + g) % pl->ew_c2;
+        len = len < n - g ? len : n - g;
+        for (uint32_t j = 0; j < len; j++)
+            v[g + j] = vnpu_ew_fp(pl, v[g + j], e + (size_t)j * pl->ew_elem);
+    }
 }
 
+/* OUT_CVT and the store of channels [ch0, ch0 + n) of pixel p: plain
+ * [pixel][channel] with NONALIGN, else NC1HWC2 (surfaces of C2 channels, one
+ * atom per pixel). */
+static void vnpu_dpu_fp_store(const vnpu_dpu_plan *pl, const vnpu_soc_cfg *cfg, float *v,
+                              uint32_t p, uint32_t ch0, uint32_t n)
+{
+    if (pl->oc_off != 0) /* x + 0 would turn -0 into +0 */
+        for (uint32_t j = 0; j < n; j++)
+            v[j] += (float)pl->oc_off;
+    for (uint32_t j = 0; j < n; j++)
+        v[j] *= pl->oc_f_scale;
+    for (uint32_t g = 0, len; g < n; g += len) {
+        uint32_t ch = ch0 + g;
+        uint8_t *d;
+        if (pl->nonalign) {
+            len = n - g;
+            d = pl->dst + ((size_t)p * pl->k_out + ch) * pl->out_elem;
+        } else {
+            len = pl->out_c2 - ch % pl->out_c2;
+            len = len < n - g ? len : n - g;
+            d = pl->dst + (size_t)(ch / pl->out_c2) * pl->dst_surf + (size_t)p * cfg->atom +
+                (size_t)(ch % pl->out_c2) * pl->out_elem;
+        }
+        if (pl->out_prec == VNPU_PREC_FP16)
+            for (uint32_t j = 0; j < len; j++)
+                vnpu_st16(d + (size_t)j * 2u, vnpu_f32_to_f16(v[g + j]));
+        else
+            for (uint32_t j = 0; j < len; j++)
+                vnpu_st32(d + (size_t)j * 4u, vnpu_f32_bits(v[g + j]));
+    }
+}
+
+/* v: the run's accumulators, worked on in place. */
+static void vnpu_dpu_fp_run(const vnpu_dpu_plan *pl, const vnpu_soc_cfg *cfg, float *v, uint32_t p,
+                            uint32_t ch0, uint32_t n)
+{
+    if (pl->bs.on)
+        vnpu_stage_fp_run(&pl->bs, v, ch0, n);
+    if (pl->bn.on)
+        vnpu_stage_fp_run(&pl->bn, v, ch0, n);
+    if (pl->ew_on) {
+        if (pl->lut_on)
+            for (uint32_t j = 0; j < n; j++)
+                v[j] = vnpu_lut_eval(&pl->lut, v[j]);
+        if (pl->ew_do_op)
+            vnpu_ew_fp_run(pl, cfg, v, p, ch0, n);
+        if (pl->ew_relu)
+            for (uint32_t j = 0; j < n; j++)
+                v[j] = v[j] < 0.0f ? 0.0f : v[j];
+        if (pl->ew_relux)
+            for (uint32_t j = 0; j < n; j++)
+                v[j] = v[j] > pl->ew_f_relux ? pl->ew_f_relux : v[j];
+    }
+    vnpu_dpu_fp_store(pl, cfg, v, p, ch0, n);
+}
+
+/* The integer data path of one accumulator (i: the pixel within the chunk,
+ * for the input sums of the offset weight). */
+static void vnpu_dpu_int_one(const vnpu_dpu_plan *pl, const vnpu_soc_cfg *cfg,
+                             const vnpu_acc_chunk *ck, uint32_t i, uint32_t ch, uint8_t *d)
+{
+    uint32_t p = ck->p0 + i;
+    int64_t x = ck->acc_i[(size_t)i * ck->k + ch];
+
+    if (pl->bs.on) {
+        if (pl->bs.alu)
+            x += pl->bs.alu_stream ? vnpu_bs_alu[ch] : pl->bs.alu_reg;
+        if (pl->ow) {
+            int64_t sx = ck->sumx_per_channel ? ck->sumx[(size_t)i * ck->k + ch] : ck->sumx[i];
+            x += (int64_t)(pl->ow_stream ? vnpu_bs_ow[ch] : pl->ow_reg) * sx;
+        }
+        x = vnpu_stage_int_tail(&pl->bs, x, ch);
+    }
+    if (pl->bn.on) {
+        if (pl->bn.alu)
+            x += pl->bn.alu_stream ? vnpu_bn_alu[ch] : pl->bn.alu_reg;
+        x = vnpu_stage_int_tail(&pl->bn, x, ch);
+    }
+    if (pl->ew_on) {
+        if (pl->ew_do_op)
+            x = vnpu_ew_int(pl, x, vnpu_ew_ptr(pl, cfg, p, ch));
+        if (pl->ew_relu && x < 0)
+            x = 0;
+        if (pl->ew_relux && x > pl->ew_relux_cmp)
+            x = pl->ew_relux_cmp;
+    }
+    x = vnpu_clamp64(x, -VNPU_INT_BOUND, VNPU_INT_BOUND);
+    x = vnpu_shift_round(x * pl->oc_scale, pl->oc_shift, pl->oc_half_away) + pl->oc_off;
+    vnpu_store_int(d, pl->out_prec, x);
+}
+
+/* The integer path: channels [ch0, end) of pixel i, stored from d on. */
+static void vnpu_dpu_int_run(const vnpu_dpu_plan *pl, const vnpu_soc_cfg *cfg,
+                             const vnpu_acc_chunk *ck, uint32_t i, uint32_t ch0, uint32_t end,
+                             uint8_t *d)
+{
+    for (uint32_t ch = ch0; ch < end; ch++, d += pl->out_elem)
+        vnpu_dpu_int_one(pl, cfg, ck, i, ch, d);
+}
+
+/* Every accumulator of the chunk through the data path into the output
+ * cube: NC1HWC2 (surfaces of C2 channels, one atom per pixel) or, with
+ * NONALIGN, plain [pixel][channel]. */
 int vnpu_dpu_process(vnpu_task *t, vnpu_dpu_plan *pl, const vnpu_acc_chunk *ck)
 {
     const vnpu_soc_cfg *cfg = t->cfg;
 
     for (uint32_t i = 0; i < ck->n; i++) {
-        uint32_t p = ck->p0 + i;
-        for (uint32_t ch = 0; ch < pl->k_out; ch++) {
-            uint8_t *d = vnpu_out_ptr(pl, cfg, p, ch);
-            if (pl->fp) {
-                float x = ck->acc_f[(size_t)i * ck->k + ch];
-                if (pl->bs.on)
-                    x = vnpu_stage_fp(&pl->bs, x, ch);
-                if (pl->bn.on)
-                    x = vnpu_stage_fp(&pl->bn, x, ch);
-                if (pl->ew_on) {
-                    if (pl->lut_on)
-                        x = vnpu_lut_eval(&pl->lut, x);
-                    if (pl->ew_do_op)
-                        x = vnpu_ew_fp(pl, x, vnpu_ew_ptr(pl, cfg, p, ch));
-                    if (pl->ew_relu && x < 0.0f)
-                        x = 0.0f;
-                    if (pl->ew_relux && x > pl->ew_f_relux)
-                        x = pl->ew_f_relux;
-                }
-                if (pl->oc_off != 0) /* x + 0 would turn -0 into +0 */
-                    x += (float)pl->oc_off;
-                x *= pl->oc_f_scale;
-                vnpu_store_fp(d, pl->out_prec, x);
-                continue;
+        size_t p = (size_t)ck->p0 + i;
+        if (pl->fp) {
+            for (uint32_t ch = 0; ch < pl->k_out; ch += VNPU_DPU_RUN) {
+                uint32_t n = pl->k_out - ch < VNPU_DPU_RUN ? pl->k_out - ch : VNPU_DPU_RUN;
+                vnpu_dpu_fp_run(pl, cfg, ck->acc_f + i * ck->k + ch, (uint32_t)p, ch, n);
             }
-            int64_t x = ck->acc_i[(size_t)i * ck->k + ch];
-            if (pl->bs.on) {
-                if (pl->bs.alu)
-                    x += pl->bs.alu_stream ? vnpu_bs_alu[ch] : pl->bs.alu_reg;
-                if (pl->ow) {
-                    int64_t sx =
-                        ck->sumx_per_channel ? ck->sumx[(size_t)i * ck->k + ch] : ck->sumx[i];
-                    x += (int64_t)(pl->ow_stream ? vnpu_bs_ow[ch] : pl->ow_reg) * sx;
-                }
-                x = vnpu_stage_int_tail(&pl->bs, x, ch);
-            }
-            if (pl->bn.on) {
-                if (pl->bn.alu)
-                    x += pl->bn.alu_stream ? vnpu_bn_alu[ch] : pl->bn.alu_reg;
-                x = vnpu_stage_int_tail(&pl->bn, x, ch);
-            }
-            if (pl->ew_on) {
-                if (pl->ew_do_op)
-                    x = vnpu_ew_int(pl, x, vnpu_ew_ptr(pl, cfg, p, ch));
-                if (pl->ew_relu && x < 0)
-                    x = 0;
-                if (pl->ew_relux && x > pl->ew_relux_cmp)
-                    x = pl->ew_relux_cmp;
-            }
-            x = vnpu_clamp64(x, -VNPU_INT_BOUND, VNPU_INT_BOUND);
-            x = vnpu_shift_round(x * pl->oc_scale, pl->oc_shift, pl->oc_half_away) + pl->oc_off;
-            vnpu_store_int(d, pl->out_prec, x);
+            continue;
+        }
+        if (pl->nonalign) {
+            vnpu_dpu_int_run(pl, cfg, ck, i, 0, pl->k_out, pl->dst + p * pl->k_out * pl->out_elem);
+            continue;
+        }
+        uint8_t *d = pl->dst + p * cfg->atom;
+        for (uint32_t ch = 0; ch < pl->k_out; ch += pl->out_c2, d += pl->dst_surf) {
+            uint32_t end = pl->k_out - ch < pl->out_c2 ? pl->k_out : ch + pl->out_c2;
+            vnpu_dpu_int_run(pl, cfg, ck, i, ch, end, d);
         }
     }
     return 0;

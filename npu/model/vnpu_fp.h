@@ -1,11 +1,15 @@
 /*
- * vnpu_fp.c - IEEE binary16 <-> binary32 conversions for the fp16 data
+ * vnpu_fp.h - IEEE binary16 <-> binary32 conversions for the fp16 data
  * paths, written with integer bit operations so that they behave the same
- * on every target (no _Float16 / __fp16 dependency, no libm).
+ * on every target (no _Float16 / __fp16 dependency, no libm). Inline: the
+ * data paths convert every element. Included by vnpu_base.h after the bit
+ * helpers it uses.
  */
-#include "vnpu_base.h"
+#ifndef VNPU_FP_H
+#define VNPU_FP_H
 
-float vnpu_f16_to_f32(uint16_t h)
+/* The conversion itself; vnpu_f16_to_f32() reads its results from a table. */
+static inline float vnpu_f16_to_f32_calc(uint16_t h)
 {
     uint32_t sign = (uint32_t)(h & 0x8000u) << 16;
     uint32_t exp = (h >> 10) & 0x1Fu;
@@ -26,10 +30,33 @@ float vnpu_f16_to_f32(uint16_t h)
     return vnpu_f32_from_bits(sign | (exp << 23) | ((man & 0x3FFu) << 13));
 }
 
-uint16_t vnpu_f32_to_f16(float f)
+/* binary16 -> binary32 through a table of every half's value (256 KiB,
+ * filled from vnpu_f16_to_f32_calc on first use, vnpu_base.c): the data paths
+ * convert every element they read. */
+extern float vnpu_f16_table[65536];
+extern int vnpu_f16_table_ready;
+void vnpu_f16_table_fill(void);
+
+static inline float vnpu_f16_to_f32(uint16_t h)
+{
+    if (!vnpu_f16_table_ready)
+        vnpu_f16_table_fill();
+    return vnpu_f16_table[h];
+}
+
+/* round to nearest even, overflow to inf */
+static inline uint16_t vnpu_f32_to_f16(float f)
 {
     uint32_t u = vnpu_f32_bits(f);
+    uint32_t a = u & 0x7FFFFFFFu;
     uint16_t sign = (uint16_t)((u >> 16) & 0x8000u);
+
+    /* The common case, a normal half (exponent 1..30), in a few integer
+     * operations: rebias, then round to nearest even by adding 0xFFF plus
+     * the kept mantissa's lowest bit; a carry into exponent 31 is infinity,
+     * as below. Same results as the general path. */
+    if (a >= 0x38800000u && a < 0x47800000u)
+        return (uint16_t)(sign | ((a - 0x38000000u + 0xFFFu + ((a >> 13) & 1u)) >> 13));
     uint32_t exp = (u >> 23) & 0xFFu;
     uint32_t man = u & 0x7FFFFFu;
 
@@ -57,3 +84,5 @@ uint16_t vnpu_f32_to_f16(float f)
         q++; /* may carry into the exponent, up to infinity: correct */
     return (uint16_t)(sign | q);
 }
+
+#endif
