@@ -69,65 +69,50 @@
 #include "tool_files.h"
 #include "vnpu.h"
 
+#include "rknpu_bench.h"
+
 #define CARVEOUT_BYTES       (32u << 20)
 #define CARVEOUT_NPU_ADDRESS 0x10000000u
 #define MID_MODEL            "rk3588_multiple_input_demo.v6.rknn"
-#define PPOCR_MODEL          "rk3588_ppocrv4_det.v6.rknn"
-#define PPOCR_INPUT          "ppocrv4_det/test1_nhwc_u8.npy"
 #define MAX_MODEL_BYTES      (16u << 20)
 
 static uint8_t carveout[CARVEOUT_BYTES] __attribute__((aligned(4096)));
-static volatile uint8_t sink; /* keeps every timed copy observable */
+volatile uint8_t sink; /* keeps every timed copy observable */
 
 /* ---- figures ---------------------------------------------------------------- */
 
-typedef enum { GOAL_AT_MOST, GOAL_AT_LEAST, GOAL_REPORT } goal_kind;
-
-typedef struct {
-    const char *name, *unit;
-    goal_kind kind;
-    double goal;
-    int measured;
-    double value;
-    char how[200];
-} figure;
-
-enum {
-    FIG_INIT,
-    FIG_INPUTS,
-    FIG_OUTPUTS,
-    FIG_RUN,
-    FIG_TEXT,
-    FIG_RAM,
-    FIG_VNPU,
-    FIG_PPOCR,
-    FIG_PPOCR_ORT,
-    FIG_PPOCR_RATIO,
-    FIG_MM_INT8,
-    FIG_MM_FP16,
-    FIG_MM_CPU,
-    FIG_MM_OVERHEAD,
-    FIG_COUNT
-};
-
 static figure figures[FIG_COUNT] = {
-    [FIG_INIT] = {"init_vs_memcpy", "ratio", GOAL_AT_MOST, 3, 0, 0, ""},
+    /* PP-OCRv4 det, the real network (rknpu_bench_ppocr.c) */
+    [FIG_PPOCR_INIT] = {"init_vs_memcpy_ppocr_det", "ratio", GOAL_AT_MOST, 3, 0, 0, ""},
+    [FIG_PPOCR_INIT_ZC] = {"init_zero_copy_vs_memcpy_ppocr_det", "ratio", GOAL_AT_MOST, 1.5, 0, 0,
+                           ""},
+    [FIG_PPOCR_CARVEOUT] = {"carveout_vs_minimum_ppocr_det", "ratio", GOAL_AT_MOST, 1.05, 0, 0, ""},
     [FIG_INPUTS] = {"inputs_set_vs_memcpy_bw", "ratio", GOAL_AT_LEAST, 0.5, 0, 0, ""},
     [FIG_OUTPUTS] = {"outputs_get_vs_memcpy_bw", "ratio", GOAL_AT_LEAST, 0.25, 0, 0, ""},
-    [FIG_RUN] = {"run_overhead_instructions", "instructions", GOAL_REPORT, 0, 0, 0, ""},
-    [FIG_TEXT] = {"footprint_aarch64_text_bytes", "bytes", GOAL_AT_MOST, 65536, 0, 0, ""},
-    [FIG_RAM] = {"footprint_aarch64_static_ram_bytes", "bytes", GOAL_AT_MOST, 8192, 0, 0, ""},
-    [FIG_VNPU] = {"vnpu_int8_macs_per_s", "macs/s", GOAL_AT_LEAST, 2e8, 0, 0, ""},
+    [FIG_PPOCR_CPU] = {"run_cpu_instr_per_task_group_ppocr_det", "instructions", GOAL_AT_MOST, 1000,
+                       0, 0, ""},
+    [FIG_PPOCR_CPU_TOTAL] = {"run_cpu_instr_per_inference_ppocr_det", "instructions", GOAL_REPORT,
+                             0, 0, 0, ""},
     [FIG_PPOCR] = {"vnpu_ppocr_det_s", "s", GOAL_AT_MOST, 3, 0, 0, ""},
     [FIG_PPOCR_ORT] = {"onnxruntime_ppocr_det_s", "s", GOAL_REPORT, 0, 0, 0, ""},
     [FIG_PPOCR_RATIO] = {"vnpu_vs_onnxruntime_ppocr_det", "ratio", GOAL_AT_MOST, 10, 0, 0, ""},
+    /* footprint */
+    [FIG_TEXT] = {"footprint_aarch64_text_bytes", "bytes", GOAL_AT_MOST, 65536, 0, 0, ""},
+    [FIG_RAM] = {"footprint_aarch64_static_ram_bytes", "bytes", GOAL_AT_MOST, 8192, 0, 0, ""},
+    /* the toy models, for comparison with earlier releases */
+    [FIG_INIT] = {"init_vs_memcpy", "ratio", GOAL_REPORT, 0, 0, 0, ""},
+    [FIG_TOY_INIT_US] = {"toy_init_us", "us", GOAL_REPORT, 0, 0, 0, ""},
+    [FIG_TOY_RUN_US] = {"toy_run_us", "us", GOAL_REPORT, 0, 0, 0, ""},
+    [FIG_RUN] = {"run_overhead_instructions", "instructions", GOAL_REPORT, 0, 0, 0, ""},
+    /* the virtual NPU and matmul */
+    [FIG_VNPU] = {"vnpu_int8_macs_per_s", "macs/s", GOAL_AT_LEAST, 2e8, 0, 0, ""},
     [FIG_MM_INT8] = {"vnpu_matmul_int8_macs_per_s", "macs/s", GOAL_REPORT, 0, 0, 0, ""},
     [FIG_MM_FP16] = {"vnpu_matmul_fp16_macs_per_s", "macs/s", GOAL_REPORT, 0, 0, 0, ""},
     [FIG_MM_CPU] = {"cpu_triple_loop_int8_macs_per_s", "macs/s", GOAL_REPORT, 0, 0, 0, ""},
     [FIG_MM_OVERHEAD] = {"matmul_cpu_instr_per_task", "instructions", GOAL_REPORT, 0, 0, 0, ""},
 };
 
-static void set_figure(int id, double value, const char *how)
+void set_figure(int id, double value, const char *how)
 {
     figures[id].measured = 1;
     figures[id].value = value;
@@ -166,7 +151,7 @@ static void print_figures(void)
 
 /* ---- time and the memcpy baseline --------------------------------------------- */
 
-static uint64_t now_ns(void)
+uint64_t now_ns(void)
 {
     struct timespec ts;
 
@@ -174,7 +159,7 @@ static uint64_t now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-static void *xalloc(size_t bytes)
+void *xalloc(size_t bytes)
 {
     void *p = aligned_alloc(64, (bytes + 63) / 64 * 64);
 
@@ -186,14 +171,7 @@ static void *xalloc(size_t bytes)
     return p;
 }
 
-/* Two warm buffers of `bytes` for the baseline copy. */
-typedef struct {
-    uint8_t *src, *dst;
-    size_t bytes;
-    uint64_t best_ns;
-} copy_baseline;
-
-static void baseline_init(copy_baseline *b, size_t bytes)
+void baseline_init(copy_baseline *b, size_t bytes)
 {
     b->bytes = bytes;
     b->src = xalloc(bytes);
@@ -202,7 +180,7 @@ static void baseline_init(copy_baseline *b, size_t bytes)
 }
 
 /* One timed copy; keeps the best. */
-static void baseline_once(copy_baseline *b)
+void baseline_once(copy_baseline *b)
 {
     uint64_t t0 = now_ns(), t;
 
@@ -213,13 +191,13 @@ static void baseline_once(copy_baseline *b)
         b->best_ns = t ? t : 1;
 }
 
-static void baseline_free(copy_baseline *b)
+void baseline_free(copy_baseline *b)
 {
     free(b->src);
     free(b->dst);
 }
 
-static void keep_best(uint64_t *best, uint64_t t0)
+void keep_best(uint64_t *best, uint64_t t0)
 {
     uint64_t t = now_ns() - t0;
 
@@ -229,7 +207,7 @@ static void keep_best(uint64_t *best, uint64_t t0)
 
 /* ---- platform and models --------------------------------------------------------- */
 
-static int use_soc(rknpu_soc_id soc)
+int use_soc(rknpu_soc_id soc)
 {
     rknpu_platform_config cfg;
     int ret;
@@ -247,12 +225,7 @@ static int use_soc(rknpu_soc_id soc)
     return ret;
 }
 
-typedef struct {
-    uint8_t *data;
-    size_t size;
-} file_buf;
-
-static int read_file(const char *dir, const char *name, file_buf *f)
+int read_file(const char *dir, const char *name, file_buf *f)
 {
     char path[4096];
 
@@ -266,105 +239,13 @@ static int read_file(const char *dir, const char *name, file_buf *f)
     return f->data ? 0 : -1;
 }
 
-static int load_model(const char *dir, const char *name, file_buf *f)
+int load_model(const char *dir, const char *name, file_buf *f)
 {
     if (read_file(dir, name, f) != 0) {
         fprintf(stderr, "rknpu-bench: cannot read %s/%s: %s\n", dir, name, strerror(errno));
         return -1;
     }
     return 0;
-}
-
-/* ---- PP-OCRv4 det: the virtual NPU against onnxruntime ------------------------- */
-
-/* Best seconds per inference of PP-OCRv4 det on test1, core mask 1. */
-static double ppocr_vnpu_seconds(const char *dir, unsigned runs)
-{
-    file_buf model, input;
-    rknn_context ctx;
-    rknn_input in;
-    double best = -1;
-    size_t hlen;
-
-    if (load_model(dir, PPOCR_MODEL, &model) != 0 || load_model(dir, PPOCR_INPUT, &input) != 0)
-        return -1;
-    hlen = input.size > 10 ? (size_t)(input.data[8] | input.data[9] << 8) : input.size;
-    if (10 + hlen + 480u * 480u * 3u != input.size || use_soc(RKNPU_SOC_RK3588) != RKNN_SUCC ||
-        rknn_init(&ctx, model.data, (uint32_t)model.size, 0, NULL) != RKNN_SUCC) {
-        fprintf(stderr, "rknpu-bench: %s/%s or %s unusable\n", dir, PPOCR_MODEL, PPOCR_INPUT);
-        return -1;
-    }
-    memset(&in, 0, sizeof in);
-    in.buf = input.data + 10 + hlen;
-    in.size = 480u * 480u * 3u;
-    in.type = RKNN_TENSOR_UINT8;
-    in.fmt = RKNN_TENSOR_NHWC;
-    if (rknn_set_core_mask(ctx, RKNN_NPU_CORE_0) == RKNN_SUCC &&
-        rknn_inputs_set(ctx, 1, &in) == RKNN_SUCC) {
-        for (unsigned r = 0; r < runs; r++) {
-            uint64_t t0 = now_ns();
-            if (rknn_run(ctx, NULL) != RKNN_SUCC) {
-                best = -1;
-                break;
-            }
-            double s = (double)(now_ns() - t0) / 1e9;
-            best = best < 0 || s < best ? s : best;
-        }
-    }
-    rknn_destroy(ctx);
-    free(model.data);
-    free(input.data);
-    return best;
-}
-
-/* onnxruntime's seconds per inference as SCRIPT (ppocr_ref.js) prints them. */
-static double ppocr_onnxruntime_seconds(const char *dir, const char *script)
-{
-    char cmd[8192], line[256];
-    double s = -1, v;
-    FILE *p;
-
-    snprintf(cmd, sizeof cmd,
-             "node '%s' --threads 1 --loops 5 '%s/%s' /tmp/rknpu-bench-ppocr.%ld.npy 2>&1", script,
-             dir, PPOCR_INPUT, (long)getpid());
-    p = popen(cmd, "r");
-    while (p && fgets(line, sizeof line, p)) {
-        if (sscanf(line, "onnxruntime_s_per_inference %lf", &v) == 1)
-            s = v;
-        else
-            printf("  | %s", line);
-    }
-    if (!p || pclose(p) != 0)
-        s = -1;
-    snprintf(cmd, sizeof cmd, "/tmp/rknpu-bench-ppocr.%ld.npy", (long)getpid());
-    remove(cmd);
-    return s;
-}
-
-static void bench_ppocr(const char *dir, const char *script)
-{
-    char how[200];
-    double npu = ppocr_vnpu_seconds(dir, 3), ort;
-
-    if (npu < 0) {
-        printf("PP-OCRv4 det: not measured (see above)\n");
-        return;
-    }
-    printf("PP-OCRv4 det on the virtual NPU, core mask 1: %.3f s per inference (best of 3)\n", npu);
-    snprintf(how, sizeof how, "test1 480x480, core mask 1, one host thread, best of 3");
-    set_figure(FIG_PPOCR, npu, how);
-    if (!script)
-        return;
-    ort = ppocr_onnxruntime_seconds(dir, script);
-    if (ort <= 0) {
-        printf("  onnxruntime did not run (node and scripts/install-ref-deps.sh): not measured\n");
-        return;
-    }
-    printf("  onnxruntime (float ONNX source, 1 thread): %.4f s per inference\n", ort);
-    set_figure(FIG_PPOCR_ORT, ort,
-               "ch_PP-OCRv4_det_infer.onnx, onnxruntime-node 1.18, 1 thread, "
-               "median of 5");
-    set_figure(FIG_PPOCR_RATIO, npu / ort, "the two figures above, same run");
 }
 
 /* ---- init_vs_memcpy -------------------------------------------------------------- */
@@ -511,9 +392,8 @@ static void mid_close(mid_bench *m)
     free(m->model.data);
 }
 
-/* Prints a throughput figure beside its memcpy baseline and records the ratio. */
-static void report_bandwidth(int fig, const char *what, const char *bytes_of,
-                             const copy_baseline *copy, uint64_t best, unsigned reps)
+void report_bandwidth(int fig, const char *what, const char *model, const char *bytes_of,
+                      const copy_baseline *copy, uint64_t best, unsigned reps)
 {
     double ratio = (double)copy->best_ns / (double)best;
     char how[200];
@@ -521,67 +401,38 @@ static void report_bandwidth(int fig, const char *what, const char *bytes_of,
     printf("%s (%lu bytes): %.2f us = %.2f GB/s; memcpy %.2f us = %.2f GB/s -> %.3f\n", what,
            (unsigned long)copy->bytes, best / 1e3, copy->bytes / (double)best, copy->best_ns / 1e3,
            copy->bytes / (double)copy->best_ns, ratio);
-    snprintf(how, sizeof how, "%s %s, %lu bytes, best of %u", MID_MODEL, bytes_of,
+    snprintf(how, sizeof how, "%s %s, %lu bytes, best of %u", model, bytes_of,
              (unsigned long)copy->bytes, reps);
     set_figure(fig, ratio, how);
 }
 
-static void bench_inputs(mid_bench *m, unsigned reps)
+/* The toy model's absolute times, for comparison with earlier releases. */
+static void bench_toy_times(const char *dir, mid_bench *m, unsigned reps)
 {
-    copy_baseline copy;
-    uint64_t best = UINT64_MAX;
+    uint64_t init = UINT64_MAX, run = UINT64_MAX;
+    char how[200];
 
-    baseline_init(&copy, m->image_bytes[0] + m->image_bytes[1]);
+    reps = reps < 50 ? reps : 50; /* a run is milliseconds on the virtual NPU */
     for (unsigned r = 0; r < reps; r++) {
+        rknn_context ctx = 0;
         uint64_t t0 = now_ns();
-        if (rknn_inputs_set(m->ctx, 2, m->in) != RKNN_SUCC) {
-            fprintf(stderr, "rknpu-bench: rknn_inputs_set failed\n");
-            baseline_free(&copy);
+        if (rknn_init(&ctx, m->model.data, (uint32_t)m->model.size, 0, NULL) != RKNN_SUCC)
             return;
-        }
-        keep_best(&best, t0);
-        baseline_once(&copy);
-    }
-    report_bandwidth(FIG_INPUTS, "rknn_inputs_set, 2 inputs uint8 NHWC", "inputs", &copy, best,
-                     reps);
-    baseline_free(&copy);
-}
-
-static void bench_outputs(mid_bench *m, unsigned reps)
-{
-    rknn_tensor_attr a;
-    rknn_output out;
-    copy_baseline copy;
-    uint64_t best = UINT64_MAX;
-    float *buf;
-
-    memset(&a, 0, sizeof a);
-    if (rknn_query(m->ctx, RKNN_QUERY_OUTPUT_ATTR, &a, sizeof a) != RKNN_SUCC)
-        return;
-    buf = xalloc((size_t)a.n_elems * sizeof(float));
-    baseline_init(&copy, (size_t)a.n_elems * sizeof(float));
-    for (unsigned r = 0; r < reps; r++) {
-        uint64_t t0;
-        memset(&out, 0, sizeof out);
-        out.want_float = 1;
-        out.is_prealloc = 1;
-        out.buf = buf;
-        out.size = (uint32_t)copy.bytes;
+        keep_best(&init, t0);
+        rknn_destroy(ctx);
         t0 = now_ns();
-        if (rknn_outputs_get(m->ctx, 1, &out, NULL) != RKNN_SUCC) {
-            fprintf(stderr, "rknpu-bench: rknn_outputs_get failed\n");
-            goto done;
-        }
-        keep_best(&best, t0);
-        rknn_outputs_release(m->ctx, 1, &out);
-        sink ^= ((volatile uint8_t *)buf)[r % copy.bytes];
-        baseline_once(&copy);
+        if (rknn_run(m->ctx, NULL) != RKNN_SUCC)
+            return;
+        keep_best(&run, t0);
     }
-    report_bandwidth(FIG_OUTPUTS, "rknn_outputs_get want_float, int8 NC1HWC2 -> float32 NCHW out",
-                     "output float32", &copy, best, reps);
-done:
-    baseline_free(&copy);
-    free(buf);
+    (void)dir;
+    printf("%s: rknn_init %.2f us, rknn_run %.2f us (best of %u)\n", MID_MODEL, init / 1e3,
+           run / 1e3, reps);
+    snprintf(how, sizeof how, "rknn_init of %s, best of %u", MID_MODEL, reps);
+    set_figure(FIG_TOY_INIT_US, init / 1e3, how);
+    snprintf(how, sizeof how, "rknn_run of %s on the host virtual NPU, best of %u", MID_MODEL,
+             reps);
+    set_figure(FIG_TOY_RUN_US, run / 1e3, how);
 }
 
 /* ---- run_overhead_instructions (callgrind) ------------------------------------------ */
@@ -601,8 +452,8 @@ static int run_loop(const char *dir, unsigned long n)
 }
 
 /* Instructions callgrind counted (its "totals:" line), or -1. */
-static double callgrind_count(const char *self, const char *dir, unsigned long runs,
-                              const char *toggle, const char *loop_flag)
+double callgrind_count(const char *self, const char *dir, unsigned long runs, const char *toggle,
+                       const char *loop_flag)
 {
     char out_arg[128], runs_arg[32], line[256];
     const char *out_file;
@@ -1012,7 +863,7 @@ static void bench_footprint(const char *script)
 typedef struct {
     const char *models, *footprint;
     unsigned reps;
-    unsigned long run_loop, matmul_loop;
+    unsigned long run_loop, matmul_loop, ppocr_loop;
     int callgrind;
     double vnpu_seconds;
     const char *ppocr_ref;
@@ -1050,6 +901,8 @@ static int parse_args(int argc, char **argv, options *o)
             o->run_loop = strtoul(v, &end, 10);
         else if (strcmp(a, "--matmul-loop") == 0)
             o->matmul_loop = strtoul(v, &end, 10);
+        else if (strcmp(a, "--ppocr-loop") == 0)
+            o->ppocr_loop = strtoul(v, &end, 10);
         else if (strcmp(a, "--vnpu-seconds") == 0)
             o->vnpu_seconds = strtod(v, &end);
         else if (strcmp(a, "--ppocr-ref") == 0)
@@ -1095,22 +948,22 @@ int main(int argc, char **argv)
     }
     if (o.run_loop)
         return run_loop(o.models, o.run_loop);
+    if (o.ppocr_loop)
+        return ppocr_run_loop(o.models, o.ppocr_loop);
     if (o.matmul_loop)
         return matmul_loop(o.matmul_loop, NULL);
     print_machine();
-    bench_init(o.models, o.reps);
-    if (mid_open(o.models, &m, 0) == 0) {
-        bench_inputs(&m, o.reps);
-        bench_outputs(&m, o.reps);
-    }
-    mid_close(&m);
     n = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (o.callgrind && n > 0) {
+    if (n > 0)
         self[n] = 0;
+    bench_ppocr(o.models, o.ppocr_ref, o.reps, o.callgrind && n > 0 ? self : NULL);
+    bench_init(o.models, o.reps);
+    if (mid_open(o.models, &m, 0) == 0)
+        bench_toy_times(o.models, &m, o.reps);
+    mid_close(&m);
+    if (o.callgrind && n > 0)
         bench_run_overhead(self, o.models);
-    }
     bench_vnpu(o.vnpu_seconds);
-    bench_ppocr(o.models, o.ppocr_ref);
     bench_matmul();
     if (o.callgrind && n > 0)
         bench_matmul_overhead(self, o.models);

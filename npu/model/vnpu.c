@@ -444,6 +444,8 @@ static void vnpu_run_job(vnpu_device *dev, vnpu_core *c)
             break;
         c->task_counter = (c->task_counter + 1u) & vnpu_cfg()->task_number_mask;
         c->stats.tasks++;
+        if (dev->task_done)
+            dev->task_done(dev->task_done_ctx, c->index, k);
         vnpu_task_fault_count(c);
         last_bits = vnpu_task_done_bits(c, t.enable);
         if (t.last_write_len) {
@@ -662,6 +664,14 @@ void vnpu_set_trace(vnpu_device *dev, vnpu_trace_sink sink, void *ctx)
         return;
     dev->trace = sink;
     dev->trace_ctx = ctx;
+}
+
+void vnpu_set_task_hook(vnpu_device *dev, vnpu_task_hook hook, void *ctx)
+{
+    if (dev == NULL)
+        return;
+    dev->task_done = hook;
+    dev->task_done_ctx = ctx;
 }
 
 const char *vnpu_last_error(const vnpu_device *dev, unsigned core)

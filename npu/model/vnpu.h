@@ -44,6 +44,9 @@ typedef enum {
 } vnpu_fault;
 
 typedef void (*vnpu_trace_sink)(void *ctx, const char *line);
+/* Called after each task the PC ran: the core and the task's index in its
+ * job (0 = the task at PC_DATA_ADDR). For profiles (rknpu-bench). */
+typedef void (*vnpu_task_hook)(void *ctx, unsigned core, uint32_t task);
 
 typedef struct vnpu_core vnpu_core; /* defined in the model's own files */
 
@@ -52,6 +55,8 @@ typedef struct vnpu_device {
     vnpu_dma_window dma;
     vnpu_trace_sink trace;
     void *trace_ctx;
+    vnpu_task_hook task_done;
+    void *task_done_ctx;
     vnpu_core *cores[VNPU_MAX_CORES]; /* static storage inside the model */
     uint32_t pc_version;              /* what PC_VERSION reads (vnpu_init: RK3588's) */
 } vnpu_device;
@@ -93,6 +98,9 @@ void vnpu_set_trace(vnpu_device *dev, vnpu_trace_sink sink, void *ctx);
 
 /* Why the last job of a core stopped in an error state ("" if it did not),
  * e.g. "task 3: DPU FEATURE_MODE_CFG 0x... (flying mode with ...) not modelled". */
+/* Optional hook after every task (NULL: none). */
+void vnpu_set_task_hook(vnpu_device *dev, vnpu_task_hook hook, void *ctx);
+
 const char *vnpu_last_error(const vnpu_device *dev, unsigned core);
 
 /* Counters for tests and benchmarks. */
