@@ -83,6 +83,15 @@ typedef struct {
     unsigned n;
 } rknn_run_cores;
 
+/* The last step rknn_steps_next worked out: steps depend only on the model
+ * and the core count, so the next run's same step skips the search through
+ * the task records. */
+typedef struct {
+    uint8_t valid, n_cores;
+    uint32_t from, end, next; /* nodes [from, end) asked, the step ended before next */
+    rknn_model_step step;
+} rknn_step_memo;
+
 typedef struct rknn_ctx {
     uint32_t magic;
     uint32_t flags;
@@ -120,6 +129,7 @@ typedef struct rknn_ctx {
     struct rknn_matmul_state *matmul; /* a matmul context's state (carve-out), else NULL */
     uint8_t *async_prev;              /* RKNN_FLAG_ASYNC_MASK: previous frame's native outputs */
     uint8_t async_have_prev;
+    rknn_step_memo step_memo;
 } rknn_ctx;
 
 /* Handle <-> context, validating the handle (pool membership and magic). */

@@ -7,15 +7,41 @@
 #include "rknn_steps.h"
 #include "rknpu_platform_internal.h"
 
-int rknn_steps_next(const rknn_ctx *ctx, const rknn_run_cores *rc, uint32_t *node, uint32_t end,
+/* The step that starts at *node (rknn_model_next_step), remembered for the
+ * next run. */
+static int next_step(rknn_ctx *ctx, unsigned n_cores, uint32_t *node, uint32_t end,
+                     rknn_model_step *step)
+{
+    rknn_step_memo *m = &ctx->step_memo;
+    uint32_t from = *node;
+
+    if (m->valid && m->n_cores == n_cores && m->from == from && m->end == end) {
+        *step = m->step;
+        *node = m->next;
+        return RKNN_SUCC;
+    }
+    if (rknn_model_next_step(&ctx->model, n_cores, node, end, step) != RKNN_SUCC)
+        return RKNN_ERR_MODEL_INVALID;
+    if (from >= end) /* the run's last call finds nothing left: nothing to remember */
+        return RKNN_SUCC;
+    m->valid = 1;
+    m->n_cores = (uint8_t)n_cores;
+    m->from = from;
+    m->end = end;
+    m->next = *node;
+    m->step = *step;
+    return RKNN_SUCC;
+}
+
+int rknn_steps_next(rknn_ctx *ctx, const rknn_run_cores *rc, uint32_t *node, uint32_t end,
                     npu_core_job *jobs, unsigned *n_jobs)
 {
     rknn_model_step step;
-    int ret = rknn_model_next_step(&ctx->model, rc->n, node, end, &step);
+    int ret = next_step(ctx, rc->n, node, end, &step);
 
     *n_jobs = 0;
     if (ret != RKNN_SUCC)
-        return RKNN_ERR_MODEL_INVALID;
+        return ret;
     for (unsigned i = 0; i < rc->n; i++) {
         if (!step.core[i].count)
             continue;

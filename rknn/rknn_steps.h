@@ -13,7 +13,7 @@
 /* The jobs of the next step of nodes [*node, end): one per core with records
  * there; *n_jobs is 0 when no node left has any. Advances *node past the
  * step. RKNN_ERR_MODEL_INVALID if the model's view does not decode. */
-int rknn_steps_next(const rknn_ctx *ctx, const rknn_run_cores *rc, uint32_t *node, uint32_t end,
+int rknn_steps_next(rknn_ctx *ctx, const rknn_run_cores *rc, uint32_t *node, uint32_t end,
                     npu_core_job *jobs, unsigned *n_jobs);
 
 /* Run nodes [from, to) to completion, step by step; adds the NPU's time to
