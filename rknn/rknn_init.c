@@ -245,6 +245,32 @@ static int select_soc(rknn_ctx *ctx)
     return ret;
 }
 
+/* The relocation look-up memo (rknn_model_view.reloc_tensor_memo) for the
+ * passes rknn_init makes over the relocations; in the carve-out while init
+ * runs (rknpu_model_mem_requirements counts it). */
+static int memo_relocs(rknn_ctx *ctx)
+{
+    void *memo;
+    int ret;
+
+    if (ctx->model.n_relocs == 0)
+        return RKNN_SUCC;
+    ret = rknpu_carve_alloc((size_t)ctx->model.n_relocs * sizeof(uint16_t), sizeof(uint16_t), &memo,
+                            "rknn_init: relocation memo");
+    if (ret == RKNN_SUCC) {
+        memset(memo, 0xFF, (size_t)ctx->model.n_relocs * sizeof(uint16_t));
+        ctx->model.reloc_tensor_memo = memo;
+    }
+    return ret;
+}
+
+static void drop_reloc_memo(rknn_ctx *ctx)
+{
+    if (ctx->model.reloc_tensor_memo)
+        mem_carveout_free(rknpu_platform_carveout(), ctx->model.reloc_tensor_memo);
+    ctx->model.reloc_tensor_memo = NULL;
+}
+
 static int load_model(rknn_ctx *ctx, void *model, uint32_t size)
 {
     const void *data = model;
@@ -260,6 +286,8 @@ static int load_model(rknn_ctx *ctx, void *model, uint32_t size)
         ctx->mapped_size = len;
     }
     ret = rknn_model_parse(data, len, &ctx->model);
+    if (ret == RKNN_SUCC)
+        ret = memo_relocs(ctx);
     if (ret == RKNN_SUCC && (ctx->model.n_inputs > RKNN_CTX_MAX_INPUTS ||
                              ctx->model.n_outputs > RKNN_CTX_MAX_OUTPUTS)) {
         HAL_LOG_ERR("rknn_init: model has %lu inputs / %lu outputs; rknpu-bm supports %d / %d",
@@ -297,6 +325,7 @@ static int init_locked(rknn_context *context, void *model, uint32_t size, uint32
         ret = keep_model(ctx, extend);
     if (ret == RKNN_SUCC && !(flags & RKNN_FLAG_COLLECT_MODEL_INFO_ONLY))
         ret = bind_memory(ctx);
+    drop_reloc_memo(ctx);
     if (ret != RKNN_SUCC) {
         ctx_release(ctx);
         return ret;
@@ -420,7 +449,8 @@ int rknpu_model_mem_requirements(const void *model, size_t size, rknpu_model_mem
     /* Peak during rknn_init: every block, each rounded to the allocator's
      * granule; the constants are read in place unless a blob is misaligned. */
     zero_copy = (uint64_t)plan.regcmd_bytes + plan.arena_bytes + plan.io_plan_bytes +
-                plan.input_home_bytes + plan.scratch_bytes + 4u * MEM_MIN_ALIGN;
+                plan.input_home_bytes + plan.scratch_bytes + 4u * MEM_MIN_ALIGN +
+                (uint64_t)view.n_relocs * sizeof(uint16_t) + MEM_MIN_ALIGN; /* the memo */
     if (!plan.blobs_aligned)
         zero_copy += plan.weight_bytes + MEM_MIN_ALIGN;
     out->model_copy_bytes = plan.image_bytes;

@@ -36,8 +36,14 @@ int rknn_model_reloc(const rknn_model_view *view, uint32_t i, rknn_model_reloc_i
         HAL_LOG_ERR("rknn model: relocation %lu has an empty tensor name", (unsigned long)i);
         return RKNN_ERR_MODEL_INVALID;
     }
+    if (view->reloc_tensor_memo && view->reloc_tensor_memo[i] != RKNN_MODEL_RELOC_UNRESOLVED) {
+        out->tensor_index = view->reloc_tensor_memo[i];
+        return RKNN_SUCC;
+    }
     ret = rknn_model_find_tensor(view, out->tensor_name.ptr, out->tensor_name.len,
                                  &out->tensor_index);
+    if (ret == RKNN_SUCC && view->reloc_tensor_memo) /* n_tensors <= 4096: fits */
+        view->reloc_tensor_memo[i] = (uint16_t)out->tensor_index;
     if (ret == RKNN_ERR_PARAM_INVALID) {
         HAL_LOG_ERR("rknn model: relocation %lu names tensor \"%.*s\", which does not exist",
                     (unsigned long)i, (int)(out->tensor_name.len > 64 ? 64 : out->tensor_name.len),

@@ -169,7 +169,15 @@ typedef struct {
 
     /* Activation arena: max(offset + size) over input/output/internal tensors. */
     uint64_t arena_size;
+
+    /* Optional, set by rknn_init while it runs: [n_relocs] the tensor each
+     * relocation names once looked up (RKNN_MODEL_RELOC_UNRESOLVED until
+     * then), so its passes over the relocations do not search the tensors
+     * by name again. NULL: every look-up searches. */
+    uint16_t *reloc_tensor_memo;
 } rknn_model_view;
+
+#define RKNN_MODEL_RELOC_UNRESOLVED 0xFFFFu
 
 typedef struct {
     rknn_model_string name; /* slot 5; also the relocation key */
