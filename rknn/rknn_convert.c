@@ -562,6 +562,31 @@ static void input_lut(const rknn_layout *from, const uint8_t *src, const rknn_la
             }
 }
 
+/* 8-bit pixels to fp16 codes (normalised when the model says so): the same
+ * value per (pixel, channel mod 4) as the general path, from a table. */
+static void input_lut_fp16(const rknn_layout *from, const uint8_t *src, const rknn_layout *to,
+                           uint16_t *dst, const rknn_value_map *map)
+{
+    walk a = walk_of(from), b = walk_of(to);
+    uint16_t lut[MAX_LUTS][256];
+    uint32_t n_luts = map->normalise ? MAX_LUTS : 1;
+
+    for (uint32_t l = 0; l < n_luts; l++)
+        for (int x = 0; x < 256; x++) {
+            float v = from->type == RKNN_TENSOR_UINT8 ? (float)x : (float)(int8_t)(uint8_t)x;
+            lut[l][x] = rknn_f32_to_f16(normalised(v, map, l));
+        }
+    for (uint32_t n = 0; n < from->n; n++)
+        for (uint32_t h = 0; h < from->h; h++)
+            for (uint32_t c = 0; c < from->c; c++) {
+                const uint8_t *sp = src + n * a.sn + h * a.sh + chan_off(&a, c);
+                uint16_t *d = dst + n * b.sn + h * b.sh + chan_off(&b, c);
+                const uint16_t *t = lut[c % n_luts];
+                for (uint32_t w = 0; w < from->w; w++)
+                    d[w * b.sw] = t[sp[w * a.sw]];
+            }
+}
+
 /* Any supported types and layouts, through a float row buffer. */
 static void input_general(const rknn_layout *from, const void *src, const rknn_layout *to,
                           void *dst, const rknn_value_map *map)
@@ -598,6 +623,8 @@ int rknn_convert_input(const rknn_layout *from, const void *src, const rknn_layo
         input_nhwc_rows(from, src, to, dst, map);
     else if (lut_ok)
         input_lut(from, src, to, dst, map);
+    else if (from_8bit && to->type == RKNN_TENSOR_FLOAT16)
+        input_lut_fp16(from, src, to, dst, map);
     else
         input_general(from, src, to, dst, map);
     return 0;
