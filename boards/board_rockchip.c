@@ -1,7 +1,8 @@
 /*
  * board_rockchip.c - what the Rockchip boards (rk3588, rk3568) share: the
  * bring-up order (our translation tables, the board's NPU power-up, then
- * the runtime on the carve-out) and PSCI through TF-A at EL3 (SMC).
+ * the runtime on the carve-out), the PMU/CRU register idiom (hiword-masked
+ * writes, bounded waits) and PSCI through TF-A at EL3 (SMC).
  */
 #include <stddef.h>
 
@@ -43,6 +44,29 @@ int board_rockchip_init(rknpu_soc_id soc, int (*npu_power_on)(void))
     if (ret == RKNN_SUCC)
         ready = 1;
     return ret;
+}
+
+/* Vectors before main(): a crash anywhere is reported, not left to
+ * U-Boot's handlers. */
+__attribute__((constructor(101))) static void board_early_init(void)
+{
+    hal_exceptions_install();
+}
+
+void board_rockchip_write_bit(uintptr_t reg, unsigned bit, unsigned value)
+{
+    hal_mmio_write32(reg, (1u << (bit + 16)) | ((value & 1u) << bit));
+}
+
+int board_rockchip_wait_bit(uintptr_t reg, unsigned bit, unsigned want, uint32_t timeout_us)
+{
+    uint64_t end = hal_time_us() + timeout_us;
+
+    do {
+        if (((hal_mmio_read32(reg) >> bit) & 1u) == want)
+            return 0;
+    } while (hal_time_us() < end);
+    return -1;
 }
 
 int board_psci_conduit(void)

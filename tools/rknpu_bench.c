@@ -407,7 +407,7 @@ void report_bandwidth(int fig, const char *what, const char *model, const char *
 }
 
 /* The toy model's absolute times, for comparison with earlier releases. */
-static void bench_toy_times(const char *dir, mid_bench *m, unsigned reps)
+static void bench_toy_times(mid_bench *m, unsigned reps)
 {
     uint64_t init = UINT64_MAX, run = UINT64_MAX;
     char how[200];
@@ -425,7 +425,6 @@ static void bench_toy_times(const char *dir, mid_bench *m, unsigned reps)
             return;
         keep_best(&run, t0);
     }
-    (void)dir;
     printf("%s: rknn_init %.2f us, rknn_run %.2f us (best of %u)\n", MID_MODEL, init / 1e3,
            run / 1e3, reps);
     snprintf(how, sizeof how, "rknn_init of %s, best of %u", MID_MODEL, reps);
@@ -959,7 +958,7 @@ int main(int argc, char **argv)
     bench_ppocr(o.models, o.ppocr_ref, o.reps, o.callgrind && n > 0 ? self : NULL);
     bench_init(o.models, o.reps);
     if (mid_open(o.models, &m, 0) == 0)
-        bench_toy_times(o.models, &m, o.reps);
+        bench_toy_times(&m, o.reps);
     mid_close(&m);
     if (o.callgrind && n > 0)
         bench_run_overhead(self, o.models);

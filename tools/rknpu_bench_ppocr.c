@@ -389,16 +389,12 @@ static int by_time(const void *a, const void *b)
 }
 
 /* The tasks' times summed per layer (the node each task record names). */
-static void print_profile(const ppocr_bench *b, const task_clock *tc, unsigned runs)
+static void print_profile(const rknn_model_view *v, const task_clock *tc, unsigned runs)
 {
-    rknn_model_view *v = xalloc(sizeof *v);
-    layer_time *rows = NULL;
+    layer_time *rows = xalloc((size_t)v->n_nodes * sizeof *rows);
     uint64_t total = 0;
     uint32_t n = 0;
 
-    if (rknn_model_parse(b->model.data, b->model.size, v) != RKNN_SUCC)
-        goto out;
-    rows = xalloc((size_t)v->n_nodes * sizeof *rows);
     for (uint32_t i = 0; i < v->n_nodes; i++)
         rows[i] = (layer_time){i, 0, 0};
     for (uint32_t t = 0; t < tc->n_tasks; t++) {
@@ -422,9 +418,7 @@ static void print_profile(const ppocr_bench *b, const task_clock *tc, unsigned r
                (int)node.op_type.len, node.op_type.ptr, (int)node.name.len, node.name.ptr);
         n++;
     }
-out:
     free(rows);
-    free(v);
 }
 
 /* onnxruntime's seconds per inference as SCRIPT (ppocr_ref.js) prints them. */
@@ -471,7 +465,7 @@ static void bench_ppocr_speed(ppocr_bench *b, const char *dir, const char *scrip
         tc.n_tasks = v->n_tasks;
         tc.task_ns = calloc(tc.n_tasks ? tc.n_tasks : 1, sizeof *tc.task_ns);
         if (tc.task_ns && ppocr_seconds(b, profile_runs, &tc) > 0)
-            print_profile(b, &tc, profile_runs);
+            print_profile(v, &tc, profile_runs);
         free(tc.task_ns);
     }
     free(v);

@@ -70,28 +70,6 @@
 
 static int npu_powered;
 
-__attribute__((constructor(101))) static void board_early_init(void)
-{
-    hal_exceptions_install();
-}
-
-static void pmu_write_masked(uint32_t reg, unsigned bit, unsigned value)
-{
-    hal_mmio_write32(RK3568_PMU_BASE + reg, (1u << (bit + 16)) | ((value & 1u) << bit));
-}
-
-/* Wait until (reg & bit) == want; 0 on success, -1 after PMU_WAIT_US. */
-static int pmu_wait_bit(uint32_t reg, unsigned bit, unsigned want)
-{
-    uint64_t end = hal_time_us() + PMU_WAIT_US;
-
-    do {
-        if (((hal_mmio_read32(RK3568_PMU_BASE + reg) >> bit) & 1u) == want)
-            return 0;
-    } while (hal_time_us() < end);
-    return -1;
-}
-
 /* The domain's bus clocks must run while the PMU switches it (pm-domains.c
  * enables them around every transition); they are left running. */
 static void npu_clocks_on(void)
@@ -103,20 +81,25 @@ static int npu_power_on(void)
 {
     npu_clocks_on();
     if (((hal_mmio_read32(RK3568_PMU_BASE + PMU_PWR_STATUS) >> PMU_NPU_PWR_BIT) & 1u) != 0) {
-        pmu_write_masked(PMU_PWR_CON, PMU_NPU_PWR_BIT, 0); /* 0 = powered */
-        if (pmu_wait_bit(PMU_PWR_STATUS, PMU_NPU_PWR_BIT, 0) != 0) {
+        /* 0 = powered */
+        board_rockchip_write_bit(RK3568_PMU_BASE + PMU_PWR_CON, PMU_NPU_PWR_BIT, 0);
+        if (board_rockchip_wait_bit(RK3568_PMU_BASE + PMU_PWR_STATUS, PMU_NPU_PWR_BIT, 0,
+                                    PMU_WAIT_US) != 0) {
             HAL_LOG_ERR("rk3568: PD_NPU did not power on (PMU status 0x%08x; is vdd_npu on?)",
                         (unsigned)hal_mmio_read32(RK3568_PMU_BASE + PMU_PWR_STATUS));
             return -1;
         }
     }
-    pmu_write_masked(PMU_BUS_IDLE_REQ, PMU_NPU_IDLE_BIT, 0); /* leave bus idle */
-    if (pmu_wait_bit(PMU_BUS_IDLE_ACK, PMU_NPU_IDLE_BIT, 0) != 0) {
+    /* leave bus idle */
+    board_rockchip_write_bit(RK3568_PMU_BASE + PMU_BUS_IDLE_REQ, PMU_NPU_IDLE_BIT, 0);
+    if (board_rockchip_wait_bit(RK3568_PMU_BASE + PMU_BUS_IDLE_ACK, PMU_NPU_IDLE_BIT, 0,
+                                PMU_WAIT_US) != 0) {
         HAL_LOG_ERR("rk3568: PD_NPU bus-idle release not acknowledged (ack 0x%08x)",
                     (unsigned)hal_mmio_read32(RK3568_PMU_BASE + PMU_BUS_IDLE_ACK));
         return -1;
     }
-    if (pmu_wait_bit(PMU_BUS_IDLE_ST, PMU_NPU_IDLE_BIT, 0) != 0) {
+    if (board_rockchip_wait_bit(RK3568_PMU_BASE + PMU_BUS_IDLE_ST, PMU_NPU_IDLE_BIT, 0,
+                                PMU_WAIT_US) != 0) {
         HAL_LOG_ERR("rk3568: PD_NPU bus stayed idle (idle status 0x%08x)",
                     (unsigned)hal_mmio_read32(RK3568_PMU_BASE + PMU_BUS_IDLE_ST));
         return -1;

@@ -44,39 +44,23 @@ static const rk3588_npu_domain npu_domains[] = {
     {"PD_NPU2", 5, 4, 3},
 };
 
-__attribute__((constructor(101))) static void board_early_init(void)
-{
-    hal_exceptions_install();
-}
-
-static void pmu_write_masked(uint32_t reg, unsigned bit, unsigned value)
-{
-    hal_mmio_write32(RK3588_PMU1_BASE + reg, (1u << (bit + 16)) | ((value & 1u) << bit));
-}
-
-/* Wait until (reg & bit) == want; 0 on success, -1 after PMU_WAIT_US. */
-static int pmu_wait_bit(uint32_t reg, unsigned bit, unsigned want)
-{
-    uint64_t end = hal_time_us() + PMU_WAIT_US;
-
-    do {
-        if (((hal_mmio_read32(RK3588_PMU1_BASE + reg) >> bit) & 1u) == want)
-            return 0;
-    } while (hal_time_us() < end);
-    return -1;
-}
-
 static int power_on_domain(const rk3588_npu_domain *d)
 {
-    pmu_write_masked(PMU_PWR_CON, (unsigned)d->pwr_bit, 0); /* 0 = powered */
-    if (d->repair_bit >= 0 && pmu_wait_bit(PMU_REPAIR_ST, (unsigned)d->repair_bit, 1) != 0) {
+    /* 0 = powered */
+    board_rockchip_write_bit(RK3588_PMU1_BASE + PMU_PWR_CON, (unsigned)d->pwr_bit, 0);
+    if (d->repair_bit >= 0 &&
+        board_rockchip_wait_bit(RK3588_PMU1_BASE + PMU_REPAIR_ST, (unsigned)d->repair_bit, 1,
+                                PMU_WAIT_US) != 0) {
         HAL_LOG_ERR("rk3588: %s did not finish memory repair after power-on", d->name);
         return -1;
     }
     if (d->idle_bit >= 0) {
-        pmu_write_masked(PMU_BUS_IDLE_REQ, (unsigned)d->idle_bit, 0); /* leave bus idle */
-        if (pmu_wait_bit(PMU_BUS_IDLE_ACK, (unsigned)d->idle_bit, 0) != 0 ||
-            pmu_wait_bit(PMU_BUS_IDLE_ST, (unsigned)d->idle_bit, 0) != 0) {
+        /* leave bus idle */
+        board_rockchip_write_bit(RK3588_PMU1_BASE + PMU_BUS_IDLE_REQ, (unsigned)d->idle_bit, 0);
+        if (board_rockchip_wait_bit(RK3588_PMU1_BASE + PMU_BUS_IDLE_ACK, (unsigned)d->idle_bit, 0,
+                                    PMU_WAIT_US) != 0 ||
+            board_rockchip_wait_bit(RK3588_PMU1_BASE + PMU_BUS_IDLE_ST, (unsigned)d->idle_bit, 0,
+                                    PMU_WAIT_US) != 0) {
             HAL_LOG_ERR("rk3588: %s bus stayed idle", d->name);
             return -1;
         }

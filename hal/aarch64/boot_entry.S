@@ -61,16 +61,7 @@ from_el1:
     stp  x10, x11, [x9, #S(2)]
     mrs  x10, vbar_el1
     str  x10, [x9, #S(4)]
-    mrs  x0, sctlr_el1
-    bic  x0, x0, #SCTLR_M
-    bic  x0, x0, #SCTLR_C
-    msr  sctlr_el1, x0
-    isb
-    bl   dcache_clean_invalidate_all
-    ic   iallu
-    tlbi vmalle1
-    dsb  sy
-    isb
+    bl   el1_caches_off
     b    _start
 
 from_el2:
@@ -174,13 +165,12 @@ dcache_clean_invalidate_all:
     ret
     .size dcache_clean_invalidate_all, . - dcache_clean_invalidate_all
 
-// void hal_boot_return(int status): back to the loader as if `go` returned.
-    .section .text.hal_boot_return, "ax"
-    .global hal_boot_return
-    .type hal_boot_return, %function
-hal_boot_return:
-    msr  daifset, #0xf
-    mov  x19, x0
+// EL1's MMU and D-cache off, the data cache cleaned and invalidated, the
+// I-cache and EL1's TLB dropped. No stack: x17 keeps the return address,
+// and x0-x8, x10-x15 are clobbered (x9 is kept for the callers).
+    .type el1_caches_off, %function
+el1_caches_off:
+    mov  x17, x30
     mrs  x0, sctlr_el1
     bic  x0, x0, #SCTLR_M
     bic  x0, x0, #SCTLR_C
@@ -191,6 +181,17 @@ hal_boot_return:
     tlbi vmalle1
     dsb  sy
     isb
+    ret  x17
+    .size el1_caches_off, . - el1_caches_off
+
+// void hal_boot_return(int status): back to the loader as if `go` returned.
+    .section .text.hal_boot_return, "ax"
+    .global hal_boot_return
+    .type hal_boot_return, %function
+hal_boot_return:
+    msr  daifset, #0xf
+    mov  x19, x0
+    bl   el1_caches_off
     mov  x0, x19
     ldr  x9, =hal_boot_state
     add  x10, x0, #1

@@ -31,6 +31,24 @@
     .equ S_NMRR, HAL_BOOT_SYSREG + 40    @ MAIR1 under LPAE
     .equ S_VBAR, HAL_BOOT_SYSREG + 48
 
+@ PL1's (SVC's) MMU and D-cache off; clobbers r0.
+    .macro pl1_mmu_dcache_off
+    mrc   p15, 0, r0, c1, c0, 0     @ SCTLR
+    bic   r0, r0, #(SCTLR_M | SCTLR_C)
+    mcr   p15, 0, r0, c1, c0, 0
+    isb
+    .endm
+
+@ The I-cache, branch predictor and PL1 TLB dropped; clobbers r0.
+    .macro pl1_drop_icache_tlb
+    mov   r0, #0
+    mcr   p15, 0, r0, c7, c5, 0     @ ICIALLU
+    mcr   p15, 0, r0, c7, c5, 6     @ BPIALL
+    mcr   p15, 0, r0, c8, c7, 0     @ TLBIALL
+    dsb   sy
+    isb
+    .endm
+
     .section .text.boot.enter, "ax"
     .global hal_boot_entry
     .type hal_boot_entry, %function
@@ -59,17 +77,9 @@ from_svc:
     isb
     mrrc  p15, 1, r0, r1, c14       @ CNTVCT
     strd  r0, r1, [r12, #HAL_BOOT_TICKS]
-    mrc   p15, 0, r0, c1, c0, 0     @ SCTLR
-    bic   r0, r0, #(SCTLR_M | SCTLR_C)
-    mcr   p15, 0, r0, c1, c0, 0
-    isb
+    pl1_mmu_dcache_off
     bl    dcache_clean_invalidate_all
-    mov   r0, #0
-    mcr   p15, 0, r0, c7, c5, 0     @ ICIALLU
-    mcr   p15, 0, r0, c7, c5, 6     @ BPIALL
-    mcr   p15, 0, r0, c8, c7, 0     @ TLBIALL
-    dsb   sy
-    isb
+    pl1_drop_icache_tlb
     ldr   r0, =_start               @ Thumb in picolibc: interworking branch
     bx    r0
 
@@ -192,10 +202,7 @@ hal_boot_return:
     bxne  lr
     cpsid aif
     mov   r9, r0
-    mrc   p15, 0, r0, c1, c0, 0
-    bic   r0, r0, #(SCTLR_M | SCTLR_C)
-    mcr   p15, 0, r0, c1, c0, 0
-    isb
+    pl1_mmu_dcache_off
     bl    dcache_clean_invalidate_all
     ldr   r12, =hal_boot_state
     add   r0, r9, #1
@@ -214,12 +221,7 @@ hal_boot_return:
     mcr   p15, 0, r0, c10, c2, 1
     ldr   r0, [r12, #S_VBAR]
     mcr   p15, 0, r0, c12, c0, 0
-    mov   r0, #0
-    mcr   p15, 0, r0, c7, c5, 0     @ ICIALLU
-    mcr   p15, 0, r0, c7, c5, 6     @ BPIALL
-    mcr   p15, 0, r0, c8, c7, 0     @ TLBIALL
-    dsb   sy
-    isb
+    pl1_drop_icache_tlb
     ldr   r0, [r12, #S_SCTLR]
     mcr   p15, 0, r0, c1, c0, 0
     isb

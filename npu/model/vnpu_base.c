@@ -169,6 +169,22 @@ uint8_t *vnpu_dma_write(vnpu_task *t, uint32_t addr, uint64_t len, const char *w
 
 /* ---- SoC configuration ------------------------------------------------------ */
 
+/* ---- fp16 table (vnpu_fp.h) ---------------------------------------------- */
+
+float vnpu_f16_table[65536];
+
+/* Filled once: every vnpu_init after the first finds it done. */
+static void vnpu_f16_table_fill(void)
+{
+    static int filled;
+
+    if (filled)
+        return;
+    for (uint32_t h = 0; h < 65536u; h++)
+        vnpu_f16_table[h] = vnpu_f16_to_f32_calc((uint16_t)h);
+    filled = 1;
+}
+
 int vnpu_base_init(const npu_soc_profile *soc)
 {
     int rk356x = npu_soc_is_rk356x(soc);
@@ -176,6 +192,7 @@ int vnpu_base_init(const npu_soc_profile *soc)
     vnpu_reg_base = npu_reg_at(0);
     if (npu_reg_count() > VNPU_MAX_REGS || vnpu_reg_base == NULL)
         return -1;
+    vnpu_f16_table_fill();
     memset(&vnpu_soc, 0, sizeof vnpu_soc);
     vnpu_soc.atom = soc->feature_atom_bytes;
     vnpu_soc.pc_scale = soc->pc_data_amount_scale ? soc->pc_data_amount_scale : 1;
@@ -195,16 +212,4 @@ int vnpu_base_init(const npu_soc_profile *soc)
 void vnpu_cfg_set_cvt_bit0(int enable)
 {
     vnpu_soc.cvt_bit0_enable = (uint8_t)(enable != 0);
-}
-
-/* ---- fp16 table (vnpu_fp.h) ---------------------------------------------- */
-
-float vnpu_f16_table[65536];
-int vnpu_f16_table_ready;
-
-void vnpu_f16_table_fill(void)
-{
-    for (uint32_t h = 0; h < 65536u; h++)
-        vnpu_f16_table[h] = vnpu_f16_to_f32_calc((uint16_t)h);
-    vnpu_f16_table_ready = 1;
 }

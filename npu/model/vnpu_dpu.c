@@ -844,6 +844,17 @@ static void vnpu_store_int(uint8_t *d, unsigned prec, int64_t y)
  * ReLU; then OUT_CVT), while the loops vectorise. */
 #define VNPU_DPU_RUN 64u
 
+/* ReLU (negatives to 0) and ReLUX (values above cap to cap) over a run. */
+static void vnpu_relu_fp_run(float *v, uint32_t n, int relu, int relux, float cap)
+{
+    if (relu)
+        for (uint32_t j = 0; j < n; j++)
+            v[j] = v[j] < 0.0f ? 0.0f : v[j];
+    if (relux)
+        for (uint32_t j = 0; j < n; j++)
+            v[j] = v[j] > cap ? cap : v[j];
+}
+
 static void vnpu_stage_fp_run(const vnpu_stage *s, float *v, uint32_t ch0, uint32_t n)
 {
     if (s->alu && s->alu_stream)
@@ -858,12 +869,7 @@ static void vnpu_stage_fp_run(const vnpu_stage *s, float *v, uint32_t ch0, uint3
     else if (s->mul)
         for (uint32_t j = 0; j < n; j++)
             v[j] *= s->f_mul;
-    if (s->relu)
-        for (uint32_t j = 0; j < n; j++)
-            v[j] = v[j] < 0.0f ? 0.0f : v[j];
-    if (s->relux)
-        for (uint32_t j = 0; j < n; j++)
-            v[j] = v[j] > s->f_relux ? s->f_relux : v[j];
+    vnpu_relu_fp_run(v, n, s->relu, s->relux, s->f_relux);
 }
 
 static void vnpu_ew_fp_run(const vnpu_dpu_plan *pl, const vnpu_soc_cfg *cfg, float *v, uint32_t p,
@@ -930,12 +936,7 @@ static void vnpu_dpu_fp_run(const vnpu_dpu_plan *pl, const vnpu_soc_cfg *cfg, fl
                 v[j] = vnpu_lut_eval(&pl->lut, v[j]);
         if (pl->ew_do_op)
             vnpu_ew_fp_run(pl, cfg, v, p, ch0, n);
-        if (pl->ew_relu)
-            for (uint32_t j = 0; j < n; j++)
-                v[j] = v[j] < 0.0f ? 0.0f : v[j];
-        if (pl->ew_relux)
-            for (uint32_t j = 0; j < n; j++)
-                v[j] = v[j] > pl->ew_f_relux ? pl->ew_f_relux : v[j];
+        vnpu_relu_fp_run(v, n, pl->ew_relu, pl->ew_relux, pl->ew_f_relux);
     }
     vnpu_dpu_fp_store(pl, cfg, v, p, ch0, n);
 }

@@ -31,16 +31,13 @@ static inline float vnpu_f16_to_f32_calc(uint16_t h)
 }
 
 /* binary16 -> binary32 through a table of every half's value (256 KiB,
- * filled from vnpu_f16_to_f32_calc on first use, vnpu_base.c): the data paths
- * convert every element they read. */
+ * filled from vnpu_f16_to_f32_calc by vnpu_init, vnpu_base.c): the data
+ * paths convert every element they read, and all of them run on a device
+ * vnpu_init set up. */
 extern float vnpu_f16_table[65536];
-extern int vnpu_f16_table_ready;
-void vnpu_f16_table_fill(void);
 
 static inline float vnpu_f16_to_f32(uint16_t h)
 {
-    if (!vnpu_f16_table_ready)
-        vnpu_f16_table_fill();
     return vnpu_f16_table[h];
 }
 
