@@ -273,10 +273,11 @@ static int poll_pass(npu_device *dev, npu_pending *p)
         }
         if (ret == 1) {
             if (p->cs[i].left)
-                start_next_slice(dev, &p->cs[i]); /* the next slice gets a fresh timeout */
+                start_next_slice(dev, &p->cs[i]);
             else
                 p->busy--;
-            p->deadline = rknpu_hook_time_us() + dev->timeout_us;
+            if (p->busy) /* progress: what still runs gets a fresh timeout */
+                p->deadline = rknpu_hook_time_us() + dev->timeout_us;
         }
     }
     return NPU_OK;

@@ -83,12 +83,11 @@ typedef struct {
     unsigned n;
 } rknn_run_cores;
 
-/* The last step rknn_steps_next worked out: steps depend only on the model
- * and the core count, so the next run's same step skips the search through
- * the task records. */
+/* The step rknn_steps_next worked out from one node: steps depend only on
+ * the model and the core count, so every later run's same step skips the
+ * search through the task records. end 0: not worked out yet. */
 typedef struct {
-    uint8_t valid, n_cores;
-    uint32_t from, end, next; /* nodes [from, end) asked, the step ended before next */
+    uint32_t end, next; /* nodes [from, end) asked, the step ended before next */
     rknn_model_step step;
 } rknn_step_memo;
 
@@ -129,7 +128,8 @@ typedef struct rknn_ctx {
     struct rknn_matmul_state *matmul; /* a matmul context's state (carve-out), else NULL */
     uint8_t *async_prev;              /* RKNN_FLAG_ASYNC_MASK: previous frame's native outputs */
     uint8_t async_have_prev;
-    rknn_step_memo step_memo;
+    rknn_step_memo *steps; /* [n_nodes], indexed by a step's first node (carve-out) */
+    uint8_t steps_cores;   /* the core count the remembered steps are for */
 } rknn_ctx;
 
 /* Handle <-> context, validating the handle (pool membership and magic). */

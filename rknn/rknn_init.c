@@ -78,6 +78,8 @@ static void ctx_release(rknn_ctx *ctx)
     rknn_custom_release_all(ctx);
     store_release(ctx);
     dma_free(&ctx->regcmd);
+    if (ctx->steps)
+        mem_carveout_free(rknpu_platform_carveout(), ctx->steps);
     if (ctx->arena_owned)
         dma_free(&ctx->arena);
     if (ctx->mapped_file)
@@ -137,6 +139,7 @@ static int bind_weights(rknn_ctx *ctx)
 
 static int bind_memory(rknn_ctx *ctx)
 {
+    uint8_t *steps = NULL;
     int ret = rknn_io_plan_inputs(ctx);
 
     if (ret == RKNN_SUCC)
@@ -145,8 +148,12 @@ static int bind_memory(rknn_ctx *ctx)
     if (ret != RKNN_SUCC)
         return ret;
     ret = dma_alloc(ctx->plan.regcmd_bytes, &ctx->regcmd, "rknn_init: command stream");
+    if (ret == RKNN_SUCC)
+        ret = dma_alloc(ctx->plan.step_memo_bytes, &steps, "rknn_init: run steps");
     if (ret != RKNN_SUCC)
         return ret;
+    ctx->steps = (rknn_step_memo *)(void *)steps;
+    ctx->steps_cores = 0; /* none remembered yet: the first run zeroes the table */
     if (ctx->flags & (RKNN_FLAG_MEM_ALLOC_OUTSIDE | RKNN_FLAG_INTERNAL_ALLOC_OUTSIDE))
         return RKNN_SUCC; /* rknn_set_internal_mem() provides the arena */
     ret = dma_alloc(ctx->plan.arena_bytes, &ctx->arena, "rknn_init: activation arena");
@@ -449,8 +456,9 @@ int rknpu_model_mem_requirements(const void *model, size_t size, rknpu_model_mem
     /* Peak during rknn_init: every block, each rounded to the allocator's
      * granule; the constants are read in place unless a blob is misaligned. */
     zero_copy = (uint64_t)plan.regcmd_bytes + plan.arena_bytes + plan.io_plan_bytes +
-                plan.input_home_bytes + plan.scratch_bytes + 4u * MEM_MIN_ALIGN +
-                (uint64_t)view.n_relocs * sizeof(uint16_t) + MEM_MIN_ALIGN; /* the memo */
+                plan.input_home_bytes + plan.step_memo_bytes + plan.scratch_bytes +
+                5u * MEM_MIN_ALIGN + (uint64_t)view.n_relocs * sizeof(uint16_t) +
+                MEM_MIN_ALIGN; /* the memo */
     if (!plan.blobs_aligned)
         zero_copy += plan.weight_bytes + MEM_MIN_ALIGN;
     out->model_copy_bytes = plan.image_bytes;

@@ -25,10 +25,12 @@ int rknn_loader_validate(const rknn_model_view *m, const npu_soc_profile *soc, r
 {
     int ret = rknn_model_plan(m, soc, plan);
 
-    if (ret == RKNN_SUCC)
-        plan->io_plan_bytes =
-            align_up32(m->n_inputs * (uint32_t)sizeof(rknn_io_plan), MEM_MIN_ALIGN);
-    return ret;
+    if (ret != RKNN_SUCC)
+        return ret;
+    plan->io_plan_bytes = align_up32(m->n_inputs * (uint32_t)sizeof(rknn_io_plan), MEM_MIN_ALIGN);
+    plan->step_memo_bytes =
+        align_up32(m->n_nodes * (uint32_t)sizeof(rknn_step_memo), MEM_MIN_ALIGN);
+    return RKNN_SUCC;
 }
 
 /* Where each blob starts in the store's constants: its file offset when the

@@ -824,7 +824,7 @@ static int mm_run_batch(mm_state *s, uint32_t first, uint32_t n)
         return RKNN_ERR_FAIL;
     }
     rknpu_hook_cache_clean(s->stream, s->stream_bytes + 40u * MM_BATCH);
-    rknn_run_free_cores(NULL, &job, 1);
+    rknn_run_free_cores(NULL, &job.core, 1);
     return npu_run(rknpu_platform_npu(), &job, 1, &res);
 }
 

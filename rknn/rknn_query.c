@@ -111,6 +111,8 @@ static int query_mem_size(const rknn_ctx *ctx, void *info)
         m->total_dma_allocated_size += ctx->plan.regcmd_bytes;
     if (ctx->arena_owned)
         m->total_dma_allocated_size += ctx->plan.arena_bytes;
+    if (ctx->steps)
+        m->total_dma_allocated_size += ctx->plan.step_memo_bytes;
     if (ctx->in_plan) /* the input plans and the inputs' own buffers */
         m->total_dma_allocated_size += ctx->plan.io_plan_bytes + ctx->plan.input_home_bytes;
     return RKNN_SUCC; /* no SRAM on this runtime: sram sizes are 0 */

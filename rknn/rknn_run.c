@@ -120,24 +120,22 @@ static int group_jobs(rknn_ctx *ctx, const rknn_run_cores *rc, npu_core_job *job
     return RKNN_SUCC;
 }
 
-static int build_jobs(rknn_ctx *ctx, rknn_run_cores *rc, npu_core_job *jobs)
-{
-    if (cores_for_mask(ctx, ctx->core_mask, rc->core, &rc->n) != 0)
-        return RKNN_ERR_PARAM_INVALID;
-    return group_jobs(ctx, rc, jobs);
-}
-
 /* Book-keeping once a run's work is complete: hw_us is the NPU's time,
  * total_us the whole run's (more when CPU operators ran). */
-static int run_completed(rknn_ctx *ctx, const npu_core_job *jobs, unsigned n, uint64_t hw_us,
-                         uint64_t total_us)
+static int run_completed(rknn_ctx *ctx, const rknn_run_cores *rc, uint64_t hw_us, uint64_t total_us)
 {
+    npu_core_job groups[RKNPU_MAX_CORES];
+    int ret;
+
     ctx->runs++;
     ctx->last_npu_us = (int64_t)hw_us;
     ctx->last_run_us = (int64_t)(total_us > hw_us ? total_us : hw_us);
-    ctx->last_cores = (uint8_t)n;
-    if (ctx->flags & RKNN_FLAG_COLLECT_PERF_MASK)
-        record_perf(ctx, jobs, n);
+    ctx->last_cores = (uint8_t)rc->n;
+    if (ctx->flags & RKNN_FLAG_COLLECT_PERF_MASK) {
+        if ((ret = group_jobs(ctx, rc, groups)) != RKNN_SUCC)
+            return ret;
+        record_perf(ctx, groups, rc->n);
+    }
     return rknn_io_after_run(ctx);
 }
 
@@ -158,8 +156,6 @@ static int start_next_step(rknn_ctx *ctx, int *started)
 int rknn_run_settle(rknn_ctx *ctx)
 {
     npu_job_result res;
-    npu_core_job groups[RKNPU_MAX_CORES];
-    rknn_run_cores rc;
     int ret, started = 1;
 
     if (!ctx->pending.active) {
@@ -177,10 +173,7 @@ int rknn_run_settle(rknn_ctx *ctx)
         if (ret != RKNN_SUCC)
             return ret;
     }
-    rc = ctx->run_cores;
-    ret = group_jobs(ctx, &rc, groups);
-    return ret == RKNN_SUCC ? run_completed(ctx, groups, rc.n, ctx->run_hw_us, ctx->run_hw_us)
-                            : ret;
+    return run_completed(ctx, &ctx->run_cores, ctx->run_hw_us, ctx->run_hw_us);
 }
 
 /* RKNN_FLAG_ASYNC_MASK: keep the finished frame's outputs while the next
@@ -214,10 +207,10 @@ static int snapshot_outputs(rknn_ctx *ctx)
     return RKNN_SUCC;
 }
 
-void rknn_run_free_cores(const rknn_ctx *self, const npu_core_job *jobs, unsigned n)
+void rknn_run_free_cores(const rknn_ctx *self, const unsigned *cores, unsigned n)
 {
     for (unsigned i = 0; i < n; i++) {
-        npu_pending *p = npu_core_owner(rknpu_platform_npu(), jobs[i].core);
+        npu_pending *p = npu_core_owner(rknpu_platform_npu(), cores[i]);
         rknn_ctx *other;
         if (!p || (self && p == &self->pending))
             continue;
@@ -230,7 +223,6 @@ void rknn_run_free_cores(const rknn_ctx *self, const npu_core_job *jobs, unsigne
 
 static int run_locked(rknn_ctx *ctx, const rknn_run_extend *extend)
 {
-    npu_core_job groups[RKNPU_MAX_CORES];
     rknn_run_cores rc;
     int blocking = !(extend && extend->non_block) && !(ctx->flags & RKNN_FLAG_ASYNC_MASK);
     int ret = rknn_run_settle(ctx), started;
@@ -239,18 +231,17 @@ static int run_locked(rknn_ctx *ctx, const rknn_run_extend *extend)
         ret = snapshot_outputs(ctx);
     if (ret == RKNN_SUCC)
         ret = rknn_io_before_run(ctx);
-    if (ret == RKNN_SUCC)
-        ret = build_jobs(ctx, &rc, groups);
+    if (ret == RKNN_SUCC && cores_for_mask(ctx, ctx->core_mask, rc.core, &rc.n) != 0)
+        ret = RKNN_ERR_PARAM_INVALID;
     if (ret != RKNN_SUCC)
         return ret;
-    rknn_run_free_cores(ctx, groups, rc.n);
+    rknn_run_free_cores(ctx, rc.core, rc.n);
     if (ctx->has_cpu_nodes) {
         /* CPU operators sit between NPU segments: this run completes here. */
         uint64_t t0 = rknpu_hook_time_us(), hw_us = 0;
         ret = rknn_custom_run_graph(ctx, &rc, &hw_us);
         /* PERF_RUN is the whole inference (api.md §2.6), CPU operators too */
-        return ret == RKNN_SUCC ? run_completed(ctx, groups, rc.n, hw_us, rknpu_hook_time_us() - t0)
-                                : ret;
+        return ret == RKNN_SUCC ? run_completed(ctx, &rc, hw_us, rknpu_hook_time_us() - t0) : ret;
     }
     ctx->run_cores = rc;
     ctx->run_node = 0;

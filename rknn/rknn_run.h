@@ -11,9 +11,9 @@
  * touches the context's memory does this first. RKNN_SUCC if none. */
 int rknn_run_settle(rknn_ctx *ctx);
 /* Cores run one job at a time: finish the runs other contexts left in flight
- * (non_block / async) on the cores these jobs need, as a hardware queue
+ * (non_block / async) on the n cores a job needs, as a hardware queue
  * would; a failure is kept for that context's next call. */
-void rknn_run_free_cores(const rknn_ctx *self, const npu_core_job *jobs, unsigned n);
+void rknn_run_free_cores(const rknn_ctx *self, const unsigned *cores, unsigned n);
 /* The first line of the RKNN_QUERY_PERF_DETAIL text of the last run (its
  * total, NPU part and cores) into buf; the length written. */
 int rknn_perf_head(const rknn_ctx *ctx, char *buf, size_t cap);

@@ -7,29 +7,30 @@
 #include "rknn_steps.h"
 #include "rknpu_platform_internal.h"
 
-/* The step that starts at *node (rknn_model_next_step), remembered for the
- * next run. */
+/* The step that starts at *node (rknn_model_next_step), remembered per
+ * first node for the next runs. */
 static int next_step(rknn_ctx *ctx, unsigned n_cores, uint32_t *node, uint32_t end,
                      rknn_model_step *step)
 {
-    rknn_step_memo *m = &ctx->step_memo;
     uint32_t from = *node;
+    rknn_step_memo *m = ctx->steps ? &ctx->steps[from] : NULL;
 
-    if (m->valid && m->n_cores == n_cores && m->from == from && m->end == end) {
+    if (m && ctx->steps_cores != n_cores) { /* a new core mask: new steps */
+        memset(ctx->steps, 0, ctx->plan.step_memo_bytes);
+        ctx->steps_cores = (uint8_t)n_cores;
+    }
+    if (m && m->end == end) {
         *step = m->step;
         *node = m->next;
         return RKNN_SUCC;
     }
     if (rknn_model_next_step(&ctx->model, n_cores, node, end, step) != RKNN_SUCC)
         return RKNN_ERR_MODEL_INVALID;
-    if (from >= end) /* the run's last call finds nothing left: nothing to remember */
-        return RKNN_SUCC;
-    m->valid = 1;
-    m->n_cores = (uint8_t)n_cores;
-    m->from = from;
-    m->end = end;
-    m->next = *node;
-    m->step = *step;
+    if (m) {
+        m->end = end;
+        m->next = *node;
+        m->step = *step;
+    }
     return RKNN_SUCC;
 }
 
@@ -37,10 +38,12 @@ int rknn_steps_next(rknn_ctx *ctx, const rknn_run_cores *rc, uint32_t *node, uin
                     npu_core_job *jobs, unsigned *n_jobs)
 {
     rknn_model_step step;
-    int ret = next_step(ctx, rc->n, node, end, &step);
+    int ret;
 
     *n_jobs = 0;
-    if (ret != RKNN_SUCC)
+    if (*node >= end) /* the run's last call: nothing left */
+        return RKNN_SUCC;
+    if ((ret = next_step(ctx, rc->n, node, end, &step)) != RKNN_SUCC)
         return ret;
     for (unsigned i = 0; i < rc->n; i++) {
         if (!step.core[i].count)

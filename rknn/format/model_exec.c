@@ -96,6 +96,13 @@ int rknn_model_task(const rknn_model_view *view, uint32_t i, rknn_model_task_inf
     return RKNN_SUCC;
 }
 
+/* Task i's node, for indices the caller has bounded by n_tasks (a group's
+ * range is checked against n_tasks at parse time). */
+static uint32_t task_op_idx(const rknn_model_view *v, uint32_t i)
+{
+    return rknn_fbs_le32(v->task_data + (size_t)i * RKNN_MODEL_TASK_RECORD_SIZE + NPU_TASK_OP_IDX);
+}
+
 /* Slots: 1-core config first, then the 2-core pair, then the 3-core trio. */
 static uint32_t group_slot(uint32_t n_cores, uint32_t core)
 {
@@ -147,12 +154,10 @@ static rknn_model_task_range node_run(const rknn_model_view *v, rknn_model_task_
                                       uint32_t node)
 {
     uint32_t lo = g.first, hi = g.first + g.count, first;
-    rknn_model_task_info t;
 
     while (lo < hi) { /* first record with op_idx >= node */
         uint32_t mid = lo + (hi - lo) / 2;
-        rknn_model_task(v, mid, &t);
-        if (t.op_idx < node)
+        if (task_op_idx(v, mid) < node)
             lo = mid + 1;
         else
             hi = mid;
@@ -161,8 +166,7 @@ static rknn_model_task_range node_run(const rknn_model_view *v, rknn_model_task_
     hi = g.first + g.count;
     while (lo < hi) { /* first record with op_idx > node */
         uint32_t mid = lo + (hi - lo) / 2;
-        rknn_model_task(v, mid, &t);
-        if (t.op_idx <= node)
+        if (task_op_idx(v, mid) <= node)
             lo = mid + 1;
         else
             hi = mid;
@@ -236,18 +240,16 @@ int rknn_model_next_step(const rknn_model_view *view, uint32_t n_cores, uint32_t
  * that (the extra records are LUT-loading tasks the count leaves out). */
 FMT_API int fmt_validate_task_order(const rknn_model_view *v)
 {
-    rknn_model_task_info prev, rec;
     rknn_model_node_info node;
 
     for (uint32_t s = 0; s < v->n_core_slots; s++) {
         rknn_model_task_range g = v->groups[s];
         for (uint32_t i = g.first + 1; i < g.first + g.count; i++) {
-            rknn_model_task(v, i - 1, &prev);
-            rknn_model_task(v, i, &rec);
-            if (rec.op_idx < prev.op_idx) {
+            uint32_t prev = task_op_idx(v, i - 1), cur = task_op_idx(v, i);
+            if (cur < prev) {
                 HAL_LOG_ERR("rknn model: task %lu (op_idx %lu) follows a task of node %lu in "
                             "core group %lu: the records are not in node order",
-                            (unsigned long)i, (unsigned long)rec.op_idx, (unsigned long)prev.op_idx,
+                            (unsigned long)i, (unsigned long)cur, (unsigned long)prev,
                             (unsigned long)s);
                 return RKNN_ERR_MODEL_INVALID;
             }

@@ -363,6 +363,7 @@ typedef struct {
     uint32_t arena_bytes;      /* activations incl. inputs and outputs */
     uint32_t scratch_bytes;    /* loader work area, freed before rknn_init returns */
     uint32_t io_plan_bytes;    /* per-input conversion plans (the runtime's: rknn_io.c) */
+    uint32_t step_memo_bytes;  /* a step per node, remembered (the runtime's: rknn_steps.c) */
     uint32_t input_home_bytes; /* own buffers of inputs whose arena bytes other tensors reuse */
     uint32_t image_bytes;      /* the runtime's copy of the model file (default mode) */
     uint8_t blobs_aligned;     /* every weight blob is 64-byte aligned in the file */

@@ -178,8 +178,13 @@ static float check_outputs(rknn_context ctx)
 
 static void test_model(const char *file, rknpu_soc_id soc)
 {
-    static const rknn_core_mask masks[] = {RKNN_NPU_CORE_AUTO, RKNN_NPU_CORE_1, RKNN_NPU_CORE_0_1,
-                                           RKNN_NPU_CORE_0_1_2};
+    /* Each mask twice and back to earlier ones: a run of several steps (CPU
+     * operator between NPU segments) reuses the steps its context remembers
+     * until the core count changes. */
+    static const rknn_core_mask masks[] = {
+        RKNN_NPU_CORE_AUTO,  RKNN_NPU_CORE_AUTO, RKNN_NPU_CORE_1,
+        RKNN_NPU_CORE_0_1,   RKNN_NPU_CORE_0_1,  RKNN_NPU_CORE_0_1_2,
+        RKNN_NPU_CORE_0_1_2, RKNN_NPU_CORE_1,    RKNN_NPU_CORE_0_1};
     rknn_custom_op op = make_op();
     rknn_input_output_num io;
     rknn_tensor_attr attr;

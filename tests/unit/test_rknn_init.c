@@ -86,6 +86,15 @@ static size_t used_bytes(void)
     return st.used_bytes;
 }
 
+/* The runtime's own tables in the carve-out: the per-input plans, and the
+ * run-step table, one rknn_step_memo per graph node, in 64-byte blocks. */
+static size_t own_tables(rknn_context h)
+{
+    const rknn_ctx *ctx = rknn_ctx_from_handle(h);
+
+    return ctx->plan.io_plan_bytes + (ctx->model.n_nodes * sizeof(rknn_step_memo) + 63) / 64 * 64;
+}
+
 static size_t load(const char *name, uint8_t *buf)
 {
     char path[512];
@@ -277,8 +286,7 @@ static void test_sample(const sample *s)
     /* the runtime's copy of the file (constants read in place), stream,
      * arena, and the small per-input plan block */
     CHECK_EQ_U(used_bytes(), (n + 63) / 64 * 64 + s->regcmd_bytes +
-                                 (s->arena_bytes + 63) / 64 * 64 +
-                                 rknn_ctx_from_handle(h)->plan.io_plan_bytes + s->home_bytes);
+                                 (s->arena_bytes + 63) / 64 * 64 + own_tables(h) + s->home_bytes);
     CHECK_EQ_U(rknn_ctx_from_handle(h)->plan.input_home_bytes, s->home_bytes);
     CHECK(rknn_ctx_from_handle(h)->plan.io_plan_bytes <= 64u * 4u * s->n_in);
     CHECK(rknn_destroy(h) == RKNN_SUCC);
@@ -354,8 +362,7 @@ static void test_flags(void)
     CHECK(rknn_init(&h, model, (uint32_t)n, RKNN_FLAG_MEM_ALLOC_OUTSIDE, NULL) == RKNN_SUCC);
     /* only the model copy, the stream and the input plans: weights and arena
      * come from the user */
-    CHECK_EQ_U(used_bytes(),
-               (n + 63) / 64 * 64 + 13696 + rknn_ctx_from_handle(h)->plan.io_plan_bytes);
+    CHECK_EQ_U(used_bytes(), (n + 63) / 64 * 64 + 13696 + own_tables(h));
     CHECK(rknn_destroy(h) == RKNN_SUCC);
 
     CHECK(rknn_init(&h, model, (uint32_t)n, RKNN_FLAG_COLLECT_PERF_MASK | RKNN_FLAG_PRIOR_LOW,
@@ -507,8 +514,7 @@ static void test_model_buffer(const sample *s)
     before = used_bytes();
     CHECK(rknn_init(&h, buf->virt_addr, (uint32_t)n, RKNN_FLAG_MODEL_BUFFER_ZERO_COPY, NULL) ==
           RKNN_SUCC);
-    CHECK_EQ_U(used_bytes() - before, s->regcmd_bytes + arena + s->home_bytes +
-                                          rknn_ctx_from_handle(h)->plan.io_plan_bytes);
+    CHECK_EQ_U(used_bytes() - before, s->regcmd_bytes + arena + s->home_bytes + own_tables(h));
     CHECK(used_bytes() - before <= need.carveout_zero_copy_bytes);
     CHECK(rknn_ctx_from_handle(h)->store->dma == buf->virt_addr);
     check_queries(h, s, 0);
@@ -518,8 +524,8 @@ static void test_model_buffer(const sample *s)
 
     /* zero copy, the buffer outside NPU memory: only the constants copied */
     CHECK(rknn_init(&h, model, (uint32_t)n, RKNN_FLAG_MODEL_BUFFER_ZERO_COPY, NULL) == RKNN_SUCC);
-    CHECK_EQ_U(used_bytes(), s->weight_bytes + s->regcmd_bytes + arena + s->home_bytes +
-                                 rknn_ctx_from_handle(h)->plan.io_plan_bytes);
+    CHECK_EQ_U(used_bytes(),
+               s->weight_bytes + s->regcmd_bytes + arena + s->home_bytes + own_tables(h));
     CHECK(!rknn_ctx_from_handle(h)->store->in_place);
     check_queries(h, s, 0);
     check_relocated_stream(h, s);
