@@ -55,6 +55,7 @@ typedef struct {
     int64_t step;                   /* index units between entries: 2^INDEX_SELECT */
     uint32_t last;                  /* the window's last entry: (end - start) / step */
     float uflow_slope, oflow_slope; /* scale / 2^shift, table units per index unit */
+    float f_start, f_end, f_step;   /* start, end, step as the evaluation converts them */
 } vnpu_lut_table;
 
 typedef struct {
@@ -299,6 +300,9 @@ static int vnpu_lut_table_prepare(vnpu_task *t, vnpu_lut_table *tb, uint32_t sta
         return vnpu_inconsistent(t, start_off, end_off,
                                  "a LUT window that its 513 entries do not cover");
     tb->last = (uint32_t)(((int64_t)tb->end - tb->start) / tb->step);
+    tb->f_start = (float)tb->start;
+    tb->f_end = (float)tb->end;
+    tb->f_step = (float)tb->step;
     /* the LE and LO slope registers share one layout (regs.def) */
     tb->uflow_slope =
         vnpu_lut_slope(NPU_DPU_LUT_LE_SLOPE_SCALE_LUT_LE_SLOPE_UFLOW_SCALE_GET(scale),
@@ -344,7 +348,7 @@ static int vnpu_lut_prepare(vnpu_task *t, vnpu_dpu_plan *pl)
 /* -1 below the table's window, 0 inside, 1 above. */
 static int vnpu_lut_side(const vnpu_lut_table *tb, float x)
 {
-    return x < (float)tb->start ? -1 : (x > (float)tb->end ? 1 : 0);
+    return x < tb->f_start ? -1 : (x > tb->f_end ? 1 : 0);
 }
 
 /* The table that answers x: the one x falls in; when both or neither do,
@@ -375,10 +379,10 @@ static float vnpu_lut_eval(const vnpu_lut *l, float x)
     uint32_t i;
 
     if (side[id] < 0)
-        return (float)e[0] + (x - (float)tb->start) * tb->uflow_slope;
+        return (float)e[0] + (x - tb->f_start) * tb->uflow_slope;
     if (side[id] > 0)
-        return (float)e[last] + (x - (float)tb->end) * tb->oflow_slope;
-    pos = (x - (float)tb->start) / (float)tb->step;
+        return (float)e[last] + (x - tb->f_end) * tb->oflow_slope;
+    pos = (x - tb->f_start) / tb->f_step;
     i = (uint32_t)pos;
     if (i >= last)
         return (float)e[last];
@@ -890,17 +894,39 @@ static void vnpu_ew_fp_run(const vnpu_dpu_plan *pl, const vnpu_soc_cfg *cfg, flo
     }
 }
 
+/* v[0, n) as halves into h: the normal-range rounding of vnpu_f32_to_f16
+ * for all of them in one branch-free (vectorisable) pass; should any value
+ * need another case, the whole run goes through the general conversion. */
+static void vnpu_f16_run(uint16_t *h, const float *v, uint32_t n)
+{
+    uint32_t other = 0;
+
+    for (uint32_t j = 0; j < n; j++) {
+        uint32_t u = vnpu_f32_bits(v[j]), a = u & 0x7FFFFFFFu;
+        other |= (uint32_t)(a - 0x38800000u >= 0x47800000u - 0x38800000u);
+        h[j] = (uint16_t)(((u >> 16) & 0x8000u) |
+                          ((a - 0x38000000u + 0xFFFu + ((a >> 13) & 1u)) >> 13));
+    }
+    if (other)
+        for (uint32_t j = 0; j < n; j++)
+            h[j] = vnpu_f32_to_f16(v[j]);
+}
+
 /* OUT_CVT and the store of channels [ch0, ch0 + n) of pixel p: plain
  * [pixel][channel] with NONALIGN, else NC1HWC2 (surfaces of C2 channels, one
  * atom per pixel). */
 static void vnpu_dpu_fp_store(const vnpu_dpu_plan *pl, const vnpu_soc_cfg *cfg, float *v,
                               uint32_t p, uint32_t ch0, uint32_t n)
 {
+    uint16_t h[VNPU_DPU_RUN];
+
     if (pl->oc_off != 0) /* x + 0 would turn -0 into +0 */
         for (uint32_t j = 0; j < n; j++)
             v[j] += (float)pl->oc_off;
     for (uint32_t j = 0; j < n; j++)
         v[j] *= pl->oc_f_scale;
+    if (pl->out_prec == VNPU_PREC_FP16)
+        vnpu_f16_run(h, v, n);
     for (uint32_t g = 0, len; g < n; g += len) {
         uint32_t ch = ch0 + g;
         uint8_t *d;
@@ -915,7 +941,7 @@ static void vnpu_dpu_fp_store(const vnpu_dpu_plan *pl, const vnpu_soc_cfg *cfg, 
         }
         if (pl->out_prec == VNPU_PREC_FP16)
             for (uint32_t j = 0; j < len; j++)
-                vnpu_st16(d + (size_t)j * 2u, vnpu_f32_to_f16(v[g + j]));
+                vnpu_st16(d + (size_t)j * 2u, h[g + j]);
         else
             for (uint32_t j = 0; j < len; j++)
                 vnpu_st32(d + (size_t)j * 4u, vnpu_f32_bits(v[g + j]));
