@@ -894,24 +894,6 @@ static void vnpu_ew_fp_run(const vnpu_dpu_plan *pl, const vnpu_soc_cfg *cfg, flo
     }
 }
 
-/* v[0, n) as halves into h: the normal-range rounding of vnpu_f32_to_f16
- * for all of them in one branch-free (vectorisable) pass; should any value
- * need another case, the whole run goes through the general conversion. */
-static void vnpu_f16_run(uint16_t *h, const float *v, uint32_t n)
-{
-    uint32_t other = 0;
-
-    for (uint32_t j = 0; j < n; j++) {
-        uint32_t u = vnpu_f32_bits(v[j]), a = u & 0x7FFFFFFFu;
-        other |= (uint32_t)(a - 0x38800000u >= 0x47800000u - 0x38800000u);
-        h[j] = (uint16_t)(((u >> 16) & 0x8000u) |
-                          ((a - 0x38000000u + 0xFFFu + ((a >> 13) & 1u)) >> 13));
-    }
-    if (other)
-        for (uint32_t j = 0; j < n; j++)
-            h[j] = vnpu_f32_to_f16(v[j]);
-}
-
 /* OUT_CVT and the store of channels [ch0, ch0 + n) of pixel p: plain
  * [pixel][channel] with NONALIGN, else NC1HWC2 (surfaces of C2 channels, one
  * atom per pixel). */
@@ -926,7 +908,7 @@ static void vnpu_dpu_fp_store(const vnpu_dpu_plan *pl, const vnpu_soc_cfg *cfg, 
     for (uint32_t j = 0; j < n; j++)
         v[j] *= pl->oc_f_scale;
     if (pl->out_prec == VNPU_PREC_FP16)
-        vnpu_f16_run(h, v, n);
+        vnpu_f32_to_f16_run(h, v, n);
     for (uint32_t g = 0, len; g < n; g += len) {
         uint32_t ch = ch0 + g;
         uint8_t *d;

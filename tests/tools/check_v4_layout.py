@@ -18,9 +18,9 @@ import re
 import struct
 import sys
 
-# Node slot 6 of the old schema: one table per task (§5).
+# Node slot 6 of the old schema: one table per task (format.md §5.1).
 TASK_REGLIST, TASK_LUT, TASK_INT_MASK = 0, 1, 4
-# Tensor kinds of the old schema (§3.4 numbering).
+# Tensor kinds of the old schema (format.md §3.4 numbering).
 RK356X_CORE_SHIFT_FIRST = 0x300C
 KIND_INPUT, KIND_OUTPUT, KIND_INTERNAL, KIND_CONST, KIND_LUT, KIND_REGLIST = 1, 2, 3, 4, 6, 7
 
@@ -85,7 +85,7 @@ def conv_like(op):
 
 
 def bindings(op, task, node, size):
-    """(register, tensor, first byte offset allowed or None, exact offset or None) per §5."""
+    """(register, tensor, first byte offset allowed or None, exact offset or None) per format.md §5.1."""
     ins, outs = node["ins"], node["outs"]
     if conv_like(op):
         return [("CNA_FEATURE_DATA_ADDR", ins[0], None), ("CNA_DCOMP_ADDR0", ins[1], None),
@@ -180,7 +180,7 @@ def main():
                     unbound += 1
                     fact(False, "node %d %s task %d: %s = 0x%x has no binding" % (k, op, t, name, v))
     fact(bound > 0 and unbound == 0,
-         "%d address register values bound to a node's input/output by the rules of §5, "
+         "%d address register values bound to a node's input/output by the rules of format.md §5.1, "
          "none left over (%d register entries in all)" % (bound, entries))
     for li in sorted(luts):
         tensor = model.tensor(li)
