@@ -55,7 +55,6 @@ typedef struct {
     int64_t step;                   /* index units between entries: 2^INDEX_SELECT */
     uint32_t last;                  /* the window's last entry: (end - start) / step */
     float uflow_slope, oflow_slope; /* scale / 2^shift, table units per index unit */
-    float f_start, f_end, f_step;   /* start, end, step as the evaluation converts them */
 } vnpu_lut_table;
 
 typedef struct {
@@ -300,9 +299,6 @@ static int vnpu_lut_table_prepare(vnpu_task *t, vnpu_lut_table *tb, uint32_t sta
         return vnpu_inconsistent(t, start_off, end_off,
                                  "a LUT window that its 513 entries do not cover");
     tb->last = (uint32_t)(((int64_t)tb->end - tb->start) / tb->step);
-    tb->f_start = (float)tb->start;
-    tb->f_end = (float)tb->end;
-    tb->f_step = (float)tb->step;
     /* the LE and LO slope registers share one layout (regs.def) */
     tb->uflow_slope =
         vnpu_lut_slope(NPU_DPU_LUT_LE_SLOPE_SCALE_LUT_LE_SLOPE_UFLOW_SCALE_GET(scale),
@@ -348,7 +344,7 @@ static int vnpu_lut_prepare(vnpu_task *t, vnpu_dpu_plan *pl)
 /* -1 below the table's window, 0 inside, 1 above. */
 static int vnpu_lut_side(const vnpu_lut_table *tb, float x)
 {
-    return x < tb->f_start ? -1 : (x > tb->f_end ? 1 : 0);
+    return x < (float)tb->start ? -1 : (x > (float)tb->end ? 1 : 0);
 }
 
 /* The table that answers x: the one x falls in; when both or neither do,
@@ -379,10 +375,10 @@ static float vnpu_lut_eval(const vnpu_lut *l, float x)
     uint32_t i;
 
     if (side[id] < 0)
-        return (float)e[0] + (x - tb->f_start) * tb->uflow_slope;
+        return (float)e[0] + (x - (float)tb->start) * tb->uflow_slope;
     if (side[id] > 0)
-        return (float)e[last] + (x - tb->f_end) * tb->oflow_slope;
-    pos = (x - tb->f_start) / tb->f_step;
+        return (float)e[last] + (x - (float)tb->end) * tb->oflow_slope;
+    pos = (x - (float)tb->start) / (float)tb->step;
     i = (uint32_t)pos;
     if (i >= last)
         return (float)e[last];

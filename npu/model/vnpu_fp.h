@@ -41,19 +41,34 @@ static inline float vnpu_f16_to_f32(uint16_t h)
     return vnpu_f16_table[h];
 }
 
+/* The common case of the conversion below, a float whose half is normal
+ * (exponent 1..30; vnpu_f16_normal_range), in a few integer operations:
+ * rebias, then round to nearest even by adding 0xFFF plus the kept
+ * mantissa's lowest bit; a carry into exponent 31 is infinity, as in the
+ * general path. u: the float's bits. */
+static inline int vnpu_f16_normal_range(uint32_t u)
+{
+    uint32_t a = u & 0x7FFFFFFFu;
+
+    return a >= 0x38800000u && a < 0x47800000u;
+}
+
+static inline uint16_t vnpu_f32_to_f16_normal(uint32_t u)
+{
+    uint32_t a = u & 0x7FFFFFFFu;
+
+    return (uint16_t)(((u >> 16) & 0x8000u) |
+                      ((a - 0x38000000u + 0xFFFu + ((a >> 13) & 1u)) >> 13));
+}
+
 /* round to nearest even, overflow to inf */
 static inline uint16_t vnpu_f32_to_f16(float f)
 {
     uint32_t u = vnpu_f32_bits(f);
-    uint32_t a = u & 0x7FFFFFFFu;
     uint16_t sign = (uint16_t)((u >> 16) & 0x8000u);
 
-    /* The common case, a normal half (exponent 1..30), in a few integer
-     * operations: rebias, then round to nearest even by adding 0xFFF plus
-     * the kept mantissa's lowest bit; a carry into exponent 31 is infinity,
-     * as below. Same results as the general path. */
-    if (a >= 0x38800000u && a < 0x47800000u)
-        return (uint16_t)(sign | ((a - 0x38000000u + 0xFFFu + ((a >> 13) & 1u)) >> 13));
+    if (vnpu_f16_normal_range(u))
+        return vnpu_f32_to_f16_normal(u);
     uint32_t exp = (u >> 23) & 0xFFu;
     uint32_t man = u & 0x7FFFFFu;
 
@@ -82,18 +97,17 @@ static inline uint16_t vnpu_f32_to_f16(float f)
     return (uint16_t)(sign | q);
 }
 
-/* v[0, n) as halves into h: the normal-range rounding of vnpu_f32_to_f16
- * above for all of them in one branch-free (vectorisable) pass; should any value
- * need another case, the whole run goes through the general conversion. */
+/* v[0, n) as halves into h: the normal-range rounding for all of them in
+ * one branch-free (vectorisable) pass; should any value need another case,
+ * the whole run goes through the general conversion. */
 static inline void vnpu_f32_to_f16_run(uint16_t *h, const float *v, uint32_t n)
 {
     uint32_t other = 0;
 
     for (uint32_t j = 0; j < n; j++) {
-        uint32_t u = vnpu_f32_bits(v[j]), a = u & 0x7FFFFFFFu;
-        other |= (uint32_t)(a - 0x38800000u >= 0x47800000u - 0x38800000u);
-        h[j] = (uint16_t)(((u >> 16) & 0x8000u) |
-                          ((a - 0x38000000u + 0xFFFu + ((a >> 13) & 1u)) >> 13));
+        uint32_t u = vnpu_f32_bits(v[j]);
+        other |= (uint32_t)!vnpu_f16_normal_range(u);
+        h[j] = vnpu_f32_to_f16_normal(u);
     }
     if (other)
         for (uint32_t j = 0; j < n; j++)

@@ -19,10 +19,13 @@ import struct
 import sys
 
 # Node slot 6 of the old schema: one table per task (format.md §5.1).
-TASK_REGLIST, TASK_LUT, TASK_INT_MASK = 0, 1, 4
-# Tensor kinds of the old schema (format.md §3.4 numbering).
+TASK_REGLIST, TASK_LUT = 0, 1
+# Tensor kinds (format.md §3.4 numbering).
+KIND_LUT, KIND_REGLIST, KIND_REGCMD, KIND_TASKS = 6, 7, 9, 10
+# RK356x's first CORE register that sits 4 bytes below its regs.def offset.
 RK356X_CORE_SHIFT_FIRST = 0x300C
-KIND_INPUT, KIND_OUTPUT, KIND_INTERNAL, KIND_CONST, KIND_LUT, KIND_REGLIST = 1, 2, 3, 4, 6, 7
+# DPU_LUT_ACCESS_DATA words of one LUT tensor, as format.md §5.1 states.
+LUT_DATA_WORDS = 1030
 
 
 def load(path, name):
@@ -80,14 +83,12 @@ class Model:
                     outs=fb.vec_scalars(n, ri.N_OUTPUTS) or [], tasks=tasks)
 
 
-def conv_like(op):
-    return op.startswith("Conv")
-
-
 def bindings(op, task, node, size):
-    """(register, tensor, first byte offset allowed or None, exact offset or None) per format.md §5.1."""
+    """Task `task`'s address registers per format.md §5.1, as (register name,
+    tensor index, exact offset or None for anywhere inside the tensor); None
+    for an op with no address register."""
     ins, outs = node["ins"], node["outs"]
-    if conv_like(op):
+    if op.startswith("Conv"):
         return [("CNA_FEATURE_DATA_ADDR", ins[0], None), ("CNA_DCOMP_ADDR0", ins[1], None),
                 ("DPU_RDMA_BS_BASE_ADDR", ins[2], None), ("DPU_DST_BASE_ADDR", outs[0], None)]
     if op == "Add":
@@ -128,15 +129,14 @@ def main():
          "container v4, format 'RKNPU lite', no relocation table (version %d, %r)" %
          (model.version, model.format))
     kinds = collections.Counter(model.tensor(i)["kind"] for i in range(len(model.tensors)))
-    fact(kinds[9] == 0 and kinds[10] == 0, "no regcmd (kind 9) or task array (kind 10) tensor")
+    fact(kinds[KIND_REGCMD] == 0 and kinds[KIND_TASKS] == 0, "no regcmd (kind 9) or task array (kind 10) tensor")
 
     size = lambda i: model.tensor(i)["size"]
     bound = unbound = entries = 0
     luts = set()
     unknown = set()
-    addr_regs = {r for r, n in names.items()
-                 if n.endswith(("_ADDR", "BASE_ADDR", "_ADDR0")) and not n.startswith("PC_")
-                 and "NOTCH" not in n}
+    addr_names = {n for n in names.values()
+                  if n.endswith(("_ADDR", "_ADDR0")) and not n.startswith("PC_") and "NOTCH" not in n}
     for k in range(len(model.nodes)):
         node = model.node(k)
         op = node["type"]
@@ -162,7 +162,7 @@ def main():
             values = {names[r]: v for _, r, v in regs if r in names}
             rules = bindings(op, t, node, size)
             if rules is None:
-                fact(not any(r in addr_regs for _, r, _ in regs),
+                fact(not any(name in addr_names for name in values),
                      "node %d %s: no address register" % (k, op))
                 continue
             ruled = {reg for reg, _, _ in rules}
@@ -176,7 +176,7 @@ def main():
                     fact(False, "node %d %s task %d: %s 0x%x within/at its tensor %d (%d bytes, "
                          "want %s)" % (k, op, t, reg, v, tensor_index, size(tensor_index), exact))
             for name, v in values.items():
-                if names_is_addr(name, addr_regs, names) and name not in ruled and v != 0:
+                if name in addr_names and name not in ruled and v != 0:
                     unbound += 1
                     fact(False, "node %d %s task %d: %s = 0x%x has no binding" % (k, op, t, name, v))
     fact(bound > 0 and unbound == 0,
@@ -187,7 +187,7 @@ def main():
         regs, _ = model.reglist(li)
         data = sum(1 for _, r, _ in regs if names.get(r) == "DPU_LUT_ACCESS_DATA")
         only_dpu = all(names.get(r, "").startswith("DPU_") for _, r, _ in regs)
-        fact(tensor["kind"] == KIND_LUT and only_dpu and data == 2 * 513 + 4,
+        fact(tensor["kind"] == KIND_LUT and only_dpu and data == LUT_DATA_WORDS,
              "LUT tensor %d %r: kind 6, DPU registers only, %d LUT_ACCESS_DATA words" %
              (li, tensor["name"], data))
     # not a layout fact: registers the virtual NPU will have to learn (issue 19)
@@ -195,10 +195,6 @@ def main():
           (", ".join("0x%04X" % r for r in sorted(unknown)) or "none"))
     print("%d fact(s) failed" % len(failed))
     return 1 if failed else 0
-
-
-def names_is_addr(name, addr_regs, names):
-    return any(names[r] == name for r in addr_regs)
 
 
 if __name__ == "__main__":

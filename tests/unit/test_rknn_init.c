@@ -284,7 +284,7 @@ static void test_sample(const sample *s)
         check_mid_attrs(h, s->out_c2);
     check_relocated_stream(h, s);
     /* the runtime's copy of the file (constants read in place), stream,
-     * arena, and the small per-input plan block */
+     * arena, and its own tables (input plans, run steps) */
     CHECK_EQ_U(used_bytes(), (n + 63) / 64 * 64 + s->regcmd_bytes +
                                  (s->arena_bytes + 63) / 64 * 64 + own_tables(h) + s->home_bytes);
     CHECK_EQ_U(rknn_ctx_from_handle(h)->plan.input_home_bytes, s->home_bytes);
@@ -360,8 +360,8 @@ static void test_flags(void)
     CHECK(rknn_destroy(h) == RKNN_SUCC);
 
     CHECK(rknn_init(&h, model, (uint32_t)n, RKNN_FLAG_MEM_ALLOC_OUTSIDE, NULL) == RKNN_SUCC);
-    /* only the model copy, the stream and the input plans: weights and arena
-     * come from the user */
+    /* only the model copy, the stream and the runtime's tables: weights and
+     * arena come from the user */
     CHECK_EQ_U(used_bytes(), (n + 63) / 64 * 64 + 13696 + own_tables(h));
     CHECK(rknn_destroy(h) == RKNN_SUCC);
 
