@@ -87,5 +87,8 @@ void npu_build_pool(npu_task_words *t, const npu_soc_profile *soc, const npu_poo
     npu_task_reg(t, NPU_PPU_RDMA_SRC_BASE_ADDR, p->src);
     npu_task_reg(t, NPU_PPU_RDMA_SRC_LINE_STRIDE, p->line);
     npu_task_reg(t, NPU_PPU_RDMA_SRC_SURF_STRIDE, p->surf);
-    npu_task_reg(t, NPU_PPU_RDMA_DATA_FORMAT, p->fp16 ? 2u : 1u);
+    /* RK356x: the PPU's precision code, as the toolkit-1.5 RK3566 streams
+     * write it (format.md §5.1); RK3588: the storage width (ab's programming) */
+    npu_task_reg(t, NPU_PPU_RDMA_DATA_FORMAT,
+                 npu_soc_is_rk356x(t->soc) ? (p->fp16 ? 2u : 0u) : (p->fp16 ? 2u : 1u));
 }

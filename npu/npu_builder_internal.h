@@ -8,7 +8,7 @@
 #include "npu_regs.h"
 
 /* The interrupt that ends a task: its last unit's, either ping-pong group. */
-#define DPU_DONE (NPU_PC_INTERRUPT_MASK_DPU_GROUP0(1) | NPU_PC_INTERRUPT_MASK_DPU_GROUP1(1))
+#define DPU_DONE NPU_INT_DPU_DONE
 #define PPU_DONE (NPU_PC_INTERRUPT_MASK_PPU_GROUP0(1) | NPU_PC_INTERRUPT_MASK_PPU_GROUP1(1))
 
 /* The DPU's output and epilogue registers of a w x h x ch cube; `atoms`

@@ -59,6 +59,11 @@ enum npu_unit_mask {
     NPU_UNIT_ALL = 0x7F,
 };
 
+/* rknpu_task.int_mask of a task the DPU ends (either ping-pong group). */
+#define NPU_INT_DPU_DONE (NPU_PC_INTERRUPT_MASK_DPU_GROUP0(1) | NPU_PC_INTERRUPT_MASK_DPU_GROUP1(1))
+/* ... of a pooling task the PPU ends. */
+#define NPU_INT_PPU_DONE (NPU_PC_INTERRUPT_MASK_PPU_GROUP0(1) | NPU_PC_INTERRUPT_MASK_PPU_GROUP1(1))
+
 /* ---- One word ------------------------------------------------------------- */
 
 static inline uint64_t npu_regcmd_make(uint16_t target, uint16_t reg, uint32_t value)

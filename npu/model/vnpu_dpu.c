@@ -21,9 +21,11 @@
  *   y  = round((t3·OUT_SCALE) >> OUT_SHIFT) + OUT_OFFSET, saturated to the
  *        output type; round = nearest, ties to even when CVT_ROUND = 0
  *        (hardware.md §1.8), ties away from zero when CVT_ROUND = 1.
- * fp16 processing uses fp32 arithmetic: BS, BN, LUT (vnpu.md §7.5), EW,
+ * The LUT (vnpu.md §7.5) maps t2 before the EW operation; on the integer
+ * path in integers, interpolation and edge slopes floored.
+ * fp16 processing uses fp32 arithmetic: BS, BN, LUT, EW,
  * ReLU, then y = (t + OUT_CVT_OFFSET)·2^-MINUS_EXP.
- * Everything else (the integer LUT, PReLU, EW MUL on integers, per-channel
+ * Everything else (PReLU, EW MUL on integers, per-channel
  * EW register operands, regroup/transpose, DPU->PPU fly, ...) is reported
  * as not modelled.
  */
@@ -52,9 +54,12 @@ typedef struct {
 /* One LUT table's window in the index domain and its edge slopes. */
 typedef struct {
     int32_t start, end;
-    int64_t step;                   /* index units between entries: 2^INDEX_SELECT */
-    uint32_t last;                  /* the window's last entry: (end - start) / step */
-    float uflow_slope, oflow_slope; /* scale / 2^shift, table units per index unit */
+    int64_t step;                     /* index units between entries: 2^INDEX_SELECT */
+    unsigned select;                  /* INDEX_SELECT */
+    uint32_t last;                    /* the window's last entry: (end - start) / step */
+    float uflow_slope, oflow_slope;   /* scale / 2^shift, table units per index unit */
+    int32_t uflow_scale, oflow_scale; /* the same slopes for the integer path */
+    unsigned uflow_shift, oflow_shift;
 } vnpu_lut_table;
 
 typedef struct {
@@ -265,10 +270,11 @@ int vnpu_dpu_lut_write(vnpu_task *t, uint32_t value)
 
     if (!NPU_DPU_LUT_ACCESS_CFG_ACCESS_TYPE_GET(cfg))
         return 0; /* a read access: the streams write one dummy word with it */
+    /* Toolkit-1.5 LUT loads write 514 words per table, the last a copy of
+     * the second; the model drops writes past the table (what the hardware
+     * does with them is not known: hardware.md §5.5). */
     if (addr >= VNPU_LUT_ENTRIES)
-        return vnpu_fail(t, VNPU_INT_DMA_READ_ERROR | VNPU_INT_DMA_WRITE_ERROR,
-                         "LUT_ACCESS_DATA writes entry %lu of a %u-entry table",
-                         (unsigned long)addr, VNPU_LUT_ENTRIES);
+        return 0;
     t->core->lut[NPU_DPU_LUT_ACCESS_CFG_TABLE_ID_GET(cfg)][addr] =
         (int16_t)NPU_DPU_LUT_ACCESS_DATA_LUT_ACCESS_DATA_GET(value);
     vnpu_reg_set(t->core, NPU_DPU_LUT_ACCESS_CFG,
@@ -298,14 +304,15 @@ static int vnpu_lut_table_prepare(vnpu_task *t, vnpu_lut_table *tb, uint32_t sta
         (int64_t)tb->end - tb->start > ((int64_t)VNPU_LUT_ENTRIES - 1) * tb->step)
         return vnpu_inconsistent(t, start_off, end_off,
                                  "a LUT window that its 513 entries do not cover");
+    tb->select = select;
     tb->last = (uint32_t)(((int64_t)tb->end - tb->start) / tb->step);
     /* the LE and LO slope registers share one layout (regs.def) */
-    tb->uflow_slope =
-        vnpu_lut_slope(NPU_DPU_LUT_LE_SLOPE_SCALE_LUT_LE_SLOPE_UFLOW_SCALE_GET(scale),
-                       NPU_DPU_LUT_LE_SLOPE_SHIFT_LUT_LE_SLOPE_UFLOW_SHIFT_GET(shift));
-    tb->oflow_slope =
-        vnpu_lut_slope(NPU_DPU_LUT_LE_SLOPE_SCALE_LUT_LE_SLOPE_OFLOW_SCALE_GET(scale),
-                       NPU_DPU_LUT_LE_SLOPE_SHIFT_LUT_LE_SLOPE_OFLOW_SHIFT_GET(shift));
+    tb->uflow_scale = (int16_t)NPU_DPU_LUT_LE_SLOPE_SCALE_LUT_LE_SLOPE_UFLOW_SCALE_GET(scale);
+    tb->oflow_scale = (int16_t)NPU_DPU_LUT_LE_SLOPE_SCALE_LUT_LE_SLOPE_OFLOW_SCALE_GET(scale);
+    tb->uflow_shift = NPU_DPU_LUT_LE_SLOPE_SHIFT_LUT_LE_SLOPE_UFLOW_SHIFT_GET(shift);
+    tb->oflow_shift = NPU_DPU_LUT_LE_SLOPE_SHIFT_LUT_LE_SLOPE_OFLOW_SHIFT_GET(shift);
+    tb->uflow_slope = vnpu_lut_slope((uint32_t)tb->uflow_scale, tb->uflow_shift);
+    tb->oflow_slope = vnpu_lut_slope((uint32_t)tb->oflow_scale, tb->oflow_shift);
     return 0;
 }
 
@@ -317,8 +324,6 @@ static int vnpu_lut_prepare(vnpu_task *t, vnpu_dpu_plan *pl)
     uint32_t info = R(t, NPU_DPU_LUT_INFO);
     vnpu_lut *l = &pl->lut;
 
-    if (!pl->fp)
-        return vnpu_unsupported(t, NPU_DPU_EW_CFG, "the EW LUT on the integer path");
     if (NPU_DPU_LUT_CFG_ROAD_SEL_GET(cfg) || NPU_DPU_LUT_CFG_EXPAND_EN_GET(cfg) ||
         NPU_DPU_LUT_CFG_CAL_SEL_GET(cfg) || NPU_DPU_LUT_CFG_LO_LE_MUX_GET(cfg) != 2)
         return vnpu_unsupported(t, NPU_DPU_LUT_CFG,
@@ -383,6 +388,32 @@ static float vnpu_lut_eval(const vnpu_lut *l, float x)
     if (i >= last)
         return (float)e[last];
     return (float)e[i] + (float)(e[i + 1] - e[i]) * (pos - (float)i);
+}
+
+/* The integer path's LUT: the same tables in integers, the fraction between
+ * two entries and the edge slopes floored (vnpu.md §7.5: inferred). */
+static int64_t vnpu_lut_eval_int(const vnpu_lut *l, int64_t x)
+{
+    int side[2], id;
+    const vnpu_lut_table *tb;
+    const int16_t *e;
+    int64_t off;
+    uint32_t i;
+
+    for (unsigned k = 0; k < 2; k++)
+        side[k] = x < l->table[k].start ? -1 : (x > l->table[k].end ? 1 : 0);
+    id = (int)vnpu_lut_pick(l, side[0], side[1]);
+    tb = &l->table[id];
+    e = l->entries[id];
+    if (side[id] < 0)
+        return e[0] + vnpu_shift_floor((x - tb->start) * tb->uflow_scale, tb->uflow_shift);
+    if (side[id] > 0)
+        return e[tb->last] + vnpu_shift_floor((x - tb->end) * tb->oflow_scale, tb->oflow_shift);
+    off = x - tb->start;
+    i = (uint32_t)(off / tb->step); /* off >= 0: the entry below x */
+    if (i >= tb->last)
+        return e[tb->last];
+    return e[i] + vnpu_shift_floor((int64_t)(e[i + 1] - e[i]) * (off % tb->step), tb->select);
 }
 
 /* An EW operand from the EW_OP_VALUE registers: one value for every channel
@@ -968,6 +999,8 @@ static void vnpu_dpu_int_one(const vnpu_dpu_plan *pl, const vnpu_soc_cfg *cfg,
         x = vnpu_stage_int_tail(&pl->bn, x, ch);
     }
     if (pl->ew_on) {
+        if (pl->lut_on)
+            x = vnpu_lut_eval_int(&pl->lut, vnpu_clamp64(x, -VNPU_INT_BOUND, VNPU_INT_BOUND));
         if (pl->ew_do_op)
             x = vnpu_ew_int(pl, x, vnpu_ew_ptr(pl, cfg, p, ch));
         if (pl->ew_relu && x < 0)
@@ -1150,10 +1183,13 @@ static int vnpu_dpu_unpool_task(vnpu_task *t, uint32_t win, uint32_t hin, uint32
         NPU_DPU_RDMA_SRC_DMA_CFG_LINE_NOTCH_ADDR_GET(cfg) != 0)
         return vnpu_unsupported(t, NPU_DPU_RDMA_SRC_DMA_CFG,
                                 "MRDMA pooling, or unpooling with a kernel other than its stride");
-    if (!vnpu_dpu_is_copy(t) || in_bytes != out_bytes)
+    /* The read and write sides may name the atom's elements differently (PP-OCRv4
+     * det: int16 / fp16; YOLOv8n on RK3566: 4 int16 / 8 int8): the bytes move. */
+    if (!vnpu_dpu_is_copy(t) || in_bytes == 0 ||
+        (uint64_t)c * in_bytes != (uint64_t)cout * out_bytes)
         return vnpu_unsupported(t, NPU_DPU_RDMA_SRC_DMA_CFG,
-                                "unpooling through a DPU stage or a precision change");
-    if (c * in_bytes > atom || cout != c || wout != win * kw || hout != hin ||
+                                "unpooling through a DPU stage or into another atom size");
+    if (c * in_bytes > atom || wout != win * kw || hout != hin ||
         NPU_DPU_DATA_CUBE_NOTCH_ADDR_NOTCH_ADDR_1_GET(notch) !=
             NPU_DPU_DATA_CUBE_NOTCH_ADDR_NOTCH_ADDR_0_GET(notch))
         return vnpu_inconsistent(t, NPU_DPU_DATA_CUBE_WIDTH, NPU_DPU_RDMA_SRC_DMA_CFG,

@@ -5,7 +5,9 @@
  *
  *  - input element (c, y, x) at PPU_RDMA SRC_BASE + (c / C2) * SRC_SURF_STRIDE
  *    + y * SRC_LINE_STRIDE + x * atom + (c % C2) * elem (strides in bytes);
- *    output at DST_BASE + (c / C2) * DST_SURF_STRIDE + (y * W_out + x) * atom.
+ *    output at DST_BASE + (c / C2) * DST_SURF_STRIDE + (y * (W_out + NOTCH_ADDR)
+ *    + x) * atom: the notch makes room for the other tiles of a wide output
+ *    (toolkit-1.5 streams pool 20 columns as two tasks of 10, notch 10).
  *  - padded positions take the pad value (PADDING_VALUE_1: low 8 bits for
  *    int8, low 16 bits as fp16) and count in every method, also in the
  *    average (USE_CNT is not an exclude-padding switch, hardware.md §5.4).
@@ -13,6 +15,9 @@
  *    Q16 reciprocals (one rounding, saturated to int8 - the split of the
  *    rounding between the two factors is not known); fp16 = Σ · rw · rh in
  *    fp32 with fp16-encoded reciprocals (ab's programming).
+ *  - RK356x toolkit-1.5 streams also write PPU 0x604C, 0x6050 (the value of
+ *    PADDING_VALUE_1; other programs leave them 0) and PPU_RDMA 0x7018 (1);
+ *    other values are reported.
  * Index output, DPU fly-in, NONALIGN and other modes are reported.
  */
 #include <string.h>
@@ -23,6 +28,7 @@
 typedef struct {
     unsigned method, elem, fp;
     uint32_t win, hin, c, wout, hout;
+    uint32_t out_line; /* output pixels per line: W_out + NOTCH_ADDR */
     uint32_t kw, kh, sw, sh, pl, pt, pr, pb;
     uint32_t line, surf, dsurf;
     int32_t pad_i;
@@ -50,8 +56,12 @@ static int vnpu_pool_decode(vnpu_task *t, vnpu_pool *p)
                                 "PPU input from the DPU (FLYING_MODE 0)");
     if (NPU_PPU_OPERATION_MODE_CFG_INDEX_EN_GET(mode))
         return vnpu_unsupported(t, NPU_PPU_OPERATION_MODE_CFG, "index output (INDEX_EN)");
-    if (NPU_PPU_OPERATION_MODE_CFG_NOTCH_ADDR_GET(mode))
-        return vnpu_unsupported(t, NPU_PPU_OPERATION_MODE_CFG, "a notch address");
+    if ((R(t, NPU_PPU_UNDOC_604C) != pv && R(t, NPU_PPU_UNDOC_604C) != 0) ||
+        (R(t, NPU_PPU_UNDOC_6050) != pv && R(t, NPU_PPU_UNDOC_6050) != 0))
+        return vnpu_unsupported(t, NPU_PPU_UNDOC_604C,
+                                "UNDOC_604C / UNDOC_6050 unlike PADDING_VALUE_1");
+    if (R(t, NPU_PPU_RDMA_UNDOC_7018) > 1)
+        return vnpu_unsupported(t, NPU_PPU_RDMA_UNDOC_7018, "a value other than 0 or 1");
     if (NPU_PPU_DATA_FORMAT_DPU_FLYIN_GET(fmt))
         return vnpu_unsupported(t, NPU_PPU_DATA_FORMAT, "DPU_FLYIN");
     if (NPU_PPU_MISC_CTRL_NONALIGN_GET(misc) || NPU_PPU_MISC_CTRL_MC_SURF_OUT_GET(misc))
@@ -60,7 +70,9 @@ static int vnpu_pool_decode(vnpu_task *t, vnpu_pool *p)
         return vnpu_unsupported(t, NPU_PPU_DATA_FORMAT, "this pooling precision");
     p->fp = prec == VNPU_PREC_FP16;
     p->elem = p->fp ? 2u : 1u;
-    if (rd_size != (p->fp ? 2u : 1u))
+    /* RK356x toolkit-1.5 streams write the PPU's precision code here (0 for
+     * int8); RK3588 programming uses storage widths */
+    if (t->cfg->rk356x ? rd_size != prec : rd_size != (p->fp ? 2u : 1u))
         return vnpu_inconsistent(t, NPU_PPU_RDMA_DATA_FORMAT, NPU_PPU_DATA_FORMAT,
                                  "PPU_RDMA storage width differs from the PPU precision");
     p->win = NPU_PPU_DATA_CUBE_IN_WIDTH_IN_WIDTH_GET(R(t, NPU_PPU_DATA_CUBE_IN_WIDTH)) + 1u;
@@ -68,6 +80,7 @@ static int vnpu_pool_decode(vnpu_task *t, vnpu_pool *p)
     p->c = NPU_PPU_DATA_CUBE_IN_CHANNEL_IN_CHANNEL_GET(R(t, NPU_PPU_DATA_CUBE_IN_CHANNEL)) + 1u;
     p->wout = NPU_PPU_DATA_CUBE_OUT_WIDTH_OUT_WIDTH_GET(R(t, NPU_PPU_DATA_CUBE_OUT_WIDTH)) + 1u;
     p->hout = NPU_PPU_DATA_CUBE_OUT_HEIGHT_OUT_HEIGHT_GET(R(t, NPU_PPU_DATA_CUBE_OUT_HEIGHT)) + 1u;
+    p->out_line = p->wout + NPU_PPU_OPERATION_MODE_CFG_NOTCH_ADDR_GET(mode);
     if (NPU_PPU_DATA_CUBE_OUT_CHANNEL_OUT_CHANNEL_GET(R(t, NPU_PPU_DATA_CUBE_OUT_CHANNEL)) + 1u !=
         p->c)
         return vnpu_inconsistent(t, NPU_PPU_DATA_CUBE_OUT_CHANNEL, NPU_PPU_DATA_CUBE_IN_CHANNEL,
@@ -116,7 +129,8 @@ int vnpu_ppu_task(vnpu_task *t)
     if (p.line < (uint64_t)p.win * atom)
         return vnpu_unsupported(t, NPU_PPU_RDMA_SRC_LINE_STRIDE,
                                 "a line stride shorter than the input width");
-    if (c1 > 1 && (p.surf < (uint64_t)p.hin * p.line || p.dsurf < (uint64_t)p.hout * p.wout * atom))
+    if (c1 > 1 &&
+        (p.surf < (uint64_t)p.hin * p.line || p.dsurf < (uint64_t)p.hout * p.out_line * atom))
         return vnpu_unsupported(t, NPU_PPU_RDMA_SRC_SURF_STRIDE,
                                 "surface strides shorter than one surface");
     src = vnpu_dma_read(t, R(t, NPU_PPU_RDMA_SRC_BASE_ADDR),
@@ -126,7 +140,8 @@ int vnpu_ppu_task(vnpu_task *t)
     if (src == NULL)
         return -1;
     dst = vnpu_dma_write(t, R(t, NPU_PPU_DST_BASE_ADDR),
-                         (uint64_t)(c1 - 1u) * p.dsurf + (uint64_t)p.hout * p.wout * atom,
+                         (uint64_t)(c1 - 1u) * p.dsurf +
+                             ((uint64_t)(p.hout - 1u) * p.out_line + p.wout) * atom,
                          "PPU write", 0);
     if (dst == NULL)
         return -1;
@@ -161,7 +176,7 @@ int vnpu_ppu_task(vnpu_task *t)
                         first = 0;
                     }
                 }
-                uint8_t *o = d + ((size_t)oy * p.wout + ox) * atom;
+                uint8_t *o = d + ((size_t)oy * p.out_line + ox) * atom;
                 if (p.fp) {
                     if (p.method == 0)
                         facc *= vnpu_f16_to_f32((uint16_t)p.rw) * vnpu_f16_to_f32((uint16_t)p.rh);

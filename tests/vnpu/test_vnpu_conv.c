@@ -1004,7 +1004,7 @@ static void test_unsupported(void)
     expect_unsupported(&c, NPU_CNA_CONV_CON3, 0x9 | 2u << 16, "dilation");
     expect_unsupported(&c, NPU_CNA_CONV_CON3, 0x9 | 1u << 8, "deconvolution");
     expect_unsupported(&c, NPU_CORE_CLIP_TRUNCATE, 2, "CORE_CLIP_TRUNCATE");
-    expect_unsupported(&c, NPU_DPU_EW_CFG, 0x202, "EW LUT");
+    expect_unsupported(&c, NPU_DPU_EW_CFG, 0x202, "DPU_LUT_CFG"); /* a LUT in mode 0 */
     expect_unsupported(&c, NPU_DPU_BS_CFG, 0x20120, "PReLU");
     expect_unsupported(&c, NPU_DPU_OUT_CVT_SHIFT, 1u << 31, "CVT_TYPE");
     expect_unsupported(&c, NPU_DPU_DATA_FORMAT, 7u << 29, "output precision");

@@ -362,11 +362,11 @@ static void test_error_states(void)
     copy_task(&tasks[1], &j2, 2, 2, 16, 81);
     copy_job j3;
     copy_task(&tasks[2], &j3, 2, 2, 16, 82);
-    tasm_reg(&tasks[1], NPU_DPU_EW_CFG, 0x302); /* EW on, LUT not bypassed */
+    tasm_reg(&tasks[1], NPU_DPU_EW_CFG, 0x3A2); /* EW on, PReLU (not modelled) */
     CHECK_EQ_U(tasm_run(&dev, 0, &mem, tasks, 3), -1);
     CHECK(copy_done(&j) && copy_untouched(&j2) && copy_untouched(&j3));
     e = vnpu_last_error(&dev, 0);
-    CHECK(contains(e, "task 1") && contains(e, "DPU_EW_CFG") && contains(e, "0x00000302") &&
+    CHECK(contains(e, "task 1") && contains(e, "DPU_EW_CFG") && contains(e, "0x000003a2") &&
           contains(e, "not modelled"));
     CHECK_EQ_U(rd(0, NPU_PC_TASK_STATUS), 1);
 
