@@ -72,6 +72,7 @@ typedef struct {
     uint8_t *dma; /* constants as the NPU reads them: in the image, a packed
                              * carve-out copy, or rknn_set_weight_mem memory */
     uint32_t refs;
+    uint8_t *lowered;    /* container 4: the payload built from the image (format.md §5.1) */
     uint8_t image_owned; /* image is our carve-out copy */
     uint8_t dma_owned;   /* dma is our packed carve-out copy */
     uint8_t in_place;    /* dma == image: a blob's offset is its file offset */
@@ -98,10 +99,12 @@ typedef struct rknn_ctx {
     const npu_soc_profile *soc;
     rknn_mem_plan plan;
     rknn_model_store *store;
-    uint8_t *own_image; /* a SHARE_WEIGHT_MEM context's copy of a model that differs
+    uint8_t *own_image;   /* a SHARE_WEIGHT_MEM context's copy of a model that differs
                              * from its master's (the store holds the master's) */
-    uint8_t *regcmd;    /* relocated copy, RKNN_DMA_ALIGN aligned */
-    uint8_t *arena;     /* NULL until internal memory is bound */
+    uint8_t *own_lowered; /* container 4: the payload built for this context's view,
+                             * until a store takes it (or when own_image is set) */
+    uint8_t *regcmd;      /* relocated copy, RKNN_DMA_ALIGN aligned */
+    uint8_t *arena;       /* NULL until internal memory is bound */
     uint8_t arena_owned;
     uint8_t relocated;       /* regcmd matches the bound buffers */
     uint8_t has_cpu_nodes;   /* the graph has CPU operators between NPU segments */

@@ -54,11 +54,13 @@ static void store_release(rknn_ctx *ctx)
     rknn_model_store *st = ctx->store;
 
     dma_free(&ctx->own_image);
+    dma_free(&ctx->own_lowered);
     if (!st)
         return;
     ctx->store = NULL;
     if (--st->refs)
         return;
+    dma_free(&st->lowered);
     if (st->dma_owned)
         mem_carveout_free(rknpu_platform_carveout(), st->dma);
     if (st->image_owned)
@@ -197,6 +199,8 @@ static int new_store(rknn_ctx *ctx)
     }
     st->image = ctx->model.file;
     st->image_size = (uint32_t)ctx->model.file_size;
+    st->lowered = ctx->own_lowered; /* shared with the image from now on */
+    ctx->own_lowered = NULL;
     return RKNN_SUCC;
 }
 
@@ -216,6 +220,10 @@ static int share_store(rknn_ctx *ctx, const rknn_ctx *master)
     if (ctx->model.file_size == st->image_size &&
         memcmp(ctx->model.file, st->image, st->image_size) == 0) {
         rknn_model_rebase(&ctx->model, st->image);
+        if (st->lowered) { /* built from the same file for the same SoC */
+            dma_free(&ctx->own_lowered);
+            rknn_model_attach_lowered(&ctx->model, st->lowered);
+        }
         return RKNN_SUCC;
     }
     if (ctx->flags & RKNN_FLAG_MODEL_BUFFER_ZERO_COPY)
@@ -278,6 +286,23 @@ static void drop_reloc_memo(rknn_ctx *ctx)
     ctx->model.reloc_tensor_memo = NULL;
 }
 
+/* Container 4: the stream, records and relocations a v6 file carries,
+ * built from the register lists for this SoC (format.md §5.1). */
+static int lower_model(rknn_ctx *ctx)
+{
+    void *buf;
+    int ret;
+
+    if (ctx->model.lowered_size == 0)
+        return RKNN_SUCC;
+    ret = rknpu_carve_alloc(ctx->model.lowered_size, 8, &buf,
+                            "rknn_init: command stream built from the register lists");
+    if (ret != RKNN_SUCC)
+        return ret;
+    ctx->own_lowered = buf;
+    return rknn_model_lower(&ctx->model, ctx->soc, buf, ctx->model.lowered_size);
+}
+
 static int load_model(rknn_ctx *ctx, void *model, uint32_t size)
 {
     const void *data = model;
@@ -306,6 +331,8 @@ static int load_model(rknn_ctx *ctx, void *model, uint32_t size)
         ret = select_soc(ctx);
     if (ret == RKNN_SUCC)
         ret = rknn_model_check_compat(&ctx->model, ctx->soc);
+    if (ret == RKNN_SUCC)
+        ret = lower_model(ctx);
     if (ret == RKNN_SUCC)
         ret = rknn_loader_validate(&ctx->model, ctx->soc, &ctx->plan);
     if (ret == RKNN_SUCC) /* decided once: rknn_run must not walk the graph */
@@ -404,7 +431,8 @@ int rknn_dup_context(rknn_context *context_in, rknn_context *context_out)
         HAL_LOG_ERR("rknn_dup_context: invalid context");
         return RKNN_ERR_CTX_INVALID;
     }
-    if (src->mapped_file || src->own_image || (src->flags & RKNN_FLAG_COLLECT_MODEL_INFO_ONLY)) {
+    if (src->mapped_file || src->own_image || src->own_lowered ||
+        (src->flags & RKNN_FLAG_COLLECT_MODEL_INFO_ONLY)) {
         HAL_LOG_ERR("rknn_dup_context: the context has no loaded weights to share (info-only, "
                     "zero-copy path-loaded and SHARE_WEIGHT_MEM contexts of another model cannot "
                     "be duplicated)");
@@ -459,6 +487,8 @@ int rknpu_model_mem_requirements(const void *model, size_t size, rknpu_model_mem
                 plan.input_home_bytes + plan.step_memo_bytes + plan.scratch_bytes +
                 5u * MEM_MIN_ALIGN + (uint64_t)view.n_relocs * sizeof(uint16_t) +
                 MEM_MIN_ALIGN; /* the memo */
+    if (plan.lowered_bytes)    /* container 4: the payload built from the register lists */
+        zero_copy += plan.lowered_bytes + MEM_MIN_ALIGN;
     if (!plan.blobs_aligned)
         zero_copy += plan.weight_bytes + MEM_MIN_ALIGN;
     out->model_copy_bytes = plan.image_bytes;

@@ -553,6 +553,25 @@ static void print_compat(const rknn_model_view *m)
     }
 }
 
+/* Container 4: the stream, records and relocations the runtime builds from
+ * the register lists (format.md §5.1), on the model's own SoC. */
+static int lower(rknn_model_view *m, const npu_soc_profile *soc, void **buf)
+{
+    int ret;
+
+    *buf = malloc(m->lowered_size);
+    if (!*buf)
+        return RKNN_ERR_MALLOC_FAIL;
+    capture_errors = 1;
+    ret = rknn_model_lower(m, soc, *buf, m->lowered_size);
+    capture_errors = 0;
+    if (ret == RKNN_SUCC)
+        printf("lowered     container 4 register lists -> %" PRIu32 " tasks, %" PRIu32
+               " stream bytes, %" PRIu32 " relocated words (format.md §5.1)\n",
+               m->n_tasks, m->regcmd_size, m->n_reloc_entries);
+    return ret;
+}
+
 /* ---- main ---------------------------------------------------------------- */
 
 static int usage(void)
@@ -570,6 +589,7 @@ int main(int argc, char **argv)
     const npu_soc_profile *soc;
     char platform[32];
     uint8_t *data;
+    void *lowered = NULL;
     size_t size = 0;
 
     for (int i = 1; i < argc; i++) {
@@ -605,6 +625,12 @@ int main(int argc, char **argv)
     snprintf(platform, sizeof platform, "%.*s", (int)m.target_platform.len, m.target_platform.ptr);
     soc = npu_soc_find_platform(platform);
     print_container(path, &m);
+    if (m.lowered_size && lower(&m, soc, &lowered) != RKNN_SUCC) {
+        fprintf(stderr, "rknn-inspect: %s: its register lists do not lower (%s)\n", path,
+                last_error);
+        free(data);
+        return 1;
+    }
     print_tensors(&m);
     print_nodes(&m);
     print_groups(&m);
@@ -613,6 +639,7 @@ int main(int argc, char **argv)
     ret = print_memory(data, size);
     print_compat(&m);
     print_words(&m, soc, n_words > UINT32_MAX ? UINT32_MAX : (uint32_t)n_words);
+    free(lowered);
     free(data);
     if (ret != RKNN_SUCC) {
         fprintf(stderr,

@@ -18,6 +18,9 @@
 /* Compiler codes of the samples the runtime is tested with (MMmmpp). */
 #define COMPILER_CODE_MIN 10600u /* container v6 appeared with toolkit 1.6 */
 #define COMPILER_CODE_MAX 29999u
+/* Container 4: toolkit 1.x before 1.6 (tested: 1.5.0, format.md §5.1). */
+#define COMPILER_CODE_V4_MIN 10000u
+#define COMPILER_CODE_V4_MAX 10599u
 
 FMT_API uint64_t fmt_stream_word(const rknn_model_view *m, uint32_t index)
 {
@@ -47,6 +50,7 @@ FMT_API int fmt_blob_is_weight(const rknn_model_view *m, uint32_t b)
 int rknn_model_check_compat(const rknn_model_view *m, const npu_soc_profile *soc)
 {
     char platform[RKNN_PLATFORM_NAME_MAX], family[RKNN_PLATFORM_NAME_MAX];
+    int v4 = m->container_version == RKNN_MODEL_CONTAINER_V4;
 
     rknn_fbs_string_copy(m->target_platform, platform, sizeof platform);
     rknn_fbs_string_copy(m->npu_family, family, sizeof family);
@@ -72,11 +76,15 @@ int rknn_model_check_compat(const rknn_model_view *m, const npu_soc_profile *soc
                     (unsigned long)(m->max_cores), soc->name, (unsigned long)(soc->core_count));
         return RKNN_ERR_TARGET_PLATFORM_UNMATCH;
     }
-    if (m->compiler_code < COMPILER_CODE_MIN || m->compiler_code > COMPILER_CODE_MAX) {
-        HAL_LOG_ERR("rknn_init: model compiler version code %lu is outside the supported range "
-                    "%lu..%lu (RKNN-Toolkit2 1.6 to 2.x)",
-                    (unsigned long)(m->compiler_code), (unsigned long)(COMPILER_CODE_MIN),
-                    (unsigned long)(COMPILER_CODE_MAX));
+    if (m->compiler_code < (v4 ? COMPILER_CODE_V4_MIN : COMPILER_CODE_MIN) ||
+        m->compiler_code > (v4 ? COMPILER_CODE_V4_MAX : COMPILER_CODE_MAX)) {
+        HAL_LOG_ERR("rknn_init: model compiler version code %lu is outside the range %lu..%lu "
+                    "of container %lu (%s)",
+                    (unsigned long)(m->compiler_code),
+                    (unsigned long)(v4 ? COMPILER_CODE_V4_MIN : COMPILER_CODE_MIN),
+                    (unsigned long)(v4 ? COMPILER_CODE_V4_MAX : COMPILER_CODE_MAX),
+                    (unsigned long)m->container_version,
+                    v4 ? "RKNN-Toolkit2 1.0 to 1.5" : "RKNN-Toolkit2 1.6 to 2.x");
         return RKNN_ERR_TARGET_PLATFORM_UNMATCH;
     }
     return RKNN_SUCC;
@@ -286,8 +294,8 @@ FMT_API int fmt_check_tasks(const rknn_model_view *m, const npu_soc_profile *soc
 
 /* The extent a relocation into tensor t may start in: its blob for a
  * constant, its bytes in the arena for an activation. */
-static int tensor_extent(const rknn_model_view *m, const rknn_model_tensor_info *t,
-                         uint32_t *extent)
+FMT_API int fmt_tensor_extent(const rknn_model_view *m, const rknn_model_tensor_info *t,
+                              uint32_t *extent)
 {
     if (fmt_is_constant(t->kind)) {
         const uint8_t *data;
@@ -324,7 +332,7 @@ FMT_API int fmt_check_reloc(const rknn_model_view *m, uint32_t r, uint32_t *patc
         *out_ri = ri;
     if (out_t)
         *out_t = t;
-    if (tensor_extent(m, &t, &extent) != RKNN_SUCC || extent == 0) {
+    if (fmt_tensor_extent(m, &t, &extent) != RKNN_SUCC || extent == 0) {
         HAL_LOG_ERR("rknn_init: relocation table %lu names tensor %lu (kind %d) which has no "
                     "memory the NPU may address",
                     (unsigned long)(r), (unsigned long)(ri.tensor_index), t.kind);

@@ -39,6 +39,7 @@ enum {
     M_SHAPE_MODE = 16,
     M_BLOBS = 20,
     M_CUSTOM_OP_TYPES = 21,
+    M_V4_BLOBS = 4, /* container 4: the [Blob] table (format.md §5.1) */
 };
 
 /* Graph slots (format.md §3.2). */
@@ -112,6 +113,11 @@ FMT_API int fmt_validate_nodes(rknn_model_view *v);            /* model_nodes.c 
 FMT_API int fmt_validate_tasks(const rknn_model_view *v);      /* model_exec.c */
 FMT_API int fmt_validate_task_order(const rknn_model_view *v); /* model_exec.c */
 FMT_API int fmt_validate_relocs(rknn_model_view *v);           /* model_exec.c */
+/* Container 4 (model_v4.c): count and check what rknn_model_lower() builds;
+ * a node's task count; relocation table i of a lowered view. */
+FMT_API int fmt_validate_v4(rknn_model_view *v);
+FMT_API int fmt_v4_node_task_count(const rknn_model_view *v, uint32_t node, uint32_t *count);
+FMT_API int fmt_v4_reloc(const rknn_model_view *v, uint32_t i, rknn_model_reloc_info *out);
 
 /* Shared by the checks, the plan and relocation (model_check.c, model_plan.c). */
 FMT_API uint64_t fmt_stream_word(const rknn_model_view *m, uint32_t index);
@@ -119,6 +125,9 @@ FMT_API int fmt_is_activation(int kind);
 FMT_API int fmt_is_constant(int kind);
 FMT_API int fmt_blob_is_weight(const rknn_model_view *m, uint32_t b);
 FMT_API int fmt_is_address_word(uint64_t w);
+FMT_API int fmt_tensor_extent(const rknn_model_view *m, const rknn_model_tensor_info *t,
+                              uint32_t *extent);
+FMT_API void fmt_put_word(uint8_t *stream, uint32_t index, uint64_t w);
 FMT_API int fmt_check_tasks(const rknn_model_view *m, const npu_soc_profile *soc);
 /* Checks one relocation table; marks its words in `patched` (may be NULL)
  * and hands back the table and its tensor (out_ri/out_t may be NULL). */

@@ -127,9 +127,26 @@ static uint32_t scratch_size(const rknn_model_view *m)
            fmt_align_up32((m->n_regcmd_words + 31) / 32 * 4u, 8);
 }
 
+/* The stream and relocation checks (model_check.c). A container-4 view has
+ * nothing to check before rknn_model_lower() builds it; its register lists
+ * were checked by the parse, and rknn_init lowers before it plans. */
+static int check_payload(const rknn_model_view *m, const npu_soc_profile *soc)
+{
+    int ret;
+
+    if (m->container_version == RKNN_MODEL_CONTAINER_V4 && !m->lowered)
+        return RKNN_SUCC;
+    if ((ret = fmt_check_tasks(m, soc)) != RKNN_SUCC)
+        return ret;
+    for (uint32_t r = 0; r < m->n_relocs; r++)
+        if ((ret = fmt_check_reloc(m, r, NULL, NULL, NULL)) != RKNN_SUCC)
+            return ret;
+    return RKNN_SUCC;
+}
+
 int rknn_model_plan(const rknn_model_view *m, const npu_soc_profile *soc, rknn_mem_plan *plan)
 {
-    int ret = fmt_check_tasks(m, soc);
+    int ret = check_payload(m, soc);
 
     if (ret != RKNN_SUCC)
         return ret;
@@ -138,9 +155,6 @@ int rknn_model_plan(const rknn_model_view *m, const npu_soc_profile *soc, rknn_m
                     (unsigned long long)m->arena_size);
         return RKNN_ERR_MODEL_INVALID;
     }
-    for (uint32_t r = 0; r < m->n_relocs; r++)
-        if ((ret = fmt_check_reloc(m, r, NULL, NULL, NULL)) != RKNN_SUCC)
-            return ret;
     memset(plan, 0, sizeof *plan);
     if ((ret = fmt_weight_layout(m, NULL, NULL, &plan->weight_bytes)) != RKNN_SUCC)
         return ret;
@@ -151,6 +165,7 @@ int rknn_model_plan(const rknn_model_view *m, const npu_soc_profile *soc, rknn_m
         return ret;
     plan->image_bytes = fmt_align_up32((uint32_t)m->file_size, RKNN_DMA_ALIGN);
     plan->blobs_aligned = (uint8_t)blobs_aligned(m);
+    plan->lowered_bytes = fmt_align_up32(m->lowered_size, RKNN_DMA_ALIGN);
     return RKNN_SUCC;
 }
 

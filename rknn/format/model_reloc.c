@@ -12,7 +12,7 @@
 #include "hal.h"
 #include "rknn_api.h"
 
-static void put_word(uint8_t *stream, uint32_t index, uint64_t w)
+FMT_API void fmt_put_word(uint8_t *stream, uint32_t index, uint64_t w)
 {
     for (unsigned i = 0; i < 8; i++)
         stream[(size_t)index * 8 + i] = (uint8_t)(w >> (8 * i));
@@ -39,8 +39,8 @@ static int patch_entries(const rknn_model_view *m, uint8_t *stream, const rknn_m
         if (ret != RKNN_SUCC)
             return ret;
         w = fmt_stream_word(m, word);
-        put_word(stream, word,
-                 npu_regcmd_make(npu_regcmd_target(w), npu_regcmd_reg(w), base + addend));
+        fmt_put_word(stream, word,
+                     npu_regcmd_make(npu_regcmd_target(w), npu_regcmd_reg(w), base + addend));
     }
     return RKNN_SUCC;
 }
@@ -82,7 +82,7 @@ static int rebase_chain(const rknn_model_view *m, const rknn_model_reloc_target 
                         (unsigned long)(t), (unsigned long)(npu_regcmd_value(w)));
             return RKNN_ERR_MODEL_INVALID;
         }
-        put_word(to->stream, at, npu_regcmd_next_address(base + npu_regcmd_value(w)));
+        fmt_put_word(to->stream, at, npu_regcmd_next_address(base + npu_regcmd_value(w)));
     }
     return RKNN_SUCC;
 }
@@ -106,7 +106,7 @@ static void clear_unfetched(const rknn_model_view *m, const rknn_model_reloc_tar
     }
     for (uint32_t i = 0; i < m->n_regcmd_words; i++)
         if (!(covered[i / 32] & (1u << (i % 32))))
-            put_word(to->stream, i, npu_regcmd_nop());
+            fmt_put_word(to->stream, i, npu_regcmd_nop());
     memset(to->stream + m->regcmd_size, 0, to->stream_bytes - m->regcmd_size);
 }
 

@@ -40,7 +40,8 @@ static int tensor_has_blob(int8_t kind)
 {
     return kind == RKNN_MODEL_KIND_CONST || kind == RKNN_MODEL_KIND_HELPER_CONST ||
            kind == RKNN_MODEL_KIND_GENERATED_CONST || kind == RKNN_MODEL_KIND_LUT ||
-           kind == RKNN_MODEL_KIND_REGCMD || kind == RKNN_MODEL_KIND_TASKS;
+           kind == RKNN_MODEL_KIND_REGLIST_OLD || kind == RKNN_MODEL_KIND_REGCMD ||
+           kind == RKNN_MODEL_KIND_TASKS;
 }
 
 static int tensor_scalars(const rknn_fbs_table *t, uint32_t index, rknn_model_tensor_info *out)
@@ -259,6 +260,15 @@ FMT_API int fmt_validate_tensors(rknn_model_view *v)
         }
         if (ret != RKNN_SUCC)
             return ret;
+    }
+    if (v->container_version == RKNN_MODEL_CONTAINER_V4) {
+        /* No stream or records in the file (format.md §5.1): every blob is a constant. */
+        if (v->regcmd_tensor != UINT32_MAX || v->task_tensor != UINT32_MAX) {
+            HAL_LOG_ERR("rknn model: container 4 with a regcmd or task tensor");
+            return RKNN_ERR_MODEL_INVALID;
+        }
+        v->regcmd_blob = v->task_blob = UINT32_MAX;
+        return RKNN_SUCC;
     }
     if (v->regcmd_tensor == UINT32_MAX || v->task_tensor == UINT32_MAX) {
         HAL_LOG_ERR("rknn model: no %s tensor (kind %d): not a v6 execution payload",

@@ -14,3 +14,4 @@
 #include "model_plan.c"
 #include "model_reloc.c"
 #include "model_tensors.c"
+#include "model_v4.c"

@@ -37,6 +37,12 @@
 #define RKNN_MODEL_MAX_RELOC_ENTRIES 1048576
 /* Task records: 16-bit task numbers of the PC on RV1106 bound one chain. */
 #define RKNN_MODEL_MAX_TASKS 65536
+/* Container 4 (format.md §5.1): entries of one task's register list (its
+ * PC fetch amount must fit 16 bits), and the command stream built from all
+ * of them (a list may be named by many tasks: the stream is bounded, not
+ * the file). */
+#define RKNN_MODEL_MAX_V4_TASK_REGS    16384
+#define RKNN_MODEL_MAX_V4_STREAM_BYTES 0x10000000u
 /* Core slots of Node slot 10: 1 + 2 + 3 for the RK3588's core configurations. */
 #define RKNN_MODEL_MAX_CORE_SLOTS 6
 /* Operator attributes of one node, and BSON nesting inside one. */

@@ -31,9 +31,14 @@ extern "C" {
 
 /* Limits: rknn_limits.h. */
 
-/* The only container version / schema generation this parser reads. */
+/* The container versions / schema generations this parser reads: 6 / 6
+ * (RKNN-Toolkit2 >= 1.6: stream, task records and relocations in the file)
+ * and 4 / 1 ("RKNPU lite", toolkit 1.x: per-task register lists, from which
+ * rknn_model_lower() builds the same payload; format.md §5.1). */
 #define RKNN_MODEL_CONTAINER_VERSION 6
 #define RKNN_MODEL_SCHEMA_GENERATION 6
+#define RKNN_MODEL_CONTAINER_V4      4
+#define RKNN_MODEL_SCHEMA_V4         1
 
 /* Bytes of one task record (struct rknpu_task layout, format.md §4.2) and regcmd word. */
 #define RKNN_MODEL_TASK_RECORD_SIZE NPU_TASK_RECORD_SIZE
@@ -105,7 +110,7 @@ typedef struct {
     /* ---- container (format.md §2) ---- */
     const uint8_t *file;
     size_t file_size;
-    uint32_t container_version; /* always 6 after a successful parse */
+    uint32_t container_version; /* 6 or 4 after a successful parse */
     size_t header_size;         /* 64 */
     size_t payload_offset;      /* FlatBuffer start in the file */
     size_t payload_size;
@@ -120,7 +125,7 @@ typedef struct {
         rknn_fbs_buf fb; /* the payload */
         rknn_fbs_table model;
         rknn_fbs_table graph;    /* graph 0 */
-        rknn_fbs_vector blobs;   /* Model slot 20: [Blob] */
+        rknn_fbs_vector blobs;   /* Model slot 20 (container 4: slot 4): [Blob] */
         rknn_fbs_vector tensors; /* Graph slot 0: [Tensor] */
         rknn_fbs_vector nodes;   /* Graph slot 1: [Node] */
         rknn_fbs_vector inputs;  /* Graph slot 2: [int] tensor indices */
@@ -130,7 +135,7 @@ typedef struct {
     } fbs;
 
     /* ---- Model (root table, format.md §3.1) ---- */
-    int32_t schema_generation;          /* slot 0, always 6 after a successful parse */
+    int32_t schema_generation;          /* slot 0: 6 (container 6) or 1 (container 4) */
     uint32_t compiler_code;             /* slot 6, MMmmpp (10602 = 1.6.2) */
     rknn_model_string npu_family;       /* slot 1: "RKNPU v2", "RKNPU lite", ... */
     rknn_model_string generator;        /* slot 3: Python-literal dict */
@@ -169,6 +174,13 @@ typedef struct {
 
     /* Activation arena: max(offset + size) over input/output/internal tensors. */
     uint64_t arena_size;
+
+    /* ---- container 4 (format.md §5.1): the file has no stream, records or
+     *      relocations. The parse counts what rknn_model_lower() will build
+     *      (n_tasks, regcmd_size, n_reloc_entries, the groups); regcmd,
+     *      task_data and the relocations exist once `lowered` is set. ---- */
+    const uint8_t *lowered; /* the built payload; NULL before (and for container 6) */
+    uint32_t lowered_size;  /* bytes rknn_model_lower() needs */
 
     /* Optional, set by rknn_init while it runs: [n_relocs] the tensor each
      * relocation names once looked up (RKNN_MODEL_RELOC_UNRESOLVED until
@@ -293,6 +305,22 @@ int rknn_model_parse(const void *data, size_t size, rknn_model_view *out);
  * own copy of the caller's model): O(1), no re-parse. */
 void rknn_model_rebase(rknn_model_view *view, const void *copy);
 
+/* Container 4 (format.md §5.1): build, from the per-task register lists, the
+ * execution payload a container-6 file carries -- the command stream (block
+ * targets, PC tails, links as stream offsets, address registers holding
+ * offsets into their tensors), the task records and one relocation table
+ * per tensor the stream addresses -- into buf (view->lowered_size bytes,
+ * 8-byte aligned), for `soc`, and point the view at it. From then on the
+ * view passes the same checks, relocation and steps as a container-6 one.
+ * The buffer must stay valid (and unchanged) while the view is used.
+ * RKNN_SUCC (also for container 6, which needs nothing), or
+ * RKNN_ERR_PARAM_INVALID / RKNN_ERR_MODEL_INVALID (logged). */
+int rknn_model_lower(rknn_model_view *view, const npu_soc_profile *soc, void *buf, uint32_t size);
+
+/* Point a view at a payload rknn_model_lower() built for a view of the same
+ * file and SoC (a context sharing another's model store). */
+void rknn_model_attach_lowered(rknn_model_view *view, const void *buf);
+
 /* Accessors: RKNN_SUCC, RKNN_ERR_PARAM_INVALID (NULL / index >= count) or
  * RKNN_ERR_MODEL_INVALID (the blob does not decode; logged). */
 int rknn_model_tensor(const rknn_model_view *view, uint32_t index, rknn_model_tensor_info *out);
@@ -366,6 +394,7 @@ typedef struct {
     uint32_t step_memo_bytes;  /* a step per node, remembered (the runtime's: rknn_steps.c) */
     uint32_t input_home_bytes; /* own buffers of inputs whose arena bytes other tensors reuse */
     uint32_t image_bytes;      /* the runtime's copy of the model file (default mode) */
+    uint32_t lowered_bytes;    /* container 4: the payload rknn_model_lower() builds */
     uint8_t blobs_aligned;     /* every weight blob is 64-byte aligned in the file */
 } rknn_mem_plan;
 

@@ -7,10 +7,12 @@
  *   ./fuzz_rknn_model CORPUS_DIR ../shared/models
  *
  * The input is copied into a buffer of exactly its size (libFuzzer already
- * does that; the copy keeps the contract explicit), parsed, and on success
- * every accessor is called for every index the view reports. Contract
- * violations abort (so libFuzzer records them as crashes):
+ * does that; the copy keeps the contract explicit), parsed, a container-4
+ * view lowered (rknn_model_lower, as rknn_init does), and on success every
+ * accessor is called for every index the view reports. Contract violations
+ * abort (so libFuzzer records them as crashes):
  *   - parse returns something other than RKNN_SUCC / RKNN_ERR_MODEL_INVALID;
+ *   - a container-4 model parses but does not lower;
  *   - an accessor fails for an index inside a successfully parsed view;
  *   - a pointer the view hands out lies outside the input.
  * Sanitizers catch the rest (out-of-bounds reads, overflow, misalignment).
@@ -138,9 +140,13 @@ static void fuzz_rest(const rknn_model_view *v)
             require(rknn_model_task_group(v, c, k, &g) == RKNN_SUCC &&
                     (uint64_t)g.first + g.count <= v->n_tasks);
     require(rknn_model_task_group(v, v->max_cores + 1, 0, &g) == RKNN_ERR_PARAM_INVALID);
-    require(!v->regcmd || inside(v, v->regcmd, v->regcmd_size));
-    require(!v->task_data ||
-            inside(v, v->task_data, (size_t)v->n_tasks * RKNN_MODEL_TASK_RECORD_SIZE));
+    if (v->lowered) { /* built by rknn_model_lower, in its own buffer */
+        require(v->regcmd == v->lowered && v->task_data == v->lowered + v->regcmd_size);
+    } else {
+        require(!v->regcmd || inside(v, v->regcmd, v->regcmd_size));
+        require(!v->task_data ||
+                inside(v, v->task_data, (size_t)v->n_tasks * RKNN_MODEL_TASK_RECORD_SIZE));
+    }
     require(inside(v, (const uint8_t *)v->json, v->json_size));
 }
 
@@ -149,7 +155,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     rknn_model_view v;
-    uint8_t *copy = malloc(size ? size : 1);
+    uint8_t *copy = malloc(size ? size : 1), *lowered = NULL;
     int ret;
 
     if (!copy)
@@ -157,11 +163,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memcpy(copy, data, size);
     ret = rknn_model_parse(copy, size, &v);
     require(ret == RKNN_SUCC || ret == RKNN_ERR_MODEL_INVALID);
+    if (ret == RKNN_SUCC && v.lowered_size) {
+        char platform[32];
+        rknn_model_string_copy(v.target_platform, platform, sizeof platform);
+        lowered = malloc(v.lowered_size);
+        require(lowered && rknn_model_lower(&v, npu_soc_find_platform(platform), lowered,
+                                            v.lowered_size) == RKNN_SUCC);
+    }
     if (ret == RKNN_SUCC) {
         fuzz_tensors(&v);
         fuzz_nodes(&v);
         fuzz_rest(&v);
     }
+    free(lowered);
     free(copy);
     return 0;
 }

@@ -6,6 +6,11 @@ research inspector shared/tools/rknn_inspect.py (its container parser, its
 FlatBuffer reader and its field map), never from the C parser under test.
 The C test prints the same lines from the C parser and compares the sets.
 
+Container 4 files have no task records or relocations; the C runtime builds
+them (rknn_model_lower). Their expected task and relocation lines come from
+lower_v4() below, written from docs/format.md §5.1 and the addressing rules
+of check_v4_layout.py, not from the C code.
+
 Usage:
     rknn_expect.py PATH/TO/rknn_inspect.py MODELS_DIR UNSUPPORTED_LIST [OUTPUT]
 
@@ -21,6 +26,9 @@ import importlib.util
 import os
 import struct
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import check_v4_layout  # noqa: E402  (its addressing rules: format.md §5.1)
 
 
 def load_inspector(path):
@@ -157,7 +165,7 @@ def model_lines(ri, path):
     except ValueError:
         put("status invalid")
         return out
-    if c["version"] != 6:
+    if c["version"] not in (4, 6):
         put("status invalid")
         return out
     put("status ok")
@@ -184,7 +192,7 @@ def model_lines(ri, path):
     put("generator_size %d" % len(raw_string(fb, m, ri.M_GENERATOR)))
 
     bl, where = ri.blobs(fb, m)
-    assert where == ri.M_BLOBS_V6
+    assert where == (ri.M_BLOBS_V6 if c["version"] == 6 else ri.M_BLOBS_OLD)
     put("blobs %d" % len(bl))
     for i, b in enumerate(bl):
         put("blob %d size %d" % (i, len(b)))
@@ -214,7 +222,8 @@ def model_lines(ri, path):
             % (i, esc(raw_string(fb, t, ri.T_QMETHOD)), esc(raw_string(fb, t, ri.T_QDTYPE)),
                floats(fb.vec_scalars(t, ri.T_QSCALE, "f")),
                ints(fb.vec_scalars(t, ri.T_QZP, "i"))))
-        if kind in (4, 5, 6, 8, 9, 10) and bl[blob]:  # constants, helper consts, LUTs, stream, tasks
+        # constants, helper consts, LUTs, old register lists, stream, tasks
+        if kind in (4, 5, 6, 7, 8, 9, 10) and bl[blob]:
             put("tensor %d data %d" % (i, len(bl[blob])))
     put("arena %d" % arena)
 
@@ -227,6 +236,10 @@ def model_lines(ri, path):
         put("node %d inputs %s outputs %s"
             % (i, ints(fb.vec_scalars(n, ri.N_INPUTS)), ints(fb.vec_scalars(n, ri.N_OUTPUTS))))
         v = fb.vec_scalars(n, ri.N_TASKS_PER_SLOT) or []
+        if c["version"] == 4:  # its register lists, and a LUT load (lower_v4)
+            tables = fb.vec_tables(n, 6)
+            luts = 1 if tables and fb.fpos(tables[0], 1) is not None else 0
+            v = [len(tables) + luts] if tables else []
         put("node %d tasks_per_slot %s" % (i, ints(v)))
         if v:
             slots = [a + b for a, b in zip(slots, v)] if slots else list(v)
@@ -240,6 +253,8 @@ def model_lines(ri, path):
         put("norm %d mean %s std %s"
             % (i, floats(fb.vec_scalars(nm, 0, "f")), floats(fb.vec_scalars(nm, 1, "f"))))
 
+    if c["version"] == 4:
+        return out + lower_v4(ri, put, path, names)
     rc = [t for t in tensors if fb.scalar(t, ri.T_KIND, "b") == 9]
     tk = [t for t in tensors if fb.scalar(t, ri.T_KIND, "b") == 10]
     regcmd = bl[fb.scalar(rc[0], ri.T_BLOB)]
@@ -271,6 +286,66 @@ def model_lines(ri, path):
             put("reloc %d entry %d addend 0x%x word %d" % (i, k, addend, wi))
     put("reloc_entries %d" % total)
     return out
+
+
+# ---- container 4: the payload the runtime builds (docs/format.md §5.1) ----
+
+ADDRESS_REGS = {0x1070: "CNA_FEATURE_DATA_ADDR", 0x1110: "CNA_DCOMP_ADDR0",
+                0x4020: "DPU_DST_BASE_ADDR", 0x5018: "DPU_RDMA_SRC_BASE_ADDR",
+                0x5020: "DPU_RDMA_BS_BASE_ADDR", 0x502C: "DPU_RDMA_BN_BASE_ADDR",
+                0x5038: "DPU_RDMA_EW_BASE_ADDR", 0x6070: "PPU_DST_BASE_ADDR",
+                0x701C: "PPU_RDMA_SRC_BASE_ADDR"}
+UNIT_DPU, UNIT_DPU_RDMA, UNIT_PPU = 0x8, 0x10, 0x20  # op-enable bits (hardware.md §1.3)
+DPU_DONE, PPU_DONE = 0x300, 0xC00  # interrupt bits of the two groups
+
+
+def lower_v4(ri, put, path, names):
+    """Task records and relocations as format.md §5.1 says the runtime builds
+    them: per node, a LUT-loading task (the LUT tensor's entries, DPU +
+    DPU_RDMA, its source and destination the LUT itself) before the first task
+    when that task names a LUT, then one task per register list; every task
+    16-byte aligned and followed by the 4-word PC tail; the DPU's (else the
+    PPU's) done bits; one relocation table per addressed tensor, in index
+    order, its entries in stream order."""
+    model = check_v4_layout.Model(ri, path)
+    tasks, relocs, word = [], {}, 0
+    for k in range(len(model.nodes)):
+        node = model.node(k)
+        for t, meta in enumerate(node["tasks"]):
+            lut = meta[1] if len(meta) > 1 else None
+            if t == 0 and lut is not None:
+                regs, _ = model.reglist(lut)
+                rules = {"DPU_RDMA_SRC_BASE_ADDR": lut, "DPU_DST_BASE_ADDR": lut}
+                word = add_task(tasks, relocs, word, k, UNIT_DPU | UNIT_DPU_RDMA, regs, rules)
+            regs, _ = model.reglist(meta[0])
+            rules = {reg: tensor for reg, tensor, _ in
+                     check_v4_layout.bindings(node["type"], t, node, lambda i: 0) or []}
+            word = add_task(tasks, relocs, word, k, meta[3], regs, rules)
+    put("regcmd %d words %d" % (word * 8, word))
+    put("tasks %d" % len(tasks))
+    for i, (op, enable, amount, start) in enumerate(tasks):
+        put("task %d op %d enable 0x%x int_mask 0x%x amount %d regcmd 0x%x"
+            % (i, op, enable, DPU_DONE if enable & UNIT_DPU else PPU_DONE, amount, start * 8))
+    put("task_group 0 first 0 count %d" % len(tasks))
+    put("relocs %d" % len(relocs))
+    for i, tensor in enumerate(sorted(relocs)):
+        put("reloc %d name %s tensor %d entries %d"
+            % (i, esc(names[tensor]), tensor, len(relocs[tensor])))
+        for e, (addend, w) in enumerate(relocs[tensor]):
+            put("reloc %d entry %d addend 0x%x word %d" % (i, e, addend, w))
+    put("reloc_entries %d" % sum(len(v) for v in relocs.values()))
+    return []
+
+
+def add_task(tasks, relocs, word, node, enable, regs, rules):
+    """One task at stream word `word`; returns the next task's word."""
+    tasks.append((node, enable, len(regs), word))
+    for e, (_, reg, value) in enumerate(regs):
+        name = ADDRESS_REGS.get(reg)  # reglist() moved RK356x CORE offsets; these are not CORE
+        if name in rules:
+            relocs.setdefault(rules[name], []).append((value, word + e))
+    word += len(regs) + 4
+    return word + word % 2
 
 
 def unsupported_names(path):

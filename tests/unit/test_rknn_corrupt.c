@@ -377,8 +377,10 @@ static void walk_valid(const rknn_model_view *v, const char *what)
     bad |= rknn_model_node(v, v->n_nodes, &n) != RKNN_ERR_PARAM_INVALID;
     bad |= rknn_model_reloc(v, v->n_relocs, &r) != RKNN_ERR_PARAM_INVALID;
     bad |= rknn_model_task(v, v->n_tasks, &task) != RKNN_ERR_PARAM_INVALID;
-    bad |= v->regcmd && (v->regcmd < v->fbs.fb.data ||
-                         v->regcmd + v->regcmd_size > v->fbs.fb.data + v->fbs.fb.size);
+    bad |= v->regcmd && !v->lowered &&
+           (v->regcmd < v->fbs.fb.data ||
+            v->regcmd + v->regcmd_size > v->fbs.fb.data + v->fbs.fb.size);
+    bad |= v->lowered && v->regcmd != v->lowered;
     CHECK(!bad, "%s: an accessor failed on a model that parsed", what);
 }
 
@@ -424,8 +426,18 @@ static void run_case(const uint8_t *data, size_t size, const char *what)
 
     cases_run++;
     if (ret == RKNN_SUCC) {
+        void *lowered = NULL;
         cases_ok++;
+        if (v.lowered_size) { /* container 4: what rknn_init builds must build */
+            char platform[32];
+            rknn_model_string_copy(v.target_platform, platform, sizeof platform);
+            lowered = malloc(v.lowered_size);
+            CHECK(lowered && rknn_model_lower(&v, npu_soc_find_platform(platform), lowered,
+                                              v.lowered_size) == RKNN_SUCC,
+                  "%s: parsed but does not lower", what);
+        }
         walk_valid(&v, what);
+        free(lowered);
         return;
     }
     CHECK(ret == RKNN_ERR_MODEL_INVALID, "%s: parse returned %d", what, ret);

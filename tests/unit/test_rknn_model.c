@@ -559,7 +559,7 @@ static void check_headers(void)
     memset(h, 0, sizeof(h));
     memcpy(h, "RKNN", 4);
     for (uint32_t ver = 1; ver <= 7; ver++) {
-        if (ver == 6)
+        if (ver == 6 || ver == 4) /* the versions it reads */
             continue;
         h[8] = (uint8_t)ver;
         before = log_lines;
@@ -627,7 +627,56 @@ static void check_ppocrv4_det(const rknn_model_view *v)
     CHECK(rknn_model_tensor(v, 10, &t) == RKNN_SUCC && t.n_native_dims == 12, "12-entry shape");
 }
 
+/* YOLOv8n (RK3566, toolkit 1.5, container 4): facts from shared/models/README.md
+ * and format.md §5.1 (245 register lists; 60 nodes apply SiLU or Sigmoid
+ * through a LUT, each getting one LUT-loading task). */
+static void check_yolov8n_v4(const rknn_model_view *v)
+{
+    rknn_model_task_range g;
+    rknn_model_task_info first, second;
+    rknn_model_tensor_info lut;
+    uint32_t idx;
+
+    CHECK(v->container_version == 4 && v->schema_generation == 1, "container 4, schema 1");
+    CHECK(v->n_tensors == 486 && v->n_nodes == 102 && v->n_blobs == 487, "counts");
+    CHECK(v->n_tasks == 245 + 60 && v->max_cores == 1 && v->n_core_slots == 1, "tasks %lu",
+          (unsigned long)v->n_tasks);
+    CHECK(rknn_model_input(v, 0, &idx) == RKNN_SUCC && idx == 135, "input 135");
+    CHECK(rknn_model_output(v, 0, &idx) == RKNN_SUCC && idx == 237, "output 237");
+    CHECK(rknn_model_task_group(v, 1, 0, &g) == RKNN_SUCC && g.first == 0 && g.count == 305,
+          "one group");
+    /* node 1 (the first ConvExSwish): the SiLU LUT load, then its convolution */
+    CHECK(rknn_model_node_tasks(v, 1, 0, 1, &g) == RKNN_SUCC && g.first == 0 && g.count >= 2,
+          "node 1 tasks");
+    CHECK(rknn_model_task(v, 0, &first) == RKNN_SUCC && first.enable_mask == 0x18 &&
+              first.regcfg_amount == 9344 / 8 && first.int_mask == 0x300,
+          "task 0 loads the LUT");
+    CHECK(rknn_model_task(v, 1, &second) == RKNN_SUCC && second.enable_mask == 0x1F &&
+              second.regcfg_amount == 132 && rknn_model_task_links_to(v, 0, 1),
+          "task 1 is the convolution, chained to the load");
+    CHECK(rknn_model_tensor(v, 2, &lut) == RKNN_SUCC && lut.kind == RKNN_MODEL_KIND_LUT &&
+              lut.data_size == 9344,
+          "tensor 2 exSwish LUT");
+}
+
 static unsupported_list unsupported;
+
+/* Container 4: build the stream, records and relocations for the SoC the
+ * model names (rknn_model_lower), as rknn_init does. */
+static void *lower(rknn_model_view *v)
+{
+    char platform[32];
+    void *buf;
+
+    if (v->lowered_size == 0)
+        return NULL;
+    rknn_model_string_copy(v->target_platform, platform, sizeof platform);
+    buf = malloc(v->lowered_size);
+    CHECK(buf && rknn_model_lower(v, npu_soc_find_platform(platform), buf, v->lowered_size) ==
+                     RKNN_SUCC,
+          "lowering the register lists");
+    return buf;
+}
 
 static void check_model(const char *dir, const char *name, line_list *out)
 {
@@ -635,6 +684,7 @@ static void check_model(const char *dir, const char *name, line_list *out)
     char path[4096];
     size_t size = 0;
     uint8_t *data;
+    void *lowered;
     rknn_model_view v;
     int ret, before = log_lines;
 
@@ -662,6 +712,7 @@ static void check_model(const char *dir, const char *name, line_list *out)
         CHECK(ret != RKNN_SUCC || log_lines == before, "%s: parse logged although it succeeded",
               name);
     }
+    lowered = ret == RKNN_SUCC ? lower(&v) : NULL;
     emit_model(name, &v, ret, out);
     if (ret == RKNN_SUCC) {
         check_reloc_addends(name, &v);
@@ -675,9 +726,12 @@ static void check_model(const char *dir, const char *name, line_list *out)
             check_dual_residual(&v, 0);
         else if (strcmp(name, "rk3588_ppocrv4_det.v6.rknn") == 0)
             check_ppocrv4_det(&v);
+        else if (strcmp(name, "rk3566_yolov8n.v4.rknn") == 0)
+            check_yolov8n_v4(&v);
         else
             CHECK(0, "%s: a new model: add its hand-typed checks to check_model()", name);
     }
+    free(lowered);
     free(data);
 }
 

@@ -1,0 +1,605 @@
+/*
+ * model_v4.c - container 4 / schema 1 ("RKNPU lite", RKNN-Toolkit2 1.x;
+ * format.md §5.1). The file keeps one register list per task instead of a
+ * command stream, task records and relocations. Here: reading those lists,
+ * the rules that say which tensor each address register points into,
+ * checking every entry at parse time, and lowering them into the payload a
+ * container-6 file carries, which the rest of the runtime then checks,
+ * relocates and runs exactly as it does a v6 file's.
+ */
+#include "model_internal.h"
+
+#include <string.h>
+
+#include "hal.h"
+#include "npu_regs.h"
+#include "rknn_api.h"
+
+/* Node slot 6: one table per task, in submission order. */
+enum { N_V4_TASKS = 6 };
+/* Task table slots. Not used: slot 2, 5..10, and slot 4, the toolkit-1.x
+ * completion mask, which also waits for the CNA's fetches (0x3F3, 0x3FC,
+ * 0x3FF): a task completes as in a v6 file, when the last unit is done. */
+enum { V4_TASK_REGLIST = 0, V4_TASK_LUT = 1, V4_TASK_ENABLE = 3 };
+
+#define V4_ENTRY_SIZE 8 /* u16 0, u16 register (the SoC's own offset), u32 value */
+#define V4_NO_LUT     UINT32_MAX
+
+/* What a node's tasks do, which decides where their address registers point. */
+typedef enum {
+    V4_OP_UNKNOWN,
+    V4_OP_CONV,
+    V4_OP_ADD,
+    V4_OP_SPLIT,
+    V4_OP_CONCAT,
+    V4_OP_MAXPOOL,
+    V4_OP_RESIZE,
+    V4_OP_LUT_LOAD, /* the task the runtime adds to load a LUT tensor */
+} v4_op;
+
+/* The op types whose addressing format.md §5.1 worked out; others are refused. */
+static const struct {
+    const char *name;
+    v4_op op;
+} v4_op_types[] = {
+    {"Conv", V4_OP_CONV},   {"ConvExSwish", V4_OP_CONV}, {"ConvSigmoid", V4_OP_CONV},
+    {"Add", V4_OP_ADD},     {"Split", V4_OP_SPLIT},      {"Concat", V4_OP_CONCAT},
+    {"MaxPool", V4_OP_MAXPOOL}, {"Resize", V4_OP_RESIZE},
+};
+
+static v4_op op_of(rknn_model_string type)
+{
+    for (size_t i = 0; i < sizeof v4_op_types / sizeof v4_op_types[0]; i++)
+        if (type.len == strlen(v4_op_types[i].name) &&
+            memcmp(type.ptr, v4_op_types[i].name, type.len) == 0)
+            return v4_op_types[i].op;
+    return V4_OP_UNKNOWN;
+}
+
+typedef struct {
+    uint32_t lut; /* kind-6 tensor the task needs in the DPU, or V4_NO_LUT */
+    uint32_t enable;
+    uint32_t int_mask; /* the units' done bits the task completes with */
+    const uint8_t *entries; /* the register list */
+    uint32_t n_entries;
+} v4_task;
+
+/* A register list tensor (kind 7, or a LUT's kind 6): its entries. */
+static int reglist_of(const rknn_model_view *v, uint32_t tensor, int8_t kind, uint32_t node,
+                      uint32_t task, const uint8_t **entries, uint32_t *n_entries)
+{
+    rknn_model_tensor_info t;
+
+    if (tensor >= v->n_tensors || rknn_model_tensor(v, tensor, &t) != RKNN_SUCC ||
+        t.kind != kind || !t.data || t.data_size == 0 || t.data_size % V4_ENTRY_SIZE != 0 ||
+        t.data_size / V4_ENTRY_SIZE > RKNN_MODEL_MAX_V4_TASK_REGS) {
+        HAL_LOG_ERR("rknn model: node %lu task %lu: tensor %lu is not a %s of 1 to %d 8-byte "
+                    "entries (kind %d)",
+                    (unsigned long)node, (unsigned long)task, (unsigned long)tensor,
+                    kind == RKNN_MODEL_KIND_LUT ? "LUT" : "register list",
+                    RKNN_MODEL_MAX_V4_TASK_REGS, kind);
+        return RKNN_ERR_MODEL_INVALID;
+    }
+    *entries = t.data;
+    *n_entries = t.data_size / V4_ENTRY_SIZE;
+    return RKNN_SUCC;
+}
+
+static int task_u32(const rknn_fbs_table *t, uint32_t slot, uint32_t def, uint32_t *out,
+                    uint32_t node, const char *field)
+{
+    int ret = rknn_fbs_get_u32(t, slot, def, out);
+
+    return fmt_is_error(ret) ? fmt_fb_error("node task of node", node, field, t, ret) : RKNN_SUCC;
+}
+
+/* Task `i` of node `node` (its table in Node slot 6). */
+static int read_task(const rknn_model_view *v, const rknn_fbs_vector *tasks, uint32_t node,
+                     uint32_t i, v4_task *out)
+{
+    rknn_fbs_table t;
+    uint32_t reglist;
+    int ret = rknn_fbs_vec_table(tasks, i, &t);
+
+    if (fmt_is_error(ret))
+        return fmt_elem_error("task table of node", node, tasks, ret);
+    if ((ret = task_u32(&t, V4_TASK_REGLIST, UINT32_MAX, &reglist, node,
+                        "register list (task slot 0)")) != RKNN_SUCC ||
+        (ret = task_u32(&t, V4_TASK_LUT, V4_NO_LUT, &out->lut, node, "LUT (task slot 1)")) !=
+            RKNN_SUCC ||
+        (ret = task_u32(&t, V4_TASK_ENABLE, 0, &out->enable, node, "unit enable (task slot 3)")) !=
+            RKNN_SUCC)
+        return ret;
+    /* the DPU ends every task it is in, else the PPU (the v6 toolkits' masks) */
+    out->int_mask = (out->enable & NPU_UNIT_DPU) ? NPU_INT_DPU_DONE
+                    : (out->enable & NPU_UNIT_PPU) ? NPU_INT_PPU_DONE
+                                                   : 0;
+    if (out->int_mask == 0 || (out->enable & ~(uint32_t)NPU_UNIT_ALL)) {
+        HAL_LOG_ERR("rknn model: node %lu task %lu: unit enable 0x%lx (task slot 3) starts "
+                    "neither the DPU nor the PPU, or names no unit",
+                    (unsigned long)node, (unsigned long)i, (unsigned long)out->enable);
+        return RKNN_ERR_MODEL_INVALID;
+    }
+    return reglist_of(v, reglist, RKNN_MODEL_KIND_REGLIST_OLD, node, i, &out->entries,
+                      &out->n_entries);
+}
+
+static int node_task_tables(const rknn_model_view *v, uint32_t node, rknn_fbs_vector *out)
+{
+    rknn_fbs_table t;
+    int ret = rknn_fbs_vec_table(&v->fbs.nodes, node, &t);
+
+    if (fmt_is_error(ret))
+        return fmt_elem_error("node", node, &v->fbs.nodes, ret);
+    return fmt_get_vector_limited(&t, N_V4_TASKS, 4, RKNN_MODEL_MAX_TASKS, out, "node", node,
+                                  "task tables (slot 6)");
+}
+
+/* A node whose first task names a LUT gets one added task before it that
+ * loads the LUT (as a v6 file has): each node then runs correctly as a step
+ * of its own, whatever ran before. Later tasks may only name the same LUT
+ * (checked by walk_node): they write only the registers that change, so a
+ * load between them would leave the DPU set up for the load. */
+static int needs_lut_load(uint32_t task_in_node, const v4_task *t)
+{
+    return task_in_node == 0 && t->lut != V4_NO_LUT;
+}
+
+FMT_API int fmt_v4_node_task_count(const rknn_model_view *v, uint32_t node, uint32_t *count)
+{
+    rknn_fbs_vector tasks;
+    rknn_fbs_table t;
+    v4_task first = {V4_NO_LUT, 0, 0, NULL, 0};
+    int ret = node_task_tables(v, node, &tasks);
+
+    *count = 0;
+    if (ret != RKNN_SUCC || tasks.count == 0)
+        return ret;
+    ret = rknn_fbs_vec_table(&tasks, 0, &t);
+    if (fmt_is_error(ret))
+        return fmt_elem_error("task table of node", node, &tasks, ret);
+    ret = task_u32(&t, V4_TASK_LUT, V4_NO_LUT, &first.lut, node, "LUT (task slot 1)");
+    *count = tasks.count + (uint32_t)needs_lut_load(0, &first);
+    return ret;
+}
+
+/* ---- building (or only counting and checking) the payload ---------------- */
+
+/* One pass over every task. Without outputs it counts and checks (the
+ * parse); with them it writes the stream, records and relocation entries. */
+typedef struct {
+    const rknn_model_view *v;
+    const npu_soc_profile *soc;
+    uint8_t *stream;        /* NULL: count and check only */
+    uint8_t *records;       /* n_tasks * 40 bytes */
+    uint8_t *entries;       /* relocation entries, grouped by tensor */
+    uint32_t *per_tensor;   /* counting: words relocated per tensor (may be NULL) */
+    uint32_t *cursor;       /* writing: per tensor, its next entry */
+    uint64_t n_words;       /* stream words so far */
+    uint32_t n_tasks;       /* records so far */
+    uint64_t n_relocated;   /* relocation entries so far */
+    uint32_t node;          /* what is being walked, for the log */
+    const rknn_model_node_info *node_info;
+    v4_op op;
+    uint32_t task_in_node; /* index in the node's task tables */
+    uint32_t lut;          /* the LUT a LUT_LOAD task loads */
+} v4_walk;
+
+static void put_le32(uint8_t *p, uint32_t v)
+{
+    for (unsigned i = 0; i < 4; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+/* Node tensor `i` of the inputs (or outputs), or UINT32_MAX. */
+static uint32_t node_tensor(const rknn_model_node_info *n, int output, uint32_t i)
+{
+    uint32_t t;
+    int ret = output ? rknn_model_node_output(n, i, &t) : rknn_model_node_input(n, i, &t);
+
+    return ret == RKNN_SUCC ? t : UINT32_MAX;
+}
+
+/* The tensor address register `reg` (table offset) of the walked task
+ * points into (format.md §5.1); UINT32_MAX when the op has no rule for it. */
+static uint32_t bound_tensor(const v4_walk *w, uint32_t reg)
+{
+    const rknn_model_node_info *n = w->node_info;
+    uint32_t t = w->task_in_node;
+
+    switch (w->op) {
+    case V4_OP_CONV:
+        if (reg == NPU_CNA_FEATURE_DATA_ADDR)
+            return node_tensor(n, 0, 0);
+        if (reg == NPU_CNA_DCOMP_ADDR0)
+            return node_tensor(n, 0, 1); /* weights */
+        if (reg == NPU_DPU_RDMA_BS_BASE_ADDR)
+            return node_tensor(n, 0, 2); /* bias */
+        return reg == NPU_DPU_DST_BASE_ADDR ? node_tensor(n, 1, 0) : UINT32_MAX;
+    case V4_OP_ADD:
+        if (reg == NPU_DPU_RDMA_SRC_BASE_ADDR)
+            return node_tensor(n, 0, 0);
+        if (reg == NPU_DPU_RDMA_EW_BASE_ADDR)
+            return node_tensor(n, 0, 1);
+        return reg == NPU_DPU_DST_BASE_ADDR ? node_tensor(n, 1, 0) : UINT32_MAX;
+    case V4_OP_SPLIT: /* task t writes output t from its slice of the input */
+        if (reg == NPU_DPU_RDMA_SRC_BASE_ADDR)
+            return node_tensor(n, 0, 0);
+        return reg == NPU_DPU_DST_BASE_ADDR ? node_tensor(n, 1, t) : UINT32_MAX;
+    case V4_OP_CONCAT: /* task t copies input t to its place in the output */
+        if (reg == NPU_DPU_RDMA_SRC_BASE_ADDR)
+            return node_tensor(n, 0, t);
+        return reg == NPU_DPU_DST_BASE_ADDR ? node_tensor(n, 1, 0) : UINT32_MAX;
+    case V4_OP_MAXPOOL:
+        if (reg == NPU_PPU_RDMA_SRC_BASE_ADDR)
+            return node_tensor(n, 0, 0);
+        return reg == NPU_PPU_DST_BASE_ADDR ? node_tensor(n, 1, 0) : UINT32_MAX;
+    case V4_OP_RESIZE:
+        if (reg == NPU_DPU_RDMA_SRC_BASE_ADDR)
+            return node_tensor(n, 0, 0);
+        return reg == NPU_DPU_DST_BASE_ADDR ? node_tensor(n, 1, 0) : UINT32_MAX;
+    case V4_OP_LUT_LOAD:
+        /* The file leaves them 0. Like a v6 LUT load, the dummy DPU op reads
+         * and writes its own table (format.md §3.4), never address 0. */
+        return reg == NPU_DPU_RDMA_SRC_BASE_ADDR || reg == NPU_DPU_DST_BASE_ADDR ? w->lut
+                                                                                  : UINT32_MAX;
+    default: return UINT32_MAX;
+    }
+}
+
+static int entry_error(const v4_walk *w, uint32_t e, uint32_t reg, uint32_t value, const char *why)
+{
+    HAL_LOG_ERR("rknn model: node %lu %s task %lu entry %lu (register 0x%04lx = 0x%lx): %s",
+                (unsigned long)w->node,
+                w->op == V4_OP_LUT_LOAD ? "LUT load for" : "register list,",
+                (unsigned long)w->task_in_node, (unsigned long)e, (unsigned long)reg,
+                (unsigned long)value, why);
+    return RKNN_ERR_MODEL_INVALID;
+}
+
+static void note_reloc(v4_walk *w, uint32_t tensor, uint32_t addend, uint64_t word)
+{
+    if (w->per_tensor)
+        w->per_tensor[tensor]++;
+    if (w->entries) {
+        uint8_t *e = w->entries + (size_t)w->cursor[tensor]++ * RELOC_ENTRY_SIZE;
+        put_le32(e, addend);
+        put_le32(e + 4, (uint32_t)word);
+    }
+    w->n_relocated++;
+}
+
+/* An address register: bound to its tensor (its value an offset inside it),
+ * or, with no rule for it, left 0 (the unit does not use it). */
+static int address_entry(v4_walk *w, uint32_t e, uint32_t table_reg, uint32_t value, uint64_t word)
+{
+    rknn_model_tensor_info t;
+    uint32_t tensor = bound_tensor(w, table_reg), extent;
+
+    if (tensor == UINT32_MAX) {
+        if (value == 0)
+            return RKNN_SUCC;
+        return entry_error(w, e, table_reg, value,
+                           "an address register with no rule for this op (format.md §5.1)");
+    }
+    if (rknn_model_tensor(w->v, tensor, &t) != RKNN_SUCC ||
+        fmt_tensor_extent(w->v, &t, &extent) != RKNN_SUCC || value >= extent)
+        return entry_error(w, e, table_reg, value,
+                           "the address is not inside the tensor its rule names");
+    note_reloc(w, tensor, value, word);
+    return RKNN_SUCC;
+}
+
+/* One register list entry: a register of a compute block of this SoC. */
+static int walk_entry(v4_walk *w, const uint8_t *p, uint32_t e)
+{
+    uint32_t reg = rknn_fbs_le16(p + 2), value = rknn_fbs_le32(p + 4);
+    uint32_t table = npu_soc_to_table_offset(w->soc, reg);
+    int block = table == NPU_SOC_NO_OFFSET ? -1 : npu_block_of_offset(table);
+    uint64_t word;
+
+    if (rknn_fbs_le16(p) != 0)
+        return entry_error(w, e, reg, value, "the first 16 bits are not 0");
+    if (block < 0 || block == NPU_BLOCK_PC ||
+        (w->op == V4_OP_LUT_LOAD && block != NPU_BLOCK_DPU && block != NPU_BLOCK_DPU_RDMA))
+        return entry_error(w, e, reg, value,
+                           w->op == V4_OP_LUT_LOAD ? "a LUT may only write DPU registers"
+                                                   : "not a compute-unit register");
+    word = npu_regcmd_make(npu_block_target((enum npu_block)block), (uint16_t)reg, value);
+    if (w->stream)
+        fmt_put_word(w->stream, (uint32_t)w->n_words, word);
+    if (fmt_is_address_word(word))
+        return address_entry(w, e, table, value, w->n_words);
+    return RKNN_SUCC;
+}
+
+/* One task: its entries, room for the PC tail (written once every task's
+ * place is known), padded to 16 bytes; and its record. */
+static int walk_task(v4_walk *w, const uint8_t *entries, uint32_t n_entries, uint32_t enable,
+                     uint32_t int_mask)
+{
+    uint64_t first = w->n_words;
+
+    for (uint32_t e = 0; e < n_entries; e++, w->n_words++) {
+        int ret = walk_entry(w, entries + (size_t)e * V4_ENTRY_SIZE, e);
+        if (ret != RKNN_SUCC)
+            return ret;
+    }
+    w->n_words += NPU_PC_TAIL_WORDS;
+    w->n_words += w->n_words % 2; /* task starts are 16-byte aligned */
+    if (w->n_tasks >= RKNN_MODEL_MAX_TASKS ||
+        w->n_words * RKNN_MODEL_REGCMD_WORD_SIZE > RKNN_MODEL_MAX_V4_STREAM_BYTES) {
+        HAL_LOG_ERR("rknn model: node %lu: more than %d tasks or %lu stream bytes", (unsigned long)w->node,
+                    RKNN_MODEL_MAX_TASKS, (unsigned long)RKNN_MODEL_MAX_V4_STREAM_BYTES);
+        return RKNN_ERR_MODEL_INVALID;
+    }
+    if (w->records) {
+        uint8_t *r = w->records + (size_t)w->n_tasks * RKNN_MODEL_TASK_RECORD_SIZE;
+        put_le32(r + NPU_TASK_OP_IDX, w->node);
+        put_le32(r + NPU_TASK_ENABLE_MASK, enable);
+        put_le32(r + NPU_TASK_INT_MASK, int_mask);
+        put_le32(r + NPU_TASK_INT_CLEAR, w->soc->int_clear_all);
+        put_le32(r + NPU_TASK_REGCFG_AMOUNT, n_entries);
+        put_le32(r + NPU_TASK_REGCMD_ADDR, (uint32_t)(first * RKNN_MODEL_REGCMD_WORD_SIZE));
+    }
+    w->n_tasks++;
+    return RKNN_SUCC;
+}
+
+/* The added task that loads LUT tensor `lut` (a dummy DPU op). */
+static int walk_lut_load(v4_walk *w, uint32_t lut, uint32_t task_in_node, v4_op op)
+{
+    const uint8_t *entries;
+    uint32_t n_entries;
+    int ret = reglist_of(w->v, lut, RKNN_MODEL_KIND_LUT, w->node, task_in_node, &entries,
+                         &n_entries);
+
+    if (ret != RKNN_SUCC)
+        return ret;
+    w->op = V4_OP_LUT_LOAD;
+    w->lut = lut;
+    ret = walk_task(w, entries, n_entries, NPU_UNIT_DPU | NPU_UNIT_DPU_RDMA, NPU_INT_DPU_DONE);
+    w->op = op;
+    return ret;
+}
+
+static int walk_node(v4_walk *w, uint32_t k)
+{
+    rknn_model_node_info node;
+    rknn_fbs_vector tasks;
+    uint32_t lut = V4_NO_LUT;
+    int ret = rknn_model_node(w->v, k, &node);
+
+    if (ret == RKNN_SUCC)
+        ret = node_task_tables(w->v, k, &tasks);
+    if (ret != RKNN_SUCC || tasks.count == 0)
+        return ret;
+    w->node = k;
+    w->node_info = &node;
+    w->op = op_of(node.op_type);
+    if (w->op == V4_OP_UNKNOWN) {
+        HAL_LOG_ERR("rknn model: node %lu: op type \"%.*s\" in container 4 is not supported: "
+                    "which tensors its registers address is not known (format.md §5.1)",
+                    (unsigned long)k, (int)(node.op_type.len > 48 ? 48 : node.op_type.len),
+                    node.op_type.ptr);
+        return RKNN_ERR_MODEL_INVALID;
+    }
+    for (uint32_t i = 0; ret == RKNN_SUCC && i < tasks.count; i++) {
+        v4_task t;
+        w->task_in_node = i;
+        ret = read_task(w->v, &tasks, k, i, &t);
+        if (ret != RKNN_SUCC)
+            break;
+        if (needs_lut_load(i, &t)) {
+            ret = walk_lut_load(w, t.lut, i, w->op);
+            lut = t.lut;
+        } else if (t.lut != V4_NO_LUT && t.lut != lut) {
+            HAL_LOG_ERR("rknn model: node %lu task %lu needs LUT tensor %lu, which its first "
+                        "task does not load",
+                        (unsigned long)k, (unsigned long)i, (unsigned long)t.lut);
+            ret = RKNN_ERR_MODEL_INVALID;
+        }
+        if (ret == RKNN_SUCC)
+            ret = walk_task(w, t.entries, t.n_entries, t.enable, t.int_mask);
+    }
+    return ret;
+}
+
+static int walk_all(v4_walk *w)
+{
+    for (uint32_t k = 0; k < w->v->n_nodes; k++) {
+        int ret = walk_node(w, k);
+        if (ret != RKNN_SUCC)
+            return ret;
+    }
+    return RKNN_SUCC;
+}
+
+/* ---- layout of the built payload ------------------------------------------ */
+
+/* stream | records | relocation entries | per tensor its first entry
+ * (n_tensors + 1) | the relocated tensors in index order (n_tensors). */
+typedef struct {
+    uint32_t records, entries, first, relocated, total;
+} v4_layout;
+
+static v4_layout layout_of(const rknn_model_view *v)
+{
+    v4_layout l;
+
+    l.records = v->regcmd_size;
+    l.entries = l.records + v->n_tasks * RKNN_MODEL_TASK_RECORD_SIZE;
+    l.first = l.entries + v->n_reloc_entries * RELOC_ENTRY_SIZE;
+    l.relocated = l.first + (v->n_tensors + 1) * 4u;
+    l.total = l.relocated + v->n_tensors * 4u;
+    return l;
+}
+
+static uint32_t lowered_u32(const rknn_model_view *v, uint32_t offset, uint32_t i)
+{
+    return rknn_fbs_le32(v->lowered + offset + (size_t)i * 4);
+}
+
+/* Parse-time: count and check everything rknn_model_lower() will build,
+ * with the register map of the SoC the model names. */
+FMT_API int fmt_validate_v4(rknn_model_view *v)
+{
+    char platform[RKNN_PLATFORM_NAME_MAX];
+    v4_walk w;
+    int ret;
+
+    memset(&w, 0, sizeof w);
+    w.v = v;
+    rknn_fbs_string_copy(v->target_platform, platform, sizeof platform);
+    w.soc = npu_soc_find_platform(platform);
+    if (!w.soc) {
+        HAL_LOG_ERR("rknn model: container 4 for target platform '%s': no SoC profile to read "
+                    "its register lists with",
+                    platform);
+        return RKNN_ERR_MODEL_INVALID;
+    }
+    if ((ret = walk_all(&w)) != RKNN_SUCC)
+        return ret;
+    if (w.n_relocated > RKNN_MODEL_MAX_RELOC_ENTRIES)
+        return fmt_limit_error("relocated registers", (uint32_t)w.n_relocated,
+                               RKNN_MODEL_MAX_RELOC_ENTRIES);
+    v->n_tasks = w.n_tasks;
+    v->n_regcmd_words = (uint32_t)w.n_words;
+    v->regcmd_size = (uint32_t)(w.n_words * RKNN_MODEL_REGCMD_WORD_SIZE);
+    v->n_reloc_entries = (uint32_t)w.n_relocated;
+    v->lowered_size = layout_of(v).total;
+    return RKNN_SUCC;
+}
+
+/* Every task's PC tail: the next task of the one chain, or the chain's end. */
+static void write_tails(const rknn_model_view *v, const npu_soc_profile *soc, uint8_t *stream)
+{
+    for (uint32_t t = 0; t < v->n_tasks; t++) {
+        rknn_model_task_info ti, next;
+        uint32_t at;
+        rknn_model_task(v, t, &ti);
+        at = (uint32_t)(ti.regcmd_addr / RKNN_MODEL_REGCMD_WORD_SIZE) + ti.regcfg_amount;
+        if (t + 1 < v->n_tasks && rknn_model_task(v, t + 1, &next) == RKNN_SUCC) {
+            fmt_put_word(stream, at, npu_regcmd_next_address((uint32_t)next.regcmd_addr));
+            fmt_put_word(stream, at + 1,
+                         npu_regcmd_next_amount(
+                             npu_pc_fetch_amount(next.regcfg_amount, soc->pc_data_amount_scale)));
+        } else {
+            fmt_put_word(stream, at, npu_regcmd_nop());
+            fmt_put_word(stream, at + 1, npu_regcmd_next_amount(0));
+        }
+        fmt_put_word(stream, at + 2, npu_regcmd_pre_enable());
+        fmt_put_word(stream, at + 3, npu_regcmd_op_enable(ti.enable_mask));
+    }
+}
+
+void rknn_model_attach_lowered(rknn_model_view *v, const void *buf)
+{
+    v4_layout l = layout_of(v);
+
+    v->lowered = buf;
+    v->regcmd = buf;
+    v->task_data = v->lowered + l.records;
+    v->n_relocs = 0;
+    for (uint32_t t = 0; t < v->n_tensors; t++)
+        v->n_relocs += lowered_u32(v, l.first, t + 1) > lowered_u32(v, l.first, t);
+}
+
+/* Relocation tables grouped by tensor: count per tensor, then place. */
+static int build(rknn_model_view *v, const npu_soc_profile *soc, uint8_t *buf)
+{
+    v4_layout l = layout_of(v);
+    uint32_t *first = (uint32_t *)(void *)(buf + l.first);
+    uint32_t *cursor = (uint32_t *)(void *)(buf + l.relocated);
+    v4_walk w;
+    uint32_t n = 0;
+    int ret;
+
+    memset(&w, 0, sizeof w);
+    w.v = v;
+    w.soc = soc;
+    w.per_tensor = first + 1;
+    if ((ret = walk_all(&w)) != RKNN_SUCC)
+        return ret;
+    for (uint32_t t = 0; t < v->n_tensors; t++) {
+        first[t + 1] += first[t];
+        cursor[t] = first[t];
+    }
+    memset(&w, 0, sizeof w);
+    w.v = v;
+    w.soc = soc;
+    w.stream = buf;
+    w.records = buf + l.records;
+    w.entries = buf + l.entries;
+    w.cursor = cursor;
+    if ((ret = walk_all(&w)) != RKNN_SUCC)
+        return ret;
+    if (w.n_tasks != v->n_tasks || w.n_words != v->n_regcmd_words ||
+        w.n_relocated != v->n_reloc_entries) {
+        HAL_LOG_ERR("rknn model: the register lists changed since the parse");
+        return RKNN_ERR_MODEL_INVALID;
+    }
+    for (uint32_t t = 0; t < v->n_tensors; t++) /* n <= t: overwrites used cursors only */
+        if (first[t + 1] > first[t])
+            cursor[n++] = t;
+    return RKNN_SUCC;
+}
+
+int rknn_model_lower(rknn_model_view *v, const npu_soc_profile *soc, void *buf, uint32_t size)
+{
+    int ret;
+
+    if (!v || !soc)
+        return RKNN_ERR_PARAM_INVALID;
+    if (v->container_version != RKNN_MODEL_CONTAINER_V4)
+        return RKNN_SUCC;
+    if (!buf || size < v->lowered_size || (uintptr_t)buf % 8u) {
+        HAL_LOG_ERR("rknn model: lowering needs %lu bytes, 8-byte aligned",
+                    (unsigned long)v->lowered_size);
+        return RKNN_ERR_PARAM_INVALID;
+    }
+    memset(buf, 0, v->lowered_size);
+    ret = build(v, soc, buf);
+    if (ret == RKNN_SUCC) {
+        rknn_model_attach_lowered(v, buf);
+        write_tails(v, soc, buf);
+        /* what the parse checks on a v6 file, on what was built */
+        if ((ret = fmt_validate_tasks(v)) == RKNN_SUCC &&
+            (ret = fmt_validate_task_order(v)) == RKNN_SUCC)
+            ret = fmt_validate_relocs(v);
+    }
+    if (ret != RKNN_SUCC) {
+        v->lowered = NULL;
+        v->regcmd = NULL;
+        v->task_data = NULL;
+        v->n_relocs = 0;
+    }
+    return ret;
+}
+
+/* Relocation table i of a lowered view: the i-th relocated tensor. */
+FMT_API int fmt_v4_reloc(const rknn_model_view *v, uint32_t i, rknn_model_reloc_info *out)
+{
+    v4_layout l = layout_of(v);
+    rknn_model_tensor_info t;
+    uint32_t tensor, first, end;
+
+    if (!v->lowered || i >= v->n_relocs)
+        return RKNN_ERR_PARAM_INVALID;
+    tensor = lowered_u32(v, l.relocated, i);
+    if (tensor >= v->n_tensors)
+        return RKNN_ERR_MODEL_INVALID;
+    first = lowered_u32(v, l.first, tensor);
+    end = lowered_u32(v, l.first, tensor + 1);
+    if (first > end || end > v->n_reloc_entries || rknn_model_tensor(v, tensor, &t) != RKNN_SUCC)
+        return RKNN_ERR_MODEL_INVALID;
+    out->tensor_name = t.name;
+    out->tensor_index = tensor;
+    out->n_entries = end - first;
+    out->entries.buf.data = v->lowered;
+    out->entries.buf.size = v->lowered_size;
+    out->entries.pos = l.entries + first * RELOC_ENTRY_SIZE;
+    out->entries.count = end - first;
+    out->entries.elem_size = RELOC_ENTRY_SIZE;
+    return RKNN_SUCC;
+}
