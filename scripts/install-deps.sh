@@ -5,7 +5,7 @@ set -eu
 PKGS="meson ninja-build gcc g++ pkg-config python3 python3-numpy python3-onnx
       gcc-aarch64-linux-gnu picolibc-aarch64-linux-gnu
       gcc-arm-none-eabi libnewlib-arm-none-eabi picolibc-arm-none-eabi
-      qemu-system-arm clang libclang-rt-14-dev clang-format gcovr libpng-dev
+      qemu-system-arm clang libclang-rt-14-dev clang-format gcovr libpng-dev libjpeg62-turbo-dev
       u-boot-tools u-boot-qemu mtools fdisk"
 missing=""
 for p in $PKGS; do
