@@ -5,6 +5,8 @@
 # Berkeley columns summed over every object of librknpu_bm.a:
 #   BENCH footprint_aarch64_text_bytes N bytes        text = code + read-only data
 #                                                     (+ .eh_frame unwind tables)
+#   BENCH footprint_aarch64_text_bytes_without_container_v4 N bytes
+#                                                     the same, -Dcontainer_v4=false
 #   BENCH footprint_aarch64_static_ram_bytes N bytes  data + bss
 # followed by the largest contributors. The QEMU library must not contain the
 # virtual NPU (the firmware links it from its own library): checked.
@@ -56,4 +58,15 @@ echo "  largest data+bss:"
 echo "$objects" | awk '{ print $2 + $3, $4 }' | sort -k1,1nr | head -6 |
     awk '$1 > 0 { printf "    %7d  %s\n", $1, $2 }'
 echo "BENCH footprint_aarch64_text_bytes $text bytes"
+
+# The same library without container-4 loading (meson option container_v4).
+lean=$build-no-v4
+rm -rf "$lean"
+# shellcheck disable=SC2086 # options are words
+meson setup "$lean" "$root" --cross-file "$root/boards/qemu-virt/aarch64.ini" \
+    $options -Dcontainer_v4=false >"$log" 2>&1 || { cat "$log"; exit 1; }
+ninja -C "$lean" librknpu_bm.a >"$log" 2>&1 || { cat "$log"; exit 1; }
+lean_text=$($size "$lean/librknpu_bm.a" | awk 'NR > 1 { s += $1 } END { print s }')
+echo "  without container 4 (-Dcontainer_v4=false): text $lean_text bytes"
+echo "BENCH footprint_aarch64_text_bytes_without_container_v4 $lean_text bytes"
 echo "BENCH footprint_aarch64_static_ram_bytes $ram bytes"

@@ -98,6 +98,8 @@ static figure figures[FIG_COUNT] = {
     [FIG_PPOCR_RATIO] = {"vnpu_vs_onnxruntime_ppocr_det", "ratio", GOAL_AT_MOST, 10, 0, 0, ""},
     /* footprint */
     [FIG_TEXT] = {"footprint_aarch64_text_bytes", "bytes", GOAL_AT_MOST, 65536, 0, 0, ""},
+    [FIG_TEXT_NO_V4] = {"footprint_aarch64_text_bytes_without_container_v4", "bytes", GOAL_AT_MOST,
+                        65536, 0, 0, ""},
     [FIG_RAM] = {"footprint_aarch64_static_ram_bytes", "bytes", GOAL_AT_MOST, 8192, 0, 0, ""},
     /* the toy models, for comparison with earlier releases */
     [FIG_INIT] = {"init_vs_memcpy", "ratio", GOAL_REPORT, 0, 0, 0, ""},
@@ -845,15 +847,17 @@ static void bench_footprint(const char *script)
         for (int i = FIG_TEXT; i <= FIG_RAM; i++)
             if (strcmp(name, figures[i].name) == 0)
                 set_figure(i, v,
-                           i == FIG_TEXT ? "size(1) text (code, rodata, eh_frame) of "
-                                           "librknpu_bm.a, aarch64 -Os, log_strings=false"
-                                         : "size(1) data + bss of librknpu_bm.a, default "
-                                           "pool sizes");
+                           i == FIG_TEXT         ? "size(1) text (code, rodata, eh_frame) of "
+                                                   "librknpu_bm.a, aarch64 -Os, log_strings=false"
+                           : i == FIG_TEXT_NO_V4 ? "the same with -Dcontainer_v4=false"
+                                                 : "size(1) data + bss of librknpu_bm.a, "
+                                                   "default pool sizes");
     }
     status = pclose(p);
     if (status != 0) {
         printf("  footprint script failed (status %d): figures not measured\n", status);
-        figures[FIG_TEXT].measured = figures[FIG_RAM].measured = 0;
+        figures[FIG_TEXT].measured = figures[FIG_TEXT_NO_V4].measured = 0;
+        figures[FIG_RAM].measured = 0;
     }
 }
 

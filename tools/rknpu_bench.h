@@ -25,6 +25,7 @@ enum {
     FIG_PPOCR_ORT,
     FIG_PPOCR_RATIO,
     FIG_TEXT,
+    FIG_TEXT_NO_V4,
     FIG_RAM,
     FIG_INIT,
     FIG_TOY_INIT_US,

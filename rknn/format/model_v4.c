@@ -15,6 +15,8 @@
 #include "npu_regs.h"
 #include "rknn_api.h"
 
+#if RKNN_CONTAINER_V4
+
 /* Node slot 6: one table per task, in submission order. */
 enum { N_V4_TASKS = 6 };
 /* Task table slots. Not used: slot 2, 5..10, and slot 4, the toolkit-1.x
@@ -42,8 +44,8 @@ static const struct {
     const char *name;
     v4_op op;
 } v4_op_types[] = {
-    {"Conv", V4_OP_CONV},   {"ConvExSwish", V4_OP_CONV}, {"ConvSigmoid", V4_OP_CONV},
-    {"Add", V4_OP_ADD},     {"Split", V4_OP_SPLIT},      {"Concat", V4_OP_CONCAT},
+    {"Conv", V4_OP_CONV},       {"ConvExSwish", V4_OP_CONV}, {"ConvSigmoid", V4_OP_CONV},
+    {"Add", V4_OP_ADD},         {"Split", V4_OP_SPLIT},      {"Concat", V4_OP_CONCAT},
     {"MaxPool", V4_OP_MAXPOOL}, {"Resize", V4_OP_RESIZE},
 };
 
@@ -59,7 +61,7 @@ static v4_op op_of(rknn_model_string type)
 typedef struct {
     uint32_t lut; /* kind-6 tensor the task needs in the DPU, or V4_NO_LUT */
     uint32_t enable;
-    uint32_t int_mask; /* the units' done bits the task completes with */
+    uint32_t int_mask;      /* the units' done bits the task completes with */
     const uint8_t *entries; /* the register list */
     uint32_t n_entries;
 } v4_task;
@@ -70,8 +72,8 @@ static int reglist_of(const rknn_model_view *v, uint32_t tensor, int8_t kind, ui
 {
     rknn_model_tensor_info t;
 
-    if (tensor >= v->n_tensors || rknn_model_tensor(v, tensor, &t) != RKNN_SUCC ||
-        t.kind != kind || !t.data || t.data_size == 0 || t.data_size % V4_ENTRY_SIZE != 0 ||
+    if (tensor >= v->n_tensors || rknn_model_tensor(v, tensor, &t) != RKNN_SUCC || t.kind != kind ||
+        !t.data || t.data_size == 0 || t.data_size % V4_ENTRY_SIZE != 0 ||
         t.data_size / V4_ENTRY_SIZE > RKNN_MODEL_MAX_V4_TASK_REGS) {
         HAL_LOG_ERR("rknn model: node %lu task %lu: tensor %lu is not a %s of 1 to %d 8-byte "
                     "entries (kind %d)",
@@ -111,7 +113,7 @@ static int read_task(const rknn_model_view *v, const rknn_fbs_vector *tasks, uin
             RKNN_SUCC)
         return ret;
     /* the DPU ends every task it is in, else the PPU (the v6 toolkits' masks) */
-    out->int_mask = (out->enable & NPU_UNIT_DPU) ? NPU_INT_DPU_DONE
+    out->int_mask = (out->enable & NPU_UNIT_DPU)   ? NPU_INT_DPU_DONE
                     : (out->enable & NPU_UNIT_PPU) ? NPU_INT_PPU_DONE
                                                    : 0;
     if (out->int_mask == 0 || (out->enable & ~(uint32_t)NPU_UNIT_ALL)) {
@@ -170,15 +172,15 @@ FMT_API int fmt_v4_node_task_count(const rknn_model_view *v, uint32_t node, uint
 typedef struct {
     const rknn_model_view *v;
     const npu_soc_profile *soc;
-    uint8_t *stream;        /* NULL: count and check only */
-    uint8_t *records;       /* n_tasks * 40 bytes */
-    uint8_t *entries;       /* relocation entries, grouped by tensor */
-    uint32_t *per_tensor;   /* counting: words relocated per tensor (may be NULL) */
-    uint32_t *cursor;       /* writing: per tensor, its next entry */
-    uint64_t n_words;       /* stream words so far */
-    uint32_t n_tasks;       /* records so far */
-    uint64_t n_relocated;   /* relocation entries so far */
-    uint32_t node;          /* what is being walked, for the log */
+    uint8_t *stream;      /* NULL: count and check only */
+    uint8_t *records;     /* n_tasks * 40 bytes */
+    uint8_t *entries;     /* relocation entries, grouped by tensor */
+    uint32_t *per_tensor; /* counting: words relocated per tensor (may be NULL) */
+    uint32_t *cursor;     /* writing: per tensor, its next entry */
+    uint64_t n_words;     /* stream words so far */
+    uint32_t n_tasks;     /* records so far */
+    uint64_t n_relocated; /* relocation entries so far */
+    uint32_t node;        /* what is being walked, for the log */
     const rknn_model_node_info *node_info;
     v4_op op;
     uint32_t task_in_node; /* index in the node's task tables */
@@ -242,7 +244,7 @@ static uint32_t bound_tensor(const v4_walk *w, uint32_t reg)
         /* The file leaves them 0. Like a v6 LUT load, the dummy DPU op reads
          * and writes its own table (format.md §3.4), never address 0. */
         return reg == NPU_DPU_RDMA_SRC_BASE_ADDR || reg == NPU_DPU_DST_BASE_ADDR ? w->lut
-                                                                                  : UINT32_MAX;
+                                                                                 : UINT32_MAX;
     default: return UINT32_MAX;
     }
 }
@@ -250,23 +252,34 @@ static uint32_t bound_tensor(const v4_walk *w, uint32_t reg)
 static int entry_error(const v4_walk *w, uint32_t e, uint32_t reg, uint32_t value, const char *why)
 {
     HAL_LOG_ERR("rknn model: node %lu %s task %lu entry %lu (register 0x%04lx = 0x%lx): %s",
-                (unsigned long)w->node,
-                w->op == V4_OP_LUT_LOAD ? "LUT load for" : "register list,",
+                (unsigned long)w->node, w->op == V4_OP_LUT_LOAD ? "LUT load for" : "register list,",
                 (unsigned long)w->task_in_node, (unsigned long)e, (unsigned long)reg,
                 (unsigned long)value, why);
     return RKNN_ERR_MODEL_INVALID;
 }
 
-static void note_reloc(v4_walk *w, uint32_t tensor, uint32_t addend, uint64_t word)
+/* The file must not change between the parse (which sized the buffer) and
+ * the writing pass: a zero-copy model is the caller's memory. */
+static int changed_since_parse(void)
+{
+    HAL_LOG_ERR("rknn model: the register lists changed since the parse");
+    return RKNN_ERR_MODEL_INVALID;
+}
+
+static int note_reloc(v4_walk *w, uint32_t tensor, uint32_t addend, uint64_t word)
 {
     if (w->per_tensor)
         w->per_tensor[tensor]++;
     if (w->entries) {
-        uint8_t *e = w->entries + (size_t)w->cursor[tensor]++ * RELOC_ENTRY_SIZE;
+        uint8_t *e;
+        if (w->cursor[tensor] >= w->v->n_reloc_entries)
+            return changed_since_parse();
+        e = w->entries + (size_t)w->cursor[tensor]++ * RELOC_ENTRY_SIZE;
         put_le32(e, addend);
         put_le32(e + 4, (uint32_t)word);
     }
     w->n_relocated++;
+    return RKNN_SUCC;
 }
 
 /* An address register: bound to its tensor (its value an offset inside it),
@@ -286,8 +299,7 @@ static int address_entry(v4_walk *w, uint32_t e, uint32_t table_reg, uint32_t va
         fmt_tensor_extent(w->v, &t, &extent) != RKNN_SUCC || value >= extent)
         return entry_error(w, e, table_reg, value,
                            "the address is not inside the tensor its rule names");
-    note_reloc(w, tensor, value, word);
-    return RKNN_SUCC;
+    return note_reloc(w, tensor, value, word);
 }
 
 /* One register list entry: a register of a compute block of this SoC. */
@@ -318,8 +330,10 @@ static int walk_entry(v4_walk *w, const uint8_t *p, uint32_t e)
 static int walk_task(v4_walk *w, const uint8_t *entries, uint32_t n_entries, uint32_t enable,
                      uint32_t int_mask)
 {
-    uint64_t first = w->n_words;
+    uint64_t first = w->n_words, end = first + n_entries + NPU_PC_TAIL_WORDS;
 
+    if (w->stream && (end + end % 2 > w->v->n_regcmd_words || w->n_tasks >= w->v->n_tasks))
+        return changed_since_parse();
     for (uint32_t e = 0; e < n_entries; e++, w->n_words++) {
         int ret = walk_entry(w, entries + (size_t)e * V4_ENTRY_SIZE, e);
         if (ret != RKNN_SUCC)
@@ -329,8 +343,9 @@ static int walk_task(v4_walk *w, const uint8_t *entries, uint32_t n_entries, uin
     w->n_words += w->n_words % 2; /* task starts are 16-byte aligned */
     if (w->n_tasks >= RKNN_MODEL_MAX_TASKS ||
         w->n_words * RKNN_MODEL_REGCMD_WORD_SIZE > RKNN_MODEL_MAX_V4_STREAM_BYTES) {
-        HAL_LOG_ERR("rknn model: node %lu: more than %d tasks or %lu stream bytes", (unsigned long)w->node,
-                    RKNN_MODEL_MAX_TASKS, (unsigned long)RKNN_MODEL_MAX_V4_STREAM_BYTES);
+        HAL_LOG_ERR("rknn model: node %lu: more than %d tasks or %lu stream bytes",
+                    (unsigned long)w->node, RKNN_MODEL_MAX_TASKS,
+                    (unsigned long)RKNN_MODEL_MAX_V4_STREAM_BYTES);
         return RKNN_ERR_MODEL_INVALID;
     }
     if (w->records) {
@@ -351,8 +366,8 @@ static int walk_lut_load(v4_walk *w, uint32_t lut, uint32_t task_in_node, v4_op 
 {
     const uint8_t *entries;
     uint32_t n_entries;
-    int ret = reglist_of(w->v, lut, RKNN_MODEL_KIND_LUT, w->node, task_in_node, &entries,
-                         &n_entries);
+    int ret =
+        reglist_of(w->v, lut, RKNN_MODEL_KIND_LUT, w->node, task_in_node, &entries, &n_entries);
 
     if (ret != RKNN_SUCC)
         return ret;
@@ -535,10 +550,8 @@ static int build(rknn_model_view *v, const npu_soc_profile *soc, uint8_t *buf)
     if ((ret = walk_all(&w)) != RKNN_SUCC)
         return ret;
     if (w.n_tasks != v->n_tasks || w.n_words != v->n_regcmd_words ||
-        w.n_relocated != v->n_reloc_entries) {
-        HAL_LOG_ERR("rknn model: the register lists changed since the parse");
-        return RKNN_ERR_MODEL_INVALID;
-    }
+        w.n_relocated != v->n_reloc_entries)
+        return changed_since_parse();
     for (uint32_t t = 0; t < v->n_tensors; t++) /* n <= t: overwrites used cursors only */
         if (first[t + 1] > first[t])
             cursor[n++] = t;
@@ -603,3 +616,46 @@ FMT_API int fmt_v4_reloc(const rknn_model_view *v, uint32_t i, rknn_model_reloc_
     out->entries.elem_size = RELOC_ENTRY_SIZE;
     return RKNN_SUCC;
 }
+
+#else /* meson option container_v4=false: container-4 files are refused */
+
+FMT_API int fmt_validate_v4(rknn_model_view *v)
+{
+    (void)v;
+    HAL_LOG_ERR("rknn model: container version 4 is not supported by this build "
+                "(meson option container_v4=false)");
+    return RKNN_ERR_MODEL_INVALID;
+}
+
+FMT_API int fmt_v4_node_task_count(const rknn_model_view *v, uint32_t node, uint32_t *count)
+{
+    (void)v;
+    (void)node;
+    *count = 0;
+    return RKNN_SUCC;
+}
+
+FMT_API int fmt_v4_reloc(const rknn_model_view *v, uint32_t i, rknn_model_reloc_info *out)
+{
+    (void)v;
+    (void)i;
+    (void)out;
+    return RKNN_ERR_PARAM_INVALID;
+}
+
+int rknn_model_lower(rknn_model_view *v, const npu_soc_profile *soc, void *buf, uint32_t size)
+{
+    (void)buf;
+    (void)size;
+    if (!v || !soc)
+        return RKNN_ERR_PARAM_INVALID;
+    return v->container_version == RKNN_MODEL_CONTAINER_V4 ? RKNN_ERR_MODEL_INVALID : RKNN_SUCC;
+}
+
+void rknn_model_attach_lowered(rknn_model_view *v, const void *buf)
+{
+    (void)v;
+    (void)buf;
+}
+
+#endif

@@ -41,6 +41,9 @@
  * PC fetch amount must fit 16 bits), and the command stream built from all
  * of them (a list may be named by many tasks: the stream is bounded, not
  * the file). */
+#ifndef RKNN_CONTAINER_V4
+#define RKNN_CONTAINER_V4 1 /* meson option container_v4 */
+#endif
 #define RKNN_MODEL_MAX_V4_TASK_REGS    16384
 #define RKNN_MODEL_MAX_V4_STREAM_BYTES 0x10000000u
 /* Core slots of Node slot 10: 1 + 2 + 3 for the RK3588's core configurations. */
