@@ -9,6 +9,10 @@
  * BN, EW add incl. RK3588's COMB_USE form, OUT_CVT rounding and saturation,
  * int16/int32/fp16/fp32 outputs, flying mode, NONALIGN output), PPU
  * pooling, and the error state for modes the model does not implement.
+ * What YOLOv8n's toolkit-1.5 RK3566 streams program: the LUT on the integer
+ * path with 514-word table loads (vnpu.md §7.5), the PPU output notch and
+ * the RK356x PPU registers (vnpu.md §8), unpooling that reads an atom as
+ * int16 and writes it as int8 (vnpu.md §7.7).
  *
  * The register programs come from vnpu_test_asm.h; data is packed here in
  * the documented native layouts (hardware.md §4, vnpu.md §5-§7). Rounding
@@ -1078,6 +1082,824 @@ static void test_rk3566_converter(void)
     CHECK_EQ_U(bad, 0);
 }
 
+/* ---- what YOLOv8n's toolkit-1.5 RK3566 streams program ------------------------------ */
+
+/* A task body longer than the builder's NPU_BUILDER_MAX_WORDS: a LUT load
+ * (2 x 514 LUT_ACCESS_DATA words) in front of a builder task. */
+#define LONG_WORDS 2048u
+typedef struct {
+    uint64_t w[LONG_WORDS];
+    unsigned n;
+    uint32_t enable, int_mask;
+} long_task;
+
+static long_task longs[2];
+static int long_overflow; /* a body outgrew LONG_WORDS */
+
+static void long_begin(long_task *l, uint32_t enable, uint32_t int_mask)
+{
+    l->n = 0;
+    l->enable = enable;
+    l->int_mask = int_mask;
+}
+
+/* One register write, encoded by the builder (SoC offset, block target). */
+static void long_reg(long_task *l, uint32_t off, uint32_t value)
+{
+    tasm_task one;
+
+    tasm_task_init(&one, soc, 0, 0);
+    tasm_reg(&one, off, value);
+    if (l->n < LONG_WORDS)
+        l->w[l->n++] = one.words[0];
+    else
+        long_overflow = 1;
+}
+
+/* Append a builder task's body; its unit mask and interrupt become the task's. */
+static void long_append(long_task *l, const tasm_task *t)
+{
+    for (unsigned i = 0; i < t->n; i++) {
+        if (l->n < LONG_WORDS)
+            l->w[l->n++] = t->words[i];
+        else
+            long_overflow = 1;
+    }
+    l->enable = t->enable;
+    l->int_mask = t->int_mask;
+}
+
+/* Poll like tasm_run: 0 done, -1 DMA error bits, -2 nothing completed. */
+static int poll_done(uint32_t last)
+{
+    for (int i = 0; i < 100; i++) {
+        uint32_t st = vnpu_mmio_read(&dev, 0, NPU_PC_INTERRUPT_STATUS);
+        uint32_t raw = vnpu_mmio_read(&dev, 0, NPU_PC_INTERRUPT_RAW_STATUS);
+        if (raw & (NPU_PC_INTERRUPT_RAW_STATUS_DMA_READ_ERROR_MASK |
+                   NPU_PC_INTERRUPT_RAW_STATUS_DMA_WRITE_ERROR_MASK)) {
+            vnpu_mmio_write(&dev, 0, NPU_PC_INTERRUPT_CLEAR, 0x1FFFF);
+            return -1;
+        }
+        if (tasm_fuzz(st) == last) {
+            vnpu_mmio_write(&dev, 0, NPU_PC_INTERRUPT_CLEAR, 0x1FFFF);
+            return 0;
+        }
+    }
+    return -2;
+}
+
+/* Place n long tasks as a chain with the PC tail (hardware.md §1.5: next
+ * address, next amount, pre-enable, op-enable), kick and poll. */
+static int run_long(const long_task *l, unsigned n)
+{
+    uint32_t scale = soc->pc_data_amount_scale, span[2], total = 0, base, at;
+
+    if (!CHECK(n >= 1 && n <= 2 && !long_overflow))
+        return -3;
+    for (unsigned i = 0; i < n; i++) {
+        span[i] = align_up((l[i].n + NPU_PC_TAIL_WORDS + 1u) * 8u, 64);
+        total += span[i];
+    }
+    base = tasm_alloc(&mem, total, 64);
+    if (!CHECK(base != 0))
+        return -3;
+    at = base;
+    for (unsigned i = 0; i < n; i++) {
+        uint8_t *p = tasm_host(&mem, at);
+        unsigned w = 0;
+        for (unsigned j = 0; j < l[i].n; j++)
+            tasm_store64(p, w++, l[i].w[j]);
+        if (i + 1 < n) {
+            tasm_store64(p, w++, npu_regcmd_next_address(at + span[i]));
+            tasm_store64(p, w++, npu_regcmd_next_amount(npu_pc_fetch_amount(l[i + 1].n, scale)));
+        } else {
+            tasm_store64(p, w++, npu_regcmd_nop());
+            tasm_store64(p, w++, npu_regcmd_next_amount(0));
+        }
+        tasm_store64(p, w++, npu_regcmd_pre_enable());
+        tasm_store64(p, w++, npu_regcmd_op_enable(l[i].enable));
+        at += span[i];
+    }
+    tasm_kick(&dev, 0, base, npu_pc_fetch_amount(l[0].n, scale), n, l[0].int_mask,
+              l[n - 1].int_mask);
+    return poll_done(l[n - 1].int_mask);
+}
+
+static int contains(const char *s, const char *what)
+{
+    return strstr(s, what) != NULL;
+}
+
+/* ---- 1. the DPU LUT on the integer path (vnpu.md §7.5) ------------------------- */
+
+#define LUT_N 513
+
+/* One LUT programming: [0] LE, [1] LO. */
+typedef struct {
+    const char *name;
+    uint32_t cfg; /* LUT_CFG */
+    int32_t start[2], end[2];
+    unsigned sel[2]; /* INDEX_SELECT: entries 2^sel index units apart */
+    int32_t uscale[2], oscale[2];
+    unsigned ushift[2], oshift[2];
+    int8_t answers[2][3]; /* [table][below, in, above]: the cases the priorities let answer */
+} lut_prog;
+
+static int16_t lut_tab[2][LUT_N];
+
+enum { LUT_BELOW, LUT_IN, LUT_ABOVE };
+static uint32_t lut_hits[2][3], lut_hits_frac[2], lut_hits_both;
+
+/* The reference of vnpu.md §7.5, integer path: the table x falls in answers;
+ * in both HYBRID_PRIORITY picks, below both UFLOW_PRIORITY, above both
+ * OFLOW_PRIORITY (1: LO). In the window y = T[i] + floor((T[i+1] - T[i])·f
+ * / 2^sel) with i, f the quotient and remainder of (x - start) / 2^sel;
+ * below T[0] + floor((x - start)·uscale / 2^ushift); above T[last] +
+ * floor((x - end)·oscale / 2^oshift). *bad set for x above one window and
+ * below the other, which the document leaves open (the tests avoid it). */
+static int64_t lut_ref(const lut_prog *L, int64_t x, int *bad)
+{
+    int side[2], id;
+
+    for (int k = 0; k < 2; k++)
+        side[k] = x < L->start[k] ? -1 : (x > L->end[k] ? 1 : 0);
+    if (side[0] == 0 && side[1] == 0) {
+        id = NPU_DPU_LUT_CFG_HYBRID_PRIORITY_GET(L->cfg) ? 1 : 0;
+        lut_hits_both++;
+    } else if (side[0] == 0) {
+        id = 0;
+    } else if (side[1] == 0) {
+        id = 1;
+    } else if (side[0] < 0 && side[1] < 0) {
+        id = NPU_DPU_LUT_CFG_UFLOW_PRIORITY_GET(L->cfg) ? 1 : 0;
+    } else if (side[0] > 0 && side[1] > 0) {
+        id = NPU_DPU_LUT_CFG_OFLOW_PRIORITY_GET(L->cfg) ? 1 : 0;
+    } else {
+        *bad = 1;
+        return 0;
+    }
+    const int16_t *T = lut_tab[id];
+    int64_t step = (int64_t)1 << L->sel[id];
+    int64_t last = ((int64_t)L->end[id] - L->start[id]) / step;
+    if (side[id] < 0) {
+        lut_hits[id][LUT_BELOW]++;
+        return T[0] + floor_div_pow2((x - L->start[id]) * L->uscale[id], L->ushift[id]);
+    }
+    if (side[id] > 0) {
+        lut_hits[id][LUT_ABOVE]++;
+        return T[last] + floor_div_pow2((x - L->end[id]) * L->oscale[id], L->oshift[id]);
+    }
+    lut_hits[id][LUT_IN]++;
+    int64_t off = x - L->start[id], i = off / step, f = off % step;
+    if (f == 0)
+        return T[i];
+    lut_hits_frac[id]++;
+    return T[i] + floor_div_pow2((int64_t)(T[i + 1] - T[i]) * f, L->sel[id]);
+}
+
+/* The LUT load as the toolkit-1.5 streams write it: per table LUT_ACCESS_CFG
+ * (write, table, address 0) and 514 LUT_ACCESS_DATA words, the last a copy
+ * of the second (one past the 513-entry table: dropped); then a read access
+ * with one data word (ignored). LO first, so that a word stored past LE's
+ * end would land on LO's entry 0. */
+static void lut_load_words(long_task *l)
+{
+    static const unsigned order[2] = {1, 0};
+
+    for (unsigned k = 0; k < 2; k++) {
+        unsigned id = order[k];
+        long_reg(l, NPU_DPU_LUT_ACCESS_CFG,
+                 NPU_DPU_LUT_ACCESS_CFG_ACCESS_TYPE(1) | NPU_DPU_LUT_ACCESS_CFG_TABLE_ID(id) |
+                     NPU_DPU_LUT_ACCESS_CFG_LUT_ADDR(0));
+        for (unsigned i = 0; i <= LUT_N; i++)
+            long_reg(
+                l, NPU_DPU_LUT_ACCESS_DATA,
+                NPU_DPU_LUT_ACCESS_DATA_LUT_ACCESS_DATA((uint16_t)lut_tab[id][i < LUT_N ? i : 1]));
+    }
+    long_reg(l, NPU_DPU_LUT_ACCESS_CFG,
+             NPU_DPU_LUT_ACCESS_CFG_ACCESS_TYPE(0) | NPU_DPU_LUT_ACCESS_CFG_TABLE_ID(0));
+    long_reg(l, NPU_DPU_LUT_ACCESS_DATA, NPU_DPU_LUT_ACCESS_DATA_LUT_ACCESS_DATA(0x7FFF));
+}
+
+static void lut_regs(tasm_task *t, const lut_prog *L)
+{
+    tasm_reg(t, NPU_DPU_LUT_CFG, L->cfg);
+    tasm_reg(t, NPU_DPU_LUT_INFO,
+             NPU_DPU_LUT_INFO_LE_INDEX_SELECT(L->sel[0]) |
+                 NPU_DPU_LUT_INFO_LO_INDEX_SELECT(L->sel[1]));
+    tasm_reg(t, NPU_DPU_LUT_LE_START, (uint32_t)L->start[0]);
+    tasm_reg(t, NPU_DPU_LUT_LE_END, (uint32_t)L->end[0]);
+    tasm_reg(t, NPU_DPU_LUT_LO_START, (uint32_t)L->start[1]);
+    tasm_reg(t, NPU_DPU_LUT_LO_END, (uint32_t)L->end[1]);
+    tasm_reg(t, NPU_DPU_LUT_LE_SLOPE_SCALE,
+             NPU_DPU_LUT_LE_SLOPE_SCALE_LUT_LE_SLOPE_UFLOW_SCALE((uint16_t)L->uscale[0]) |
+                 NPU_DPU_LUT_LE_SLOPE_SCALE_LUT_LE_SLOPE_OFLOW_SCALE((uint16_t)L->oscale[0]));
+    tasm_reg(t, NPU_DPU_LUT_LE_SLOPE_SHIFT,
+             NPU_DPU_LUT_LE_SLOPE_SHIFT_LUT_LE_SLOPE_UFLOW_SHIFT(L->ushift[0]) |
+                 NPU_DPU_LUT_LE_SLOPE_SHIFT_LUT_LE_SLOPE_OFLOW_SHIFT(L->oshift[0]));
+    tasm_reg(t, NPU_DPU_LUT_LO_SLOPE_SCALE,
+             NPU_DPU_LUT_LO_SLOPE_SCALE_LUT_LO_SLOPE_UFLOW_SCALE((uint16_t)L->uscale[1]) |
+                 NPU_DPU_LUT_LO_SLOPE_SCALE_LUT_LO_SLOPE_OFLOW_SCALE((uint16_t)L->oscale[1]));
+    tasm_reg(t, NPU_DPU_LUT_LO_SLOPE_SHIFT,
+             NPU_DPU_LUT_LO_SLOPE_SHIFT_LUT_LO_SLOPE_UFLOW_SHIFT(L->ushift[1]) |
+                 NPU_DPU_LUT_LO_SLOPE_SHIFT_LUT_LO_SLOPE_OFLOW_SHIFT(L->oshift[1]));
+}
+
+/* The convolution of the LUT test: 1x1, 8 input channels, 16 kernels on a
+ * 24x24 map (RK3566: one input surface, one kernel group). */
+#define LUT_HW   24u
+#define LUT_NPIX (LUT_HW * LUT_HW)
+#define LUT_CIN  8u
+#define LUT_K    16u
+#define LUT_BIAS 37 /* BS ALU operand */
+
+static int32_t lut_x[LUT_NPIX][LUT_CIN], lut_w[LUT_K][LUT_CIN];
+
+/* The value that reaches the LUT: BS adds LUT_BIAS, BN multiplies by 3 with
+ * shift 2 (both signs; a slope below 1 reaches every index value). */
+static int64_t lut_index_of(int64_t acc)
+{
+    return floor_div_pow2((acc + LUT_BIAS) * 3, 2);
+}
+
+/* Inputs whose kernel-0 sums reach the index values `t`: kernel 0 is
+ * (-128, -128, -1, 0...) and pixel p holds (-a1, -a2, -b) in channels 0-2,
+ * so acc = 128·(a1 + a2) + b; the other channels and kernels are random. */
+static void lut_inputs(const int32_t *t, uint32_t nt)
+{
+    for (uint32_t p = 0; p < LUT_NPIX; p++) {
+        int64_t want = p < nt ? t[p] : rnd_range(-24000, 24000);
+        int64_t n4 = 4 * want, acc = n4 / 3 + (n4 % 3 > 0 ? 1 : 0) - LUT_BIAS; /* ceil(4t/3) */
+        int64_t b = acc % 128, s;
+        if (b > 63)
+            b -= 128;
+        if (b < -64)
+            b += 128;
+        s = (acc - b) / 128;
+        lut_x[p][0] = (int32_t)(-(s / 2));
+        lut_x[p][1] = (int32_t)(-(s - s / 2));
+        lut_x[p][2] = (int32_t)(-b);
+        for (uint32_t c = 3; c < LUT_CIN; c++)
+            lut_x[p][c] = rnd_range(-128, 127);
+        CHECK(lut_x[p][0] >= -128 && lut_x[p][0] <= 127 && lut_x[p][1] >= -128 &&
+              lut_x[p][1] <= 127 && lut_index_of(128 * (s / 2 + s - s / 2) + b) == want);
+    }
+    for (uint32_t k = 0; k < LUT_K; k++)
+        for (uint32_t c = 0; c < LUT_CIN; c++)
+            lut_w[k][c] = k == 0 ? (c < 2 ? -128 : (c == 2 ? -1 : 0)) : rnd_range(-40, 40);
+}
+
+/* Index values around both tables' ends and every fraction of their first
+ * and last segments (up to cap). */
+static uint32_t lut_targets(const lut_prog *L, int32_t *t, uint32_t cap)
+{
+    uint32_t n = 0;
+
+    for (int k = 0; k < 2; k++) {
+        int32_t step = 1 << L->sel[k];
+        int32_t edges[] = {L->start[k] - step - 1, L->start[k] - 1,     L->start[k],
+                           L->start[k] + 1,        L->end[k] - 1,       L->end[k],
+                           L->end[k] + 1,          L->end[k] + step + 3};
+        for (unsigned i = 0; i < sizeof edges / sizeof edges[0] && n < cap; i++)
+            t[n++] = edges[i];
+        for (int32_t f = 0; f < step && n + 2 < cap; f++) {
+            t[n++] = L->start[k] + step + f;   /* segment 1 */
+            t[n++] = L->end[k] - step + f + 1; /* the last segment, its end included */
+        }
+    }
+    return n;
+}
+
+/* Build the convolution task of the LUT test. */
+static void lut_conv_task(tasm_task *t, const lut_prog *L, uint32_t in, uint32_t wts, uint32_t out,
+                          uint32_t out_prec, uint32_t oc_scale, uint32_t oc_shift, int32_t oc_off)
+{
+    tasm_conv c;
+
+    tasm_conv_defaults(&c);
+    c.hin = c.win = c.hout = c.wout = LUT_HW;
+    c.cin_real = c.cin = LUT_CIN;
+    c.nker = c.kout = LUT_K;
+    c.kh = c.kw = 1;
+    c.in_addr = in;
+    c.w_addr = wts;
+    c.out_addr = out;
+    c.out_surf = LUT_NPIX * soc->feature_atom_bytes;
+    c.out_prec = out_prec;
+    /* BS: ALU add from the register; BN: MUL 3, shift 2 (index domain) */
+    c.bs_cfg = NPU_DPU_BS_CFG_RK356X_BS_ALU_ALGO(2) | NPU_DPU_BS_CFG_BS_MUL_BYPASS(1) |
+               NPU_DPU_BS_CFG_BS_RELU_BYPASS(1);
+    c.bs_alu = (uint32_t)LUT_BIAS;
+    c.bn_cfg = NPU_DPU_BN_CFG_BN_ALU_BYPASS(1) | NPU_DPU_BN_CFG_BN_RELU_BYPASS(1);
+    c.bn_mul_cfg = NPU_DPU_BN_MUL_CFG_BN_MUL_OPERAND(3) | NPU_DPU_BN_MUL_CFG_BN_MUL_SHIFT_VALUE(2);
+    /* EW: the LUT alone (operand, converter and ReLU bypassed) */
+    c.ew_cfg = NPU_DPU_EW_CFG_EW_OP_BYPASS(1) | NPU_DPU_EW_CFG_EW_OP_CVT_BYPASS(1) |
+               NPU_DPU_EW_CFG_EW_RELU_BYPASS(1);
+    c.oc_scale = oc_scale;
+    c.oc_shift = oc_shift;
+    c.oc_offset = (uint32_t)oc_off;
+    tasm_conv_task(t, soc, &c);
+    tasm_reg(t, NPU_DPU_DATA_FORMAT,
+             NPU_DPU_DATA_FORMAT_OUT_PRECISION(out_prec) | NPU_DPU_DATA_FORMAT_IN_PRECISION(0) |
+                 NPU_DPU_DATA_FORMAT_PROC_PRECISION(0) |
+                 NPU_DPU_DATA_FORMAT_BN_MUL_SHIFT_VALUE_NEG(2));
+    tasm_reg(t, NPU_DPU_RDMA_ERDMA_CFG, NPU_DPU_RDMA_ERDMA_CFG_ERDMA_DISABLE(1));
+    lut_regs(t, L);
+}
+
+/* Compare the convolution's output with the reference; int16 output with
+ * OUT_CVT the identity shows every table unit, int8 the OUT_CVT after it. */
+static uint32_t lut_check(const lut_prog *L, uint32_t out, uint32_t out_prec, uint32_t oc_scale,
+                          uint32_t oc_shift, int32_t oc_off, const char *what)
+{
+    uint32_t atom = soc->feature_atom_bytes, oe = out_elem_of(out_prec), oc2 = atom / oe, bad = 0;
+    int undoc = 0;
+
+    memset(lut_hits, 0, sizeof lut_hits);
+    memset(lut_hits_frac, 0, sizeof lut_hits_frac);
+    lut_hits_both = 0;
+    for (uint32_t k = 0; k < LUT_K; k++)
+        for (uint32_t p = 0; p < LUT_NPIX; p++) {
+            int64_t acc = 0;
+            for (uint32_t c = 0; c < LUT_CIN; c++)
+                acc += (int64_t)lut_x[p][c] * lut_w[k][c];
+            int64_t x = lut_index_of(acc);
+            int64_t y = lut_ref(L, x, &undoc);
+            y = round_div_pow2(y * (int64_t)oc_scale, oc_shift, 0) + oc_off;
+            const uint8_t *d =
+                tasm_host(&mem, out) + (k / oc2) * LUT_NPIX * atom + p * atom + (k % oc2) * oe;
+            int64_t got = out_prec == 0 ? (int8_t)d[0] : (int16_t)ld16(d);
+            y = out_prec == 0 ? sat(y, -128, 127) : sat(y, -32768, 32767);
+            if (got != y && bad++ < 5)
+                printf("  LUT %s (%s): kernel %u pixel %u: index %lld got %lld want %lld\n",
+                       L->name, what, (unsigned)k, (unsigned)p, (long long)x, (long long)got,
+                       (long long)y);
+        }
+    CHECK(!undoc);
+    return bad;
+}
+
+static void lut_coverage(const lut_prog *L)
+{
+    for (int k = 0; k < 2; k++) {
+        for (int r = 0; r < 3; r++)
+            if (L->answers[k][r] && !CHECK(lut_hits[k][r] > 0))
+                printf("  LUT %s: table %d case %d never reached\n", L->name, k, r);
+        CHECK(lut_hits_frac[k] > 0);
+    }
+    CHECK(lut_hits_both > 0);
+}
+
+static void lut_fill_tables(void)
+{
+    for (int k = 0; k < 2; k++) {
+        for (int i = 0; i < LUT_N; i++)
+            lut_tab[k][i] = (int16_t)rnd_range(-1200, 1200);
+        if (lut_tab[k][1] == lut_tab[k][0]) /* the 514th word (= entry 1) must show */
+            lut_tab[k][1] = (int16_t)(lut_tab[k][0] + 7);
+    }
+}
+
+static void test_lut_int(void)
+{
+    /* YOLOv8n's ConvExSwish programming: LUT_CFG 0x68 (LO_LE_MUX 2, LO wins
+     * in both windows and above both), index selects 5, LE [-16384, 0] with
+     * underflow slope 0, LO [0, 16384] with overflow slope 0x4032·2^-13; the
+     * slopes no case uses hold values that would show if one answered */
+    const lut_prog yolo = {
+        "YOLOv8n",
+        NPU_DPU_LUT_CFG_LO_LE_MUX(2) | NPU_DPU_LUT_CFG_OFLOW_PRIORITY(1) |
+            NPU_DPU_LUT_CFG_HYBRID_PRIORITY(1),
+        {-16384, 0},            /* starts: LE, LO */
+        {0, 16384},             /* ends */
+        {5, 5},                 /* index selects */
+        {0, 12345},             /* underflow scales (LO's unused) */
+        {-5000, 0x4032},        /* overflow scales (LE's unused) */
+        {0, 2},                 /* underflow shifts */
+        {3, 13},                /* overflow shifts */
+        {{1, 1, 0}, {0, 1, 1}}, /* the cases that answer */
+    };
+    /* overlapping windows, the other priorities (LE in both and above both,
+     * LO below both), index select 6 for LO, negative products to floor */
+    const lut_prog other = {
+        "overlap",
+        NPU_DPU_LUT_CFG_LO_LE_MUX(2) | NPU_DPU_LUT_CFG_UFLOW_PRIORITY(1),
+        {-12000, -3008},        /* starts: LE, LO */
+        {4000, 13376},          /* ends */
+        {5, 6},                 /* index selects */
+        {3000, 200},            /* underflow scales (LE's unused) */
+        {-1345, -9999},         /* overflow scales (LO's unused) */
+        {1, 9},                 /* underflow shifts */
+        {11, 0},                /* overflow shifts */
+        {{0, 1, 1}, {1, 1, 0}}, /* the cases that answer */
+    };
+    static int32_t targets[LUT_NPIX];
+    uint32_t atom, in, wts, out16, out8, nt, flat, flout;
+    tasm_task conv, fly;
+    tasm_conv fc;
+
+    setup(RKNPU_SOC_RK3566);
+    atom = soc->feature_atom_bytes;
+    CHECK_EQ_U(yolo.cfg, 0x68); /* the value in the YOLOv8n streams */
+
+    /* the YOLOv8n programming: a two-task chain, the first loading both
+     * tables (and copying a small cube), the second the convolution */
+    lut_fill_tables();
+    nt = lut_targets(&yolo, targets, LUT_NPIX);
+    targets[nt++] = 0;      /* in both windows: LO (hybrid) */
+    targets[nt++] = -24000; /* far below both: LE, slope 0 */
+    targets[nt++] = 24000;  /* far above both: LO, slope 0x4032·2^-13 */
+    for (int32_t f = 0; f < 32; f++)
+        targets[nt++] = -16384 + 100 * 32 + f; /* an inner LE segment */
+    lut_inputs(targets, nt);
+    in = tasm_alloc(&mem, LUT_NPIX * atom, 64);
+    wts = tasm_alloc(&mem, LUT_K * LUT_CIN, 64);
+    out16 = tasm_alloc(&mem, (LUT_K / 4) * LUT_NPIX * atom, 64);
+    out8 = tasm_alloc(&mem, (LUT_K / 8) * LUT_NPIX * atom, 64);
+    for (uint32_t p = 0; p < LUT_NPIX; p++)
+        for (uint32_t c = 0; c < LUT_CIN; c++)
+            tasm_host(&mem, in)[p * atom + c] = (uint8_t)lut_x[p][c];
+    for (uint32_t k = 0; k < LUT_K; k++) /* [kernel][channel]: one group, one slice */
+        for (uint32_t c = 0; c < LUT_CIN; c++)
+            tasm_host(&mem, wts)[k * LUT_CIN + c] = (uint8_t)lut_w[k][c];
+    flat = int8_cube(4, 2, atom);
+    flout = tasm_alloc(&mem, 4 * 2 * atom, 64);
+    tasm_conv_defaults(&fc);
+    fc.out_addr = flout;
+    fc.out_surf = 4 * 2 * atom;
+    tasm_flying_task(&fly, soc, 0, 4, 2, atom, flat, &fc, 0);
+    long_begin(&longs[0], 0, 0);
+    lut_load_words(&longs[0]);
+    long_append(&longs[0], &fly);
+    lut_conv_task(&conv, &yolo, in, wts, out16, 1, 1, 0, 0);
+    long_begin(&longs[1], 0, 0);
+    long_append(&longs[1], &conv);
+    if (CHECK(run_long(longs, 2) == 0)) {
+        CHECK(memcmp(tasm_host(&mem, flout), tasm_host(&mem, flat), 4 * 2 * atom) == 0);
+        CHECK_EQ_U(lut_check(&yolo, out16, 1, 1, 0, 0, "int16, OUT_CVT identity"), 0);
+        lut_coverage(&yolo);
+    } else {
+        printf("  LUT %s: %s\n", yolo.name, vnpu_last_error(&dev, 0));
+    }
+
+    /* the same tables in the next job (they persist), int8 through OUT_CVT
+     * (x·11 / 2^6 rounded, - 2, saturated) */
+    lut_conv_task(&tasks[0], &yolo, in, wts, out8, 0, 11, 6, -2);
+    if (CHECK(tasm_run(&dev, 0, &mem, tasks, 1) == 0))
+        CHECK_EQ_U(lut_check(&yolo, out8, 0, 11, 6, -2, "int8 after OUT_CVT"), 0);
+    else
+        printf("  LUT %s int8: %s\n", yolo.name, vnpu_last_error(&dev, 0));
+
+    /* other priorities and slopes, new tables loaded in the convolution's
+     * own task */
+    lut_fill_tables();
+    nt = lut_targets(&other, targets, LUT_NPIX);
+    targets[nt++] = -24000; /* below both: LO's underflow */
+    targets[nt++] = 24000;  /* above both: LE's overflow */
+    targets[nt++] = 0;      /* in both: LE */
+    lut_inputs(targets, nt);
+    for (uint32_t p = 0; p < LUT_NPIX; p++)
+        for (uint32_t c = 0; c < LUT_CIN; c++)
+            tasm_host(&mem, in)[p * atom + c] = (uint8_t)lut_x[p][c];
+    for (uint32_t k = 0; k < LUT_K; k++)
+        for (uint32_t c = 0; c < LUT_CIN; c++)
+            tasm_host(&mem, wts)[k * LUT_CIN + c] = (uint8_t)lut_w[k][c];
+    lut_conv_task(&conv, &other, in, wts, out16, 1, 1, 0, 0);
+    long_begin(&longs[0], 0, 0);
+    lut_load_words(&longs[0]);
+    long_append(&longs[0], &conv);
+    if (CHECK(run_long(longs, 1) == 0)) {
+        CHECK_EQ_U(lut_check(&other, out16, 1, 1, 0, 0, "int16, OUT_CVT identity"), 0);
+        lut_coverage(&other);
+    } else {
+        printf("  LUT %s: %s\n", other.name, vnpu_last_error(&dev, 0));
+    }
+}
+
+/* ---- 2. PPU output notch: a wide max pooling in two tiles (vnpu.md §8) ------------ */
+
+#define NOTCH_W     20u
+#define NOTCH_H     20u
+#define NOTCH_GUARD 64u
+#define SENTINEL    0xA5u
+
+/* Max pooling of channel ch at output (oy, ox) of the whole map: 5x5,
+ * stride 1, padding 2 of value pad. */
+static int32_t maxpool_ref(uint32_t src, uint32_t atom, uint32_t ch, int64_t oy, int64_t ox,
+                           int32_t pad)
+{
+    uint32_t c2 = atom, surf = NOTCH_W * NOTCH_H * atom;
+    int32_t m = -1000;
+
+    for (int64_t iy = oy - 2; iy <= oy + 2; iy++)
+        for (int64_t ix = ox - 2; ix <= ox + 2; ix++) {
+            int32_t v =
+                (iy < 0 || ix < 0 || iy >= NOTCH_H || ix >= NOTCH_W)
+                    ? pad
+                    : (int8_t)tasm_host(
+                          &mem,
+                          src)[(ch / c2) * surf + (uint32_t)(iy * NOTCH_W + ix) * atom + ch % c2];
+            if (v > m)
+                m = v;
+        }
+    return m;
+}
+
+/* One tile of YOLOv8n's SPPF max pooling (5x5, stride 1, padding 2) of a
+ * 20-wide map: output columns [10·half, 10·half + 10) from input columns
+ * [8·half, 8·half + 12), padding on its own side only; the output line is
+ * W_out + NOTCH_ADDR = 20 pixels. RK356x: the toolkit's UNDOC registers. */
+static void notch_tile(tasm_task *t, uint32_t c, uint32_t src, uint32_t dst, unsigned half,
+                       uint32_t pad_value)
+{
+    uint32_t atom = soc->feature_atom_bytes;
+    tasm_pool p;
+
+    memset(&p, 0, sizeof p);
+    p.method = 1;
+    p.win = 12;
+    p.hin = NOTCH_H;
+    p.c = c;
+    p.kw = p.kh = 5;
+    p.sw = p.sh = 1;
+    p.pl = half ? 0 : 2;
+    p.pr = half ? 2 : 0;
+    p.pt = p.pb = 2;
+    p.wout = 10;
+    p.hout = NOTCH_H;
+    p.src = src + (half ? 8u : 0u) * atom;
+    p.line = NOTCH_W * atom;
+    p.surf = NOTCH_W * NOTCH_H * atom;
+    p.dst = dst + (half ? 10u : 0u) * atom;
+    p.dsurf = NOTCH_W * NOTCH_H * atom;
+    p.pad_value = pad_value;
+    tasm_pool_task(t, soc, &p);
+    tasm_reg(t, NPU_PPU_OPERATION_MODE_CFG,
+             NPU_PPU_OPERATION_MODE_CFG_FLYING_MODE(1) |
+                 NPU_PPU_OPERATION_MODE_CFG_POOLING_METHOD(1) |
+                 NPU_PPU_OPERATION_MODE_CFG_NOTCH_ADDR(NOTCH_W - 10u));
+    if (rk356x()) {
+        tasm_reg(t, NPU_PPU_UNDOC_604C, pad_value);
+        tasm_reg(t, NPU_PPU_UNDOC_6050, pad_value);
+        tasm_reg(t, NPU_PPU_RDMA_UNDOC_7018, 1);
+    }
+}
+
+/* Output columns [x0, x1) against the reference, the other columns and
+ * the guards around the cube still SENTINEL. */
+static uint32_t notch_check(uint32_t src, uint32_t area, uint32_t c, uint32_t x0, uint32_t x1)
+{
+    uint32_t atom = soc->feature_atom_bytes, surf = NOTCH_W * NOTCH_H * atom, bad = 0;
+    uint32_t dst = area + NOTCH_GUARD, c1 = c / atom;
+    const uint8_t *a = tasm_host(&mem, area);
+
+    for (uint32_t i = 0; i < NOTCH_GUARD; i++) {
+        bad += a[i] != SENTINEL;
+        bad += a[NOTCH_GUARD + c1 * surf + i] != SENTINEL;
+    }
+    for (uint32_t ch = 0; ch < c; ch++)
+        for (uint32_t y = 0; y < NOTCH_H; y++)
+            for (uint32_t x = 0; x < NOTCH_W; x++) {
+                int32_t got = (int8_t)tasm_host(
+                    &mem, dst)[(ch / atom) * surf + (y * NOTCH_W + x) * atom + ch % atom];
+                int32_t want =
+                    x >= x0 && x < x1 ? maxpool_ref(src, atom, ch, y, x, -128) : (int8_t)SENTINEL;
+                if (got != want && bad++ < 5)
+                    printf("  notch: channel %u (%u, %u): got %d want %d\n", (unsigned)ch,
+                           (unsigned)y, (unsigned)x, (int)got, (int)want);
+            }
+    return bad;
+}
+
+static void test_pool_notch(rknpu_soc_id id)
+{
+    uint32_t atom, c, surf, src, area, dst;
+
+    setup(id);
+    atom = soc->feature_atom_bytes;
+    c = 2 * atom; /* two whole surfaces */
+    surf = NOTCH_W * NOTCH_H * atom;
+    src = tasm_alloc(&mem, 2 * surf, 64);
+    /* surface 1 all negative: a pad value other than -128 would win there */
+    for (uint32_t i = 0; i < 2 * surf; i++)
+        tasm_host(&mem, src)[i] = (uint8_t)(i < surf ? rnd_range(-128, 127) : rnd_range(-128, -60));
+    area = tasm_alloc(&mem, 2 * surf + 2 * NOTCH_GUARD, 64);
+    dst = area + NOTCH_GUARD;
+    memset(tasm_host(&mem, area), SENTINEL, 2 * surf + 2 * NOTCH_GUARD);
+
+    /* the left tile alone: its columns, nothing of the right half */
+    notch_tile(&tasks[0], c, src, dst, 0, 0x80);
+    if (CHECK(tasm_run(&dev, 0, &mem, tasks, 1) == 0))
+        CHECK_EQ_U(notch_check(src, area, c, 0, 10), 0);
+    else
+        printf("  notch left: %s\n", vnpu_last_error(&dev, 0));
+    /* then the right tile: the whole map */
+    notch_tile(&tasks[0], c, src, dst, 1, 0x80);
+    if (CHECK(tasm_run(&dev, 0, &mem, tasks, 1) == 0))
+        CHECK_EQ_U(notch_check(src, area, c, 0, NOTCH_W), 0);
+    else
+        printf("  notch right: %s\n", vnpu_last_error(&dev, 0));
+    /* both as one chain, as the stream runs them */
+    memset(tasm_host(&mem, area), SENTINEL, 2 * surf + 2 * NOTCH_GUARD);
+    notch_tile(&tasks[0], c, src, dst, 0, 0x80);
+    notch_tile(&tasks[1], c, src, dst, 1, 0x80);
+    if (CHECK(tasm_run(&dev, 0, &mem, tasks, 2) == 0))
+        CHECK_EQ_U(notch_check(src, area, c, 0, NOTCH_W), 0);
+    else
+        printf("  notch chain: %s\n", vnpu_last_error(&dev, 0));
+}
+
+/* ---- 3. RK356x PPU registers: UNDOC_604C/6050, PPU_RDMA UNDOC_7018, DATA_FORMAT -- */
+
+/* A 3x3 stride-1 padding-1 max pooling of a 6x5 cube of one surface
+ * (int8, or fp16 bits); `reg` = `value` written after the builder's
+ * registers (0: none). Accepted: the output equals the reference; refused:
+ * the error names `name` and `kind`, and nothing was written. */
+static void pool_reg_case(int fp16, uint32_t reg, uint32_t value, int ok, const char *name,
+                          const char *kind)
+{
+    uint32_t atom = soc->feature_atom_bytes, elem = fp16 ? 2u : 1u, c2 = atom / elem;
+    uint32_t w = 6, h = 5, src, dst, bad = 0;
+    int32_t pad = -128;
+    tasm_pool p;
+
+    src = tasm_alloc(&mem, w * h * atom, 64);
+    dst = tasm_alloc(&mem, w * h * atom, 64);
+    for (uint32_t i = 0; i < w * h * c2; i++) {
+        if (fp16)
+            st16(tasm_host(&mem, src) + 2 * i, f2h((float)rnd_range(-64, 64) / 8.0f));
+        else
+            tasm_host(&mem, src)[i] = (uint8_t)rnd_range(-128, 127);
+    }
+    memset(tasm_host(&mem, dst), SENTINEL, w * h * atom);
+    memset(&p, 0, sizeof p);
+    p.method = 1;
+    p.fp16 = (uint32_t)fp16;
+    p.win = p.wout = w;
+    p.hin = p.hout = h;
+    p.c = c2;
+    p.kw = p.kh = 3;
+    p.sw = p.sh = 1;
+    p.pl = p.pt = p.pr = p.pb = 1;
+    p.src = src;
+    p.line = w * atom;
+    p.surf = p.dsurf = w * h * atom;
+    p.dst = dst;
+    p.pad_value = fp16 ? f2h(-100.0f) : (uint32_t)(uint8_t)pad;
+    tasm_pool_task(&tasks[0], soc, &p);
+    /* registers persist (per ping-pong group): every case writes all three */
+    tasm_reg(&tasks[0], NPU_PPU_UNDOC_604C, 0);
+    tasm_reg(&tasks[0], NPU_PPU_UNDOC_6050, 0);
+    tasm_reg(&tasks[0], NPU_PPU_RDMA_UNDOC_7018, 0);
+    if (reg)
+        tasm_reg(&tasks[0], reg, value);
+    int rc = tasm_run(&dev, 0, &mem, tasks, 1);
+    if (!ok) {
+        const char *e = vnpu_last_error(&dev, 0);
+        CHECK_EQ_U(rc, -1);
+        if (!CHECK(contains(e, name) && contains(e, kind)))
+            printf("  expected %s / %s in: %s\n", name, kind, e);
+        for (uint32_t i = 0; i < w * h * atom; i++)
+            bad += tasm_host(&mem, dst)[i] != SENTINEL;
+        CHECK_EQ_U(bad, 0);
+        return;
+    }
+    if (!CHECK_EQ_U(rc, 0)) {
+        printf("  %s = 0x%x: %s\n", name, (unsigned)value, vnpu_last_error(&dev, 0));
+        return;
+    }
+    for (uint32_t ch = 0; ch < c2; ch++)
+        for (int64_t oy = 0; oy < h; oy++)
+            for (int64_t ox = 0; ox < w; ox++) {
+                float m = -1000.0f;
+                for (int64_t iy = oy - 1; iy <= oy + 1; iy++)
+                    for (int64_t ix = ox - 1; ix <= ox + 1; ix++) {
+                        int in = iy >= 0 && ix >= 0 && iy < h && ix < w;
+                        const uint8_t *e =
+                            tasm_host(&mem, src) + (uint32_t)(iy * w + ix) * atom + ch * elem;
+                        float v = fp16 ? (in ? h2f(ld16(e)) : -100.0f) : (in ? (int8_t)e[0] : pad);
+                        if (v > m)
+                            m = v;
+                    }
+                const uint8_t *o =
+                    tasm_host(&mem, dst) + (uint32_t)(oy * w + ox) * atom + ch * elem;
+                bad += fp16 ? ld16(o) != f2h(m) : (int8_t)o[0] != (int32_t)m;
+            }
+    if (!CHECK_EQ_U(bad, 0))
+        printf("  %s = 0x%x: wrong output\n", name, (unsigned)value);
+}
+
+static void test_ppu_rk356x_regs(void)
+{
+    const char *nm = "not modelled", *inc = "differs from the PPU precision";
+
+    setup(RKNPU_SOC_RK3566);
+    pool_reg_case(0, 0, 0, 1, "builder program", "");
+    /* PPU 0x604C / 0x6050: 0 or PADDING_VALUE_1 (0x80 here) */
+    pool_reg_case(0, NPU_PPU_UNDOC_604C, 0, 1, "PPU_UNDOC_604C", "");
+    pool_reg_case(0, NPU_PPU_UNDOC_604C, 0x80, 1, "PPU_UNDOC_604C", "");
+    pool_reg_case(0, NPU_PPU_UNDOC_604C, 0x7F, 0, "PPU_UNDOC_604C", nm);
+    pool_reg_case(0, NPU_PPU_UNDOC_604C, 0x180, 0, "PPU_UNDOC_604C", nm);
+    pool_reg_case(0, NPU_PPU_UNDOC_6050, 0, 1, "PPU_UNDOC_6050", "");
+    pool_reg_case(0, NPU_PPU_UNDOC_6050, 0x80, 1, "PPU_UNDOC_6050", "");
+    pool_reg_case(0, NPU_PPU_UNDOC_6050, 0x81, 0, "UNDOC_6050", nm);
+    /* PPU_RDMA 0x7018: 0 or 1 */
+    pool_reg_case(0, NPU_PPU_RDMA_UNDOC_7018, 0, 1, "PPU_RDMA_UNDOC_7018", "");
+    pool_reg_case(0, NPU_PPU_RDMA_UNDOC_7018, 1, 1, "PPU_RDMA_UNDOC_7018", "");
+    pool_reg_case(0, NPU_PPU_RDMA_UNDOC_7018, 2, 0, "PPU_RDMA_UNDOC_7018", nm);
+    pool_reg_case(0, NPU_PPU_RDMA_UNDOC_7018, 1, 1, "PPU_RDMA_UNDOC_7018", "");
+    /* PPU_RDMA_DATA_FORMAT: RK356x the PPU's precision code (int8 0, fp16 2) */
+    pool_reg_case(0, NPU_PPU_RDMA_DATA_FORMAT, NPU_PPU_RDMA_DATA_FORMAT_IN_PRECISION(0), 1,
+                  "PPU_RDMA_DATA_FORMAT", "");
+    pool_reg_case(0, NPU_PPU_RDMA_DATA_FORMAT, NPU_PPU_RDMA_DATA_FORMAT_IN_PRECISION(1), 0,
+                  "PPU_RDMA_DATA_FORMAT", inc);
+    pool_reg_case(1, NPU_PPU_RDMA_DATA_FORMAT, NPU_PPU_RDMA_DATA_FORMAT_IN_PRECISION(2), 1,
+                  "PPU_RDMA_DATA_FORMAT", "");
+    /* RK3588: storage widths (int8 1, fp16 2) */
+    setup(RKNPU_SOC_RK3588);
+    pool_reg_case(0, NPU_PPU_RDMA_DATA_FORMAT, NPU_PPU_RDMA_DATA_FORMAT_IN_PRECISION(1), 1,
+                  "PPU_RDMA_DATA_FORMAT", "");
+    pool_reg_case(0, NPU_PPU_RDMA_DATA_FORMAT, NPU_PPU_RDMA_DATA_FORMAT_IN_PRECISION(0), 0,
+                  "PPU_RDMA_DATA_FORMAT", inc);
+    pool_reg_case(1, NPU_PPU_RDMA_DATA_FORMAT, NPU_PPU_RDMA_DATA_FORMAT_IN_PRECISION(2), 1,
+                  "PPU_RDMA_DATA_FORMAT", "");
+}
+
+/* ---- 4. MRDMA unpooling, 4 int16 read / 8 int8 written (vnpu.md §7.7) ----------- */
+
+/* Nearest x2 upsampling of a w x h cube of one atom per pixel: MRDMA reads
+ * rd_ch channels of rd_prec, the DPU writes wr_ch channels of wr_prec; the
+ * output line is DST_SURF_STRIDE, the notch one line (k_h - 1 = 1). */
+static void unpool_case(uint32_t rd_prec, uint32_t rd_ch, uint32_t wr_prec, uint32_t wr_ch, int ok,
+                        const char *what)
+{
+    uint32_t atom = soc->feature_atom_bytes, w = 7, h = 5, wo = 2 * w, ho = 2 * h;
+    uint32_t out_bytes = ho * wo * atom, src, area, dst, bad = 0;
+    tasm_conv e;
+
+    src = tasm_alloc(&mem, w * h * atom, 64);
+    for (uint32_t i = 0; i < w * h * atom; i++)
+        tasm_host(&mem, src)[i] = (uint8_t)rnd();
+    area = tasm_alloc(&mem, out_bytes + 2 * NOTCH_GUARD, 64);
+    dst = area + NOTCH_GUARD;
+    memset(tasm_host(&mem, area), SENTINEL, out_bytes + 2 * NOTCH_GUARD);
+    tasm_conv_defaults(&e);
+    e.out_prec = wr_prec;
+    e.out_addr = dst;
+    e.out_surf = wo * atom;
+    tasm_flying_task(&tasks[0], soc, rd_prec, w, h, rd_ch, src, &e, 0);
+    tasm_reg(&tasks[0], NPU_DPU_RDMA_SRC_DMA_CFG,
+             NPU_DPU_RDMA_SRC_DMA_CFG_UNPOOLING_EN(1) | NPU_DPU_RDMA_SRC_DMA_CFG_KERNEL_WIDTH(1) |
+                 NPU_DPU_RDMA_SRC_DMA_CFG_KERNEL_HEIGHT(1) |
+                 NPU_DPU_RDMA_SRC_DMA_CFG_KERNEL_STRIDE_WIDTH(1) |
+                 NPU_DPU_RDMA_SRC_DMA_CFG_KERNEL_STRIDE_HEIGHT(1));
+    tasm_reg(&tasks[0], NPU_DPU_DATA_CUBE_WIDTH, NPU_DPU_DATA_CUBE_WIDTH_WIDTH(wo - 1u));
+    tasm_reg(&tasks[0], NPU_DPU_DATA_CUBE_CHANNEL,
+             NPU_DPU_DATA_CUBE_CHANNEL_ORIG_CHANNEL(wr_ch - 1u) |
+                 NPU_DPU_DATA_CUBE_CHANNEL_CHANNEL(wr_ch - 1u));
+    tasm_reg(&tasks[0], NPU_DPU_DATA_CUBE_NOTCH_ADDR,
+             NPU_DPU_DATA_CUBE_NOTCH_ADDR_NOTCH_ADDR_0(wo) |
+                 NPU_DPU_DATA_CUBE_NOTCH_ADDR_NOTCH_ADDR_1(wo));
+    int rc = tasm_run(&dev, 0, &mem, tasks, 1);
+    const uint8_t *a = tasm_host(&mem, area);
+    if (!ok) {
+        const char *err = vnpu_last_error(&dev, 0);
+        CHECK_EQ_U(rc, -1);
+        if (!CHECK(contains(err, "DPU_RDMA_SRC_DMA_CFG") && contains(err, "not modelled")))
+            printf("  unpool %s: %s\n", what, err);
+        for (uint32_t i = 0; i < out_bytes + 2 * NOTCH_GUARD; i++)
+            bad += a[i] != SENTINEL;
+        CHECK_EQ_U(bad, 0);
+        return;
+    }
+    if (!CHECK_EQ_U(rc, 0)) {
+        printf("  unpool %s: %s\n", what, vnpu_last_error(&dev, 0));
+        return;
+    }
+    for (uint32_t i = 0; i < NOTCH_GUARD; i++)
+        bad += a[i] != SENTINEL || a[NOTCH_GUARD + out_bytes + i] != SENTINEL;
+    for (uint32_t y = 0; y < ho; y++)
+        for (uint32_t x = 0; x < wo; x++)
+            bad += memcmp(tasm_host(&mem, dst) + (y * wo + x) * atom,
+                          tasm_host(&mem, src) + ((y / 2) * w + x / 2) * atom, atom) != 0;
+    if (!CHECK_EQ_U(bad, 0))
+        printf("  unpool %s: wrong output\n", what);
+}
+
+static void test_unpool_atoms(rknpu_soc_id id)
+{
+    uint32_t atom;
+
+    setup(id);
+    atom = soc->feature_atom_bytes;
+    /* YOLOv8n on RK3566: atom/2 int16 read, atom int8 written */
+    unpool_case(1, atom / 2, 0, atom, 1, "int16 read, int8 written");
+    /* PP-OCRv4 det's form: int16 read, fp16 written */
+    unpool_case(1, atom / 2, 2, atom / 2, 1, "int16 read, fp16 written");
+    /* atom/2 int16 read (atom bytes) but atom/2 int8 written (half an atom) */
+    unpool_case(1, atom / 2, 0, atom / 2, 0, "int16 read, half an atom of int8 written");
+}
+
 int main(void)
 {
     test_conv_sweep(RKNPU_SOC_RK3588);
@@ -1092,5 +1914,11 @@ int main(void)
     test_pooling(RKNPU_SOC_RK3566);
     test_unsupported();
     test_rk3566_converter();
+    test_lut_int();
+    test_pool_notch(RKNPU_SOC_RK3566);
+    test_pool_notch(RKNPU_SOC_RK3588);
+    test_ppu_rk356x_regs();
+    test_unpool_atoms(RKNPU_SOC_RK3566);
+    test_unpool_atoms(RKNPU_SOC_RK3588);
     return test_report("vnpu_conv");
 }
