@@ -80,6 +80,39 @@ for soc in rk3588 rk3566; do
         fi
     done
 done
+# The container-4 detector on both COCO pictures: letterboxed by Pillow as
+# the vendor's YOLOv8 demo does (640x640, aspect kept, grey 114), judged by
+# the class each picture shows (COCO 21 bear, 11 stop sign).
+yolo=$models/rk3566_yolov8n.v4.rknn
+for pic in 000000000285:21 000000000724:11; do
+    name=${pic%%:*}
+    jpg=$models/yolov8n_rk3566/coco_$name.jpg
+    if [ ! -f "$yolo" ] || [ ! -f "$jpg" ]; then
+        echo "vendor-client: FAIL: missing $yolo or $jpg"; status=1; continue
+    fi
+    /usr/bin/python3 - "$jpg" "$stage/yolo_$name.bin" <<'PY' || fail "letterboxing $jpg (python3-pil)"
+import sys
+from PIL import Image
+im = Image.open(sys.argv[1]).convert("RGB")
+s = min(640 / im.width, 640 / im.height)
+w, h = round(im.width * s), round(im.height * s)
+page = Image.new("RGB", (640, 640), (114, 114, 114))
+page.paste(im.resize((w, h), Image.BILINEAR), ((640 - w) // 2, (640 - h) // 2))
+open(sys.argv[2], "wb").write(page.tobytes())
+PY
+    log=$stage/yolov8n_$name.log
+    env -u RKNPU_LOG_LEVEL "$stage/vendor_client" "$yolo" yolov8n "$stage/yolo_$name.bin" \
+        "${pic##*:}" >"$log" 2>&1
+    rc=$?
+    if [ $rc -eq 0 ] && grep -q '^vendor_client: OK' "$log" &&
+       ! grep -q -e 'ERROR: AddressSanitizer' -e 'runtime error:' "$log"; then
+        echo "vendor-client: yolov8n $name: OK ($(grep -c '^run ' "$log") runs)"
+    else
+        echo "vendor-client: yolov8n $name: FAIL (exit status $rc, log $log):"
+        head -n 40 "$log"
+        status=1
+    fi
+done
 # The matmul API the way the vendor's matmul demo uses it (the same
 # installed library and flags): the demo's types (its numbers), layouts,
 # M < 4, N beyond one task.

@@ -56,10 +56,9 @@ static int vnpu_pool_decode(vnpu_task *t, vnpu_pool *p)
                                 "PPU input from the DPU (FLYING_MODE 0)");
     if (NPU_PPU_OPERATION_MODE_CFG_INDEX_EN_GET(mode))
         return vnpu_unsupported(t, NPU_PPU_OPERATION_MODE_CFG, "index output (INDEX_EN)");
-    if ((R(t, NPU_PPU_UNDOC_604C) != pv && R(t, NPU_PPU_UNDOC_604C) != 0) ||
-        (R(t, NPU_PPU_UNDOC_6050) != pv && R(t, NPU_PPU_UNDOC_6050) != 0))
-        return vnpu_unsupported(t, NPU_PPU_UNDOC_604C,
-                                "UNDOC_604C / UNDOC_6050 unlike PADDING_VALUE_1");
+    for (uint32_t reg = NPU_PPU_UNDOC_604C; reg <= NPU_PPU_UNDOC_6050; reg += 4)
+        if (R(t, reg) != pv && R(t, reg) != 0)
+            return vnpu_unsupported(t, reg, "a value other than 0 or PADDING_VALUE_1's");
     if (R(t, NPU_PPU_RDMA_UNDOC_7018) > 1)
         return vnpu_unsupported(t, NPU_PPU_RDMA_UNDOC_7018, "a value other than 0 or 1");
     if (NPU_PPU_DATA_FORMAT_DPU_FLYIN_GET(fmt))
@@ -74,7 +73,9 @@ static int vnpu_pool_decode(vnpu_task *t, vnpu_pool *p)
      * int8); RK3588 programming uses storage widths */
     if (t->cfg->rk356x ? rd_size != prec : rd_size != (p->fp ? 2u : 1u))
         return vnpu_inconsistent(t, NPU_PPU_RDMA_DATA_FORMAT, NPU_PPU_DATA_FORMAT,
-                                 "PPU_RDMA storage width differs from the PPU precision");
+                                 t->cfg->rk356x ? "PPU_RDMA precision differs from the PPU's"
+                                                : "PPU_RDMA storage width differs from the PPU "
+                                                  "precision");
     p->win = NPU_PPU_DATA_CUBE_IN_WIDTH_IN_WIDTH_GET(R(t, NPU_PPU_DATA_CUBE_IN_WIDTH)) + 1u;
     p->hin = NPU_PPU_DATA_CUBE_IN_HEIGHT_IN_HEIGHT_GET(R(t, NPU_PPU_DATA_CUBE_IN_HEIGHT)) + 1u;
     p->c = NPU_PPU_DATA_CUBE_IN_CHANNEL_IN_CHANNEL_GET(R(t, NPU_PPU_DATA_CUBE_IN_CHANNEL)) + 1u;

@@ -17,11 +17,16 @@
  * Usage:
  *   vendor_client MODEL.rknn multiple_input_demo DATA_DIR REFERENCE.f32
  *   vendor_client MODEL.rknn dual_residual_custom DATA_DIR
+ *   vendor_client MODEL.rknn yolov8n PICTURE.bin CLASS
  * DATA_DIR holds the inputs (input1.bin/input2.bin, or
  * input_{0,1}_nhwc.npy); REFERENCE.f32 is tests/tools/onnx_ref.py's float32
  * NCHW output of test.onnx. The references are independent of the library:
  * onnx_ref.py evaluates the ONNX graph with numpy; cstDualResidual's is the
  * formula out0 = x*0.5 - y, out1 = y*0.5 - x (shared/models/README.md).
+ * yolov8n (the container-4 model): PICTURE.bin is a letterboxed 640x640 RGB
+ * picture (uint8 NHWC) and CLASS the COCO class it shows; the best class
+ * score of the three score outputs must be that class, above 0.8, and every
+ * run must give the first run's outputs bit for bit.
  *
  * Prints "vendor_client: OK" and exits 0 when every run matched; any missing
  * file is a failure that names it.
@@ -36,7 +41,8 @@
 
 #define RUNS            4
 #define GARBAGE_BUFFERS 4
-#define MAX_IO          4
+#define MAX_IO          8
+#define YOLO_CLASSES    80
 
 static int failures;
 
@@ -161,7 +167,7 @@ static float *load_npy_f32(const char *path, size_t elems)
 
 /* ---- the client -------------------------------------------------------------- */
 
-typedef enum { MID, DUAL } model_kind;
+typedef enum { MID, DUAL, YOLO } model_kind;
 
 typedef struct {
     model_kind kind;
@@ -172,7 +178,9 @@ typedef struct {
     rknn_tensor_type in_type;
     float *reference; /* MID: float32 NCHW of output 0 */
     size_t ref_bytes;
-    float *x, *y; /* DUAL: float32 NHWC inputs 0 and 1 */
+    float *x, *y;         /* DUAL: float32 NHWC inputs 0 and 1 */
+    float *first[MAX_IO]; /* YOLO: the first run's outputs */
+    int expect_class;     /* YOLO: the COCO class of the picture */
 } client;
 
 static void print_attr(const char *what, const rknn_tensor_attr *a)
@@ -191,10 +199,13 @@ static int query_io(rknn_context ctx, client *c)
     EXPECT(ret == RKNN_SUCC, "rknn_query(IN_OUT_NUM) returned %d", ret);
     if (ret != RKNN_SUCC)
         return -1;
+    uint32_t n_in = c->kind == YOLO ? 1u : 2u;
+    uint32_t n_out = c->kind == MID ? 1u : c->kind == DUAL ? 2u : 6u;
+
     printf("model input num: %u, output num: %u\n", c->io.n_input, c->io.n_output);
-    EXPECT(c->io.n_input == 2, "%u inputs", c->io.n_input);
-    EXPECT(c->io.n_output == (c->kind == MID ? 1u : 2u), "%u outputs", c->io.n_output);
-    if (c->io.n_input != 2 || c->io.n_output > MAX_IO || c->io.n_output == 0)
+    EXPECT(c->io.n_input == n_in, "%u inputs", c->io.n_input);
+    EXPECT(c->io.n_output == n_out, "%u outputs", c->io.n_output);
+    if (c->io.n_input != n_in || c->io.n_output != n_out)
         return -1;
     for (uint32_t i = 0; i < c->io.n_input; i++) {
         memset(&c->in_attr[i], 0, sizeof c->in_attr[i]);
@@ -220,6 +231,15 @@ static int prepare_inputs(client *c, const char *data_dir)
 {
     char path[1024];
 
+    if (c->kind == YOLO) { /* data_dir is the picture */
+        const rknn_tensor_attr *a = &c->in_attr[0];
+        c->in_buf[0] = load_file(data_dir, &c->in_size[0]);
+        EXPECT(a->n_dims == 4 && c->in_size[0] == (size_t)a->dims[1] * a->dims[2] * a->dims[3],
+               "%s: %lu bytes for a %u x %u x %u input", data_dir, (unsigned long)c->in_size[0],
+               a->dims[1], a->dims[2], a->dims[3]);
+        c->in_type = RKNN_TENSOR_UINT8;
+        return c->in_buf[0] && !failures ? 0 : -1;
+    }
     for (uint32_t i = 0; i < 2; i++) {
         const rknn_tensor_attr *a = &c->in_attr[i];
         EXPECT(a->n_dims == 4 && a->fmt == RKNN_TENSOR_NHWC, "input %u: %u dims, %s", i, a->n_dims,
@@ -262,7 +282,7 @@ static int set_inputs(rknn_context ctx, client *c)
     int ret;
 
     memset(inputs, 0, sizeof inputs);
-    for (uint32_t i = 0; i < 2; i++) {
+    for (uint32_t i = 0; i < c->io.n_input; i++) {
         inputs[i].index = i;
         inputs[i].type = c->in_type;
         inputs[i].size = (uint32_t)c->in_size[i];
@@ -333,6 +353,38 @@ static double check_dual(const client *c, uint32_t idx, const float *o)
     return worst;
 }
 
+/* yolov8n: the best score of the class outputs (80 channels) is the
+ * picture's class; every run repeats the first bit for bit. */
+static void check_yolo(client *c, int run, uint32_t i, const float *o)
+{
+    const rknn_tensor_attr *a = &c->out_attr[i];
+    static float best = 0;
+    static int best_class = -1;
+
+    if (!c->first[i]) {
+        c->first[i] = (float *)malloc(a->n_elems * sizeof(float));
+        if (c->first[i])
+            memcpy(c->first[i], o, a->n_elems * sizeof(float));
+    } else {
+        EXPECT(memcmp(c->first[i], o, a->n_elems * sizeof(float)) == 0,
+               "run %d: output %u differs from the first run's", run, i);
+    }
+    if (a->dims[1] == YOLO_CLASSES && a->fmt == RKNN_TENSOR_NCHW)
+        for (uint32_t ch = 0; ch < YOLO_CLASSES; ch++)
+            for (uint32_t p = 0; p < a->dims[2] * a->dims[3]; p++)
+                if (o[(size_t)ch * a->dims[2] * a->dims[3] + p] > best) {
+                    best = o[(size_t)ch * a->dims[2] * a->dims[3] + p];
+                    best_class = (int)ch;
+                }
+    if (i + 1 == c->io.n_output) {
+        printf("run %d: best class score %.3f for class %d\n", run, (double)best, best_class);
+        EXPECT(best_class == c->expect_class && best > 0.8f, "run %d: class %d score %.3f", run,
+               best_class, (double)best);
+        best = 0;
+        best_class = -1;
+    }
+}
+
 static void run_once(rknn_context ctx, client *c, int run)
 {
     rknn_output outputs[MAX_IO];
@@ -359,7 +411,9 @@ static void run_once(rknn_context ctx, client *c, int run)
                c->out_attr[i].n_elems);
         if (!outputs[i].buf || outputs[i].size != c->out_attr[i].n_elems * sizeof(float))
             continue;
-        if (c->kind == MID) {
+        if (c->kind == YOLO) {
+            check_yolo(c, run, i, (const float *)outputs[i].buf);
+        } else if (c->kind == MID) {
             double steps = check_mid(c, (const float *)outputs[i].buf);
             printf("run %d: output %u: max |error| %.3f quantisation steps against onnx_ref.py\n",
                    run, i, steps);
@@ -394,10 +448,14 @@ int main(int argc, char **argv)
             return 1;
     } else if (argc == 4 && strcmp(argv[2], "dual_residual_custom") == 0) {
         c.kind = DUAL;
+    } else if (argc == 5 && strcmp(argv[2], "yolov8n") == 0) {
+        c.kind = YOLO;
+        c.expect_class = atoi(argv[4]);
     } else {
         printf("usage: %s MODEL.rknn multiple_input_demo DATA_DIR REFERENCE.f32\n"
-               "       %s MODEL.rknn dual_residual_custom DATA_DIR\n",
-               argv[0], argv[0]);
+               "       %s MODEL.rknn dual_residual_custom DATA_DIR\n"
+               "       %s MODEL.rknn yolov8n PICTURE.bin CLASS\n",
+               argv[0], argv[0], argv[0]);
         return 2;
     }
 
@@ -440,7 +498,8 @@ int main(int argc, char **argv)
             EXPECT(ret == RKNN_SUCC, "rknn_register_custom_ops returned %d", ret);
             EXPECT(op_alpha == 0.5f, "alpha %f from the model", (double)op_alpha);
         }
-        for (int run = 0; run < RUNS && !failures; run++)
+        /* the detector is 1,000 times the toy models' work: two runs show repeatability */
+        for (int run = 0; run < (c.kind == YOLO ? 2 : RUNS) && !failures; run++)
             run_once(ctx, &c, run);
     }
     ret = rknn_destroy(ctx);
@@ -450,6 +509,8 @@ int main(int argc, char **argv)
         free(garbage[i]);
     free(c.in_buf[0]);
     free(c.in_buf[1]);
+    for (int i = 0; i < MAX_IO; i++)
+        free(c.first[i]);
     free(c.reference);
     if (failures) {
         printf("vendor_client: %d failure(s)\n", failures);

@@ -1792,6 +1792,7 @@ static void pool_reg_case(int fp16, uint32_t reg, uint32_t value, int ok, const 
 static void test_ppu_rk356x_regs(void)
 {
     const char *nm = "not modelled", *inc = "differs from the PPU precision";
+    const char *inc356 = "PPU_RDMA precision differs from the PPU's";
 
     setup(RKNPU_SOC_RK3566);
     pool_reg_case(0, 0, 0, 1, "builder program", "");
@@ -1802,7 +1803,7 @@ static void test_ppu_rk356x_regs(void)
     pool_reg_case(0, NPU_PPU_UNDOC_604C, 0x180, 0, "PPU_UNDOC_604C", nm);
     pool_reg_case(0, NPU_PPU_UNDOC_6050, 0, 1, "PPU_UNDOC_6050", "");
     pool_reg_case(0, NPU_PPU_UNDOC_6050, 0x80, 1, "PPU_UNDOC_6050", "");
-    pool_reg_case(0, NPU_PPU_UNDOC_6050, 0x81, 0, "UNDOC_6050", nm);
+    pool_reg_case(0, NPU_PPU_UNDOC_6050, 0x81, 0, "PPU_UNDOC_6050 = 0x00000081", nm);
     /* PPU_RDMA 0x7018: 0 or 1 */
     pool_reg_case(0, NPU_PPU_RDMA_UNDOC_7018, 0, 1, "PPU_RDMA_UNDOC_7018", "");
     pool_reg_case(0, NPU_PPU_RDMA_UNDOC_7018, 1, 1, "PPU_RDMA_UNDOC_7018", "");
@@ -1812,7 +1813,7 @@ static void test_ppu_rk356x_regs(void)
     pool_reg_case(0, NPU_PPU_RDMA_DATA_FORMAT, NPU_PPU_RDMA_DATA_FORMAT_IN_PRECISION(0), 1,
                   "PPU_RDMA_DATA_FORMAT", "");
     pool_reg_case(0, NPU_PPU_RDMA_DATA_FORMAT, NPU_PPU_RDMA_DATA_FORMAT_IN_PRECISION(1), 0,
-                  "PPU_RDMA_DATA_FORMAT", inc);
+                  "PPU_RDMA_DATA_FORMAT", inc356);
     pool_reg_case(1, NPU_PPU_RDMA_DATA_FORMAT, NPU_PPU_RDMA_DATA_FORMAT_IN_PRECISION(2), 1,
                   "PPU_RDMA_DATA_FORMAT", "");
     /* RK3588: storage widths (int8 1, fp16 2) */
