@@ -14,6 +14,12 @@
 //     --save-input F.npy   also write the letterboxed pixels, uint8
 //                          [1,640,640,3] RGB, so the NPU can be fed the
 //                          very same input
+//     --raw-outputs DIR    also write every graph output after output0 as
+//                          DIR/raw_K.npy (K from 0, graph order), float32
+//                          in the output's own shape: for a copy of the
+//                          model that exposes the head's tensors
+//                          (yolo_heads_onnx.py), so the NPU's raw outputs
+//                          can be compared before any post-processing
 //
 // IMAGE is a binary PPM (P6, maxval 255) read here, or anything Pillow opens
 // (JPEG, PNG), decoded to RGB by /usr/bin/python3 + PIL, because node has
@@ -30,7 +36,7 @@ const { execFileSync } = require('child_process');
 
 const SIZE = 640;
 const PAD = 114; // the grey the Ultralytics and RKNN model zoo letterboxes use
-const USAGE = 'usage: yolo_ref.js [--ref-dir DIR] [--score S] [--iou T] [--threads N] [--save-input F.npy] MODEL.onnx IMAGE';
+const USAGE = 'usage: yolo_ref.js [--ref-dir DIR] [--score S] [--iou T] [--threads N] [--save-input F.npy] [--raw-outputs DIR] MODEL.onnx IMAGE';
 const COCO = [
   'person', 'bicycle', 'car', 'motorcycle', 'airplane', 'bus', 'train', 'truck', 'boat',
   'traffic light', 'fire hydrant', 'stop sign', 'parking meter', 'bench', 'bird', 'cat', 'dog',
@@ -52,7 +58,7 @@ function die(msg) {
 function parseArgs(argv) {
   const o = {
     refDir: process.env.RKNPU_REF_DIR || path.join(os.homedir(), '.cache/rknpu-bm/ref'),
-    score: 0.25, iou: 0.45, threads: 1, saveInput: null, files: [],
+    score: 0.25, iou: 0.45, threads: 1, saveInput: null, rawDir: null, files: [],
   };
   const unit = (name, s) => {
     const v = Number(s);
@@ -68,6 +74,7 @@ function parseArgs(argv) {
       if (!/^[1-9][0-9]*$/.test(argv[++i] || '')) die(`--threads wants a positive integer\n${USAGE}`);
       o.threads = Number(argv[i]);
     } else if (a === '--save-input' && i + 1 < argv.length) o.saveInput = argv[++i];
+    else if (a === '--raw-outputs' && i + 1 < argv.length) o.rawDir = argv[++i];
     else if (a.startsWith('--')) die(`unknown option ${a}\n${USAGE}`);
     else o.files.push(a);
   }
@@ -139,15 +146,15 @@ function letterbox(img) {
   return { pixels: out, r, left, top };
 }
 
-function writeNpyU8(file, dims, data) {
+function writeNpy(file, descr, dims, data) {
   // Pad so the data starts on a 64-byte boundary, as numpy itself does.
-  let h = `{'descr': '|u1', 'fortran_order': False, 'shape': (${dims.join(', ')}), }`;
+  let h = `{'descr': '${descr}', 'fortran_order': False, 'shape': (${dims.join(', ')}${dims.length === 1 ? ',' : ''}), }`;
   h += ' '.repeat(63 - ((10 + h.length) % 64)) + '\n';
-  const out = Buffer.alloc(10 + h.length + data.length);
+  const out = Buffer.alloc(10 + h.length + data.byteLength);
   out.write('\x93NUMPY\x01\x00', 0, 'latin1');
   out.writeUInt16LE(h.length, 8);
   out.write(h, 10, 'latin1');
-  Buffer.from(data.buffer, data.byteOffset, data.length).copy(out, 10 + h.length);
+  Buffer.from(data.buffer, data.byteOffset, data.byteLength).copy(out, 10 + h.length);
   try { fs.writeFileSync(file, out); } catch (e) { die(`cannot write ${file}: ${e.message}`); }
 }
 
@@ -194,7 +201,7 @@ async function main() {
 
   const img = readImage(imagePath);
   const lb = letterbox(img);
-  if (o.saveInput) writeNpyU8(o.saveInput, [1, SIZE, SIZE, 3], lb.pixels);
+  if (o.saveInput) writeNpy(o.saveInput, '|u1', [1, SIZE, SIZE, 3], lb.pixels);
   const plane = SIZE * SIZE;
   const x = new Float32Array(3 * plane);
   for (let p = 0; p < plane; p++)
@@ -205,6 +212,14 @@ async function main() {
   });
   const res = await sess.run({ [sess.inputNames[0]]: new ort.Tensor('float32', x, [1, 3, SIZE, SIZE]) });
   const y = res[sess.outputNames[0]];
+  if (o.rawDir) {
+    try { fs.mkdirSync(o.rawDir, { recursive: true }); } catch (e) { die(`cannot create ${o.rawDir}: ${e.message}`); }
+    sess.outputNames.slice(1).forEach((name, k) => {
+      const t = res[name];
+      if (t.type !== 'float32') die(`output ${name} is ${t.type}, --raw-outputs writes float32 only`);
+      writeNpy(path.join(o.rawDir, `raw_${k}.npy`), '<f4', t.dims, t.data);
+    });
+  }
   const [b, ch, n] = y.dims;
   if (y.type !== 'float32' || y.dims.length !== 3 || b !== 1 || ch !== 4 + COCO.length)
     die(`output ${y.type} [${y.dims}], want float32 [1, ${4 + COCO.length}, N] (an Ultralytics detect export)`);
