@@ -57,6 +57,22 @@ ref=$stage/mid_reference.f32
 export ASAN_OPTIONS=halt_on_error=1:detect_leaks=1
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 status=0
+# One client run: LABEL LOG then the client's arguments. No RKNPU_* variable:
+# what an application on a fresh machine sees (the SoC comes from the model).
+client_run() {
+    label=$1 log=$2
+    shift 2
+    env -u RKNPU_LOG_LEVEL "$stage/vendor_client" "$@" >"$log" 2>&1
+    rc=$?
+    if [ $rc -eq 0 ] && grep -q '^vendor_client: OK' "$log" &&
+       ! grep -q -e 'ERROR: AddressSanitizer' -e 'runtime error:' "$log"; then
+        echo "vendor-client: $label: OK ($(grep -c '^run ' "$log") run checks)"
+    else
+        echo "vendor-client: $label: FAIL (exit status $rc, log $log):"
+        head -n 40 "$log"
+        status=1
+    fi
+}
 for soc in rk3588 rk3566; do
     for kind in multiple_input_demo dual_residual_custom; do
         model=$models/${soc}_$kind.v6.rknn
@@ -65,19 +81,7 @@ for soc in rk3588 rk3566; do
         fi
         set -- "$model" "$kind" "$models/$kind"
         [ "$kind" = multiple_input_demo ] && set -- "$@" "$ref"
-        log=$stage/${soc}_$kind.log
-        # No RKNPU_* variable: what an application on a fresh machine sees
-        # (the SoC comes from the model).
-        env -u RKNPU_LOG_LEVEL "$stage/vendor_client" "$@" >"$log" 2>&1
-        rc=$?
-        if [ $rc -eq 0 ] && grep -q '^vendor_client: OK' "$log" &&
-           ! grep -q -e 'ERROR: AddressSanitizer' -e 'runtime error:' "$log"; then
-            echo "vendor-client: ${soc}_$kind: OK ($(grep -c '^run ' "$log") output checks)"
-        else
-            echo "vendor-client: ${soc}_$kind: FAIL (exit status $rc, log $log):"
-            head -n 40 "$log"
-            status=1
-        fi
+        client_run "${soc}_$kind" "$stage/${soc}_$kind.log" "$@"
     done
 done
 # The container-4 detector on both COCO pictures: letterboxed by Pillow as
@@ -100,18 +104,8 @@ page = Image.new("RGB", (640, 640), (114, 114, 114))
 page.paste(im.resize((w, h), Image.BILINEAR), ((640 - w) // 2, (640 - h) // 2))
 open(sys.argv[2], "wb").write(page.tobytes())
 PY
-    log=$stage/yolov8n_$name.log
-    env -u RKNPU_LOG_LEVEL "$stage/vendor_client" "$yolo" yolov8n "$stage/yolo_$name.bin" \
-        "${pic##*:}" >"$log" 2>&1
-    rc=$?
-    if [ $rc -eq 0 ] && grep -q '^vendor_client: OK' "$log" &&
-       ! grep -q -e 'ERROR: AddressSanitizer' -e 'runtime error:' "$log"; then
-        echo "vendor-client: yolov8n $name: OK ($(grep -c '^run ' "$log") runs)"
-    else
-        echo "vendor-client: yolov8n $name: FAIL (exit status $rc, log $log):"
-        head -n 40 "$log"
-        status=1
-    fi
+    client_run "yolov8n $name" "$stage/yolov8n_$name.log" "$yolo" yolov8n \
+        "$stage/yolo_$name.bin" "${pic##*:}"
 done
 # The matmul API the way the vendor's matmul demo uses it (the same
 # installed library and flags): the demo's types (its numbers), layouts,

@@ -70,7 +70,7 @@ note "tests under ASan+UBSan: $1 passed, $2 failed, $3 skipped, $4 expected fail
 # frees its model buffer after rknn_init, runs both samples on both SoCs
 # without environment variables.
 if sh scripts/check-vendor-client.sh "$build" . >"$build.vendor-client.log" 2>&1; then
-    note "vendor-client (tests/install/vendor_client.c, 4 models): OK"
+    note "vendor-client (tests/install/vendor_client.c, 5 models): OK"
 else
     grep -v -e '^    #' -e '^  0x' -e '^=>0x' "$build.vendor-client.log" | head -n 60
     note "vendor-client (tests/install/vendor_client.c): FAILED (see $build.vendor-client.log)"

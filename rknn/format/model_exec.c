@@ -131,7 +131,8 @@ FMT_API int fmt_validate_tasks(const rknn_model_view *v)
     rknn_model_task_info t;
 
     for (uint32_t i = 0; i < v->n_tasks; i++) {
-        rknn_model_task(v, i, &t);
+        if (rknn_model_task(v, i, &t) != RKNN_SUCC)
+            return RKNN_ERR_MODEL_INVALID; /* no task data (a view not lowered yet) */
         if (t.op_idx >= v->n_nodes) {
             HAL_LOG_ERR("rknn model: task %lu: op_idx %lu >= node count %lu", (unsigned long)i,
                         (unsigned long)t.op_idx, (unsigned long)v->n_nodes);

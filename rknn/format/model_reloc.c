@@ -72,7 +72,8 @@ static int rebase_chain(const rknn_model_view *m, const rknn_model_reloc_target 
         rknn_model_task_info ti;
         uint32_t at;
         uint64_t w;
-        rknn_model_task(m, t, &ti);
+        if (rknn_model_task(m, t, &ti) != RKNN_SUCC)
+            return RKNN_ERR_MODEL_INVALID;
         at = (uint32_t)(ti.regcmd_addr / RKNN_MODEL_REGCMD_WORD_SIZE) + ti.regcfg_amount;
         w = fmt_stream_word(m, at);
         if (npu_regcmd_is_nop(w) || npu_regcmd_value(w) == 0)

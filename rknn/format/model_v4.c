@@ -202,51 +202,52 @@ static uint32_t node_tensor(const rknn_model_node_info *n, int output, uint32_t 
     return ret == RKNN_SUCC ? t : UINT32_MAX;
 }
 
+/* Where an address register points (format.md §5.1): one of the node's
+ * inputs or outputs, the given one or the task's own (Split writes output
+ * t, Concat reads input t), or the LUT a LUT load loads. */
+enum { V4_IN, V4_OUT, V4_IN_OF_TASK, V4_OUT_OF_TASK, V4_THE_LUT };
+
+static const struct {
+    uint8_t op;
+    uint8_t where;
+    uint8_t index;
+    uint16_t reg;
+} v4_bindings[] = {
+    {V4_OP_CONV, V4_IN, 0, NPU_CNA_FEATURE_DATA_ADDR},
+    {V4_OP_CONV, V4_IN, 1, NPU_CNA_DCOMP_ADDR0},       /* weights */
+    {V4_OP_CONV, V4_IN, 2, NPU_DPU_RDMA_BS_BASE_ADDR}, /* bias */
+    {V4_OP_CONV, V4_OUT, 0, NPU_DPU_DST_BASE_ADDR},
+    {V4_OP_ADD, V4_IN, 0, NPU_DPU_RDMA_SRC_BASE_ADDR},
+    {V4_OP_ADD, V4_IN, 1, NPU_DPU_RDMA_EW_BASE_ADDR},
+    {V4_OP_ADD, V4_OUT, 0, NPU_DPU_DST_BASE_ADDR},
+    {V4_OP_SPLIT, V4_IN, 0, NPU_DPU_RDMA_SRC_BASE_ADDR},
+    {V4_OP_SPLIT, V4_OUT_OF_TASK, 0, NPU_DPU_DST_BASE_ADDR},
+    {V4_OP_CONCAT, V4_IN_OF_TASK, 0, NPU_DPU_RDMA_SRC_BASE_ADDR},
+    {V4_OP_CONCAT, V4_OUT, 0, NPU_DPU_DST_BASE_ADDR},
+    {V4_OP_MAXPOOL, V4_IN, 0, NPU_PPU_RDMA_SRC_BASE_ADDR},
+    {V4_OP_MAXPOOL, V4_OUT, 0, NPU_PPU_DST_BASE_ADDR},
+    {V4_OP_RESIZE, V4_IN, 0, NPU_DPU_RDMA_SRC_BASE_ADDR},
+    {V4_OP_RESIZE, V4_OUT, 0, NPU_DPU_DST_BASE_ADDR},
+    /* The file leaves them 0. Like a v6 LUT load, the dummy DPU op reads and
+     * writes its own table (format.md §3.4), never address 0. */
+    {V4_OP_LUT_LOAD, V4_THE_LUT, 0, NPU_DPU_RDMA_SRC_BASE_ADDR},
+    {V4_OP_LUT_LOAD, V4_THE_LUT, 0, NPU_DPU_DST_BASE_ADDR},
+};
+
 /* The tensor address register `reg` (table offset) of the walked task
- * points into (format.md §5.1); UINT32_MAX when the op has no rule for it. */
+ * points into; UINT32_MAX when the op has no rule for it. */
 static uint32_t bound_tensor(const v4_walk *w, uint32_t reg)
 {
-    const rknn_model_node_info *n = w->node_info;
-    uint32_t t = w->task_in_node;
-
-    switch (w->op) {
-    case V4_OP_CONV:
-        if (reg == NPU_CNA_FEATURE_DATA_ADDR)
-            return node_tensor(n, 0, 0);
-        if (reg == NPU_CNA_DCOMP_ADDR0)
-            return node_tensor(n, 0, 1); /* weights */
-        if (reg == NPU_DPU_RDMA_BS_BASE_ADDR)
-            return node_tensor(n, 0, 2); /* bias */
-        return reg == NPU_DPU_DST_BASE_ADDR ? node_tensor(n, 1, 0) : UINT32_MAX;
-    case V4_OP_ADD:
-        if (reg == NPU_DPU_RDMA_SRC_BASE_ADDR)
-            return node_tensor(n, 0, 0);
-        if (reg == NPU_DPU_RDMA_EW_BASE_ADDR)
-            return node_tensor(n, 0, 1);
-        return reg == NPU_DPU_DST_BASE_ADDR ? node_tensor(n, 1, 0) : UINT32_MAX;
-    case V4_OP_SPLIT: /* task t writes output t from its slice of the input */
-        if (reg == NPU_DPU_RDMA_SRC_BASE_ADDR)
-            return node_tensor(n, 0, 0);
-        return reg == NPU_DPU_DST_BASE_ADDR ? node_tensor(n, 1, t) : UINT32_MAX;
-    case V4_OP_CONCAT: /* task t copies input t to its place in the output */
-        if (reg == NPU_DPU_RDMA_SRC_BASE_ADDR)
-            return node_tensor(n, 0, t);
-        return reg == NPU_DPU_DST_BASE_ADDR ? node_tensor(n, 1, 0) : UINT32_MAX;
-    case V4_OP_MAXPOOL:
-        if (reg == NPU_PPU_RDMA_SRC_BASE_ADDR)
-            return node_tensor(n, 0, 0);
-        return reg == NPU_PPU_DST_BASE_ADDR ? node_tensor(n, 1, 0) : UINT32_MAX;
-    case V4_OP_RESIZE:
-        if (reg == NPU_DPU_RDMA_SRC_BASE_ADDR)
-            return node_tensor(n, 0, 0);
-        return reg == NPU_DPU_DST_BASE_ADDR ? node_tensor(n, 1, 0) : UINT32_MAX;
-    case V4_OP_LUT_LOAD:
-        /* The file leaves them 0. Like a v6 LUT load, the dummy DPU op reads
-         * and writes its own table (format.md §3.4), never address 0. */
-        return reg == NPU_DPU_RDMA_SRC_BASE_ADDR || reg == NPU_DPU_DST_BASE_ADDR ? w->lut
-                                                                                 : UINT32_MAX;
-    default: return UINT32_MAX;
+    for (size_t i = 0; i < sizeof v4_bindings / sizeof v4_bindings[0]; i++) {
+        unsigned where = v4_bindings[i].where;
+        if (v4_bindings[i].op != w->op || v4_bindings[i].reg != reg)
+            continue;
+        if (where == V4_THE_LUT)
+            return w->lut;
+        return node_tensor(w->node_info, where == V4_OUT || where == V4_OUT_OF_TASK,
+                           where >= V4_IN_OF_TASK ? w->task_in_node : v4_bindings[i].index);
     }
+    return UINT32_MAX;
 }
 
 static int entry_error(const v4_walk *w, uint32_t e, uint32_t reg, uint32_t value, const char *why)
@@ -492,7 +493,8 @@ static void write_tails(const rknn_model_view *v, const npu_soc_profile *soc, ui
     for (uint32_t t = 0; t < v->n_tasks; t++) {
         rknn_model_task_info ti, next;
         uint32_t at;
-        rknn_model_task(v, t, &ti);
+        if (rknn_model_task(v, t, &ti) != RKNN_SUCC)
+            continue; /* t < n_tasks of a lowered view: never */
         at = (uint32_t)(ti.regcmd_addr / RKNN_MODEL_REGCMD_WORD_SIZE) + ti.regcfg_amount;
         if (t + 1 < v->n_tasks && rknn_model_task(v, t + 1, &next) == RKNN_SUCC) {
             fmt_put_word(stream, at, npu_regcmd_next_address((uint32_t)next.regcmd_addr));
