@@ -11,8 +11,9 @@
  *             PPMs named in a comment at build time: bare metal has no
  *             files and no image libraries)
  *
- * IMAGE is a binary PPM (P6, 8-bit), a PNG (libpng) or a JPEG (libjpeg).
- * --out writes the image with the boxes drawn into a PNG.
+ * IMAGE is a binary PPM (P6, 8-bit), a PNG (libpng), a JPEG (libjpeg) or a
+ * uint8 RGB .npy ([1,]H,W,3), read by example_image.c as text_detect reads
+ * it. --out writes the image with the boxes drawn into a PNG.
  *
  * Preprocessing, as ../shared/models/README.md documents it for this model:
  * RGB, letterboxed to the network's 640x640 (object_detect_yolo.c: aspect
@@ -34,23 +35,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "object_detect_image.h"
+#include "example_image.h"
 #include "object_detect_yolo.h"
 #include "rknn_api.h"
 #include "rknpu_bm.h"
 
-#ifndef OBJECT_DETECT_FIRMWARE
-#define OBJECT_DETECT_FIRMWARE 0
-#endif
-#ifndef OBJECT_DETECT_HAVE_PNG
-#define OBJECT_DETECT_HAVE_PNG 0
-#endif
-
-#if OBJECT_DETECT_FIRMWARE
+#if EXAMPLE_FIRMWARE
 #include "board.h"
-#endif
-#if OBJECT_DETECT_HAVE_PNG
-#include <png.h>
 #endif
 
 /* YOLOv8 has 6 outputs; exports with score sums 9. */
@@ -68,7 +59,7 @@ static uint8_t network_input[YOLO_INPUT_MAX_SIDE * YOLO_INPUT_MAX_SIDE * 3];
 static struct yolo_workspace workspace;
 static struct yolo_detection detections[YOLO_MAX_DETECTIONS];
 
-#if OBJECT_DETECT_FIRMWARE
+#if EXAMPLE_FIRMWARE
 /* Blobs placed by object_detect_blobs.S (examples/meson.build): the model
  * and the images as binary PPMs. */
 extern const uint8_t demo_model[], demo_model_end[];
@@ -252,7 +243,7 @@ static void print_detections(unsigned found)
     printf("object_detect: %u detections\n", found);
 }
 
-#if OBJECT_DETECT_FIRMWARE
+#if EXAMPLE_FIRMWARE
 /* ---- firmware ------------------------------------------------------------- */
 
 /* How much of the carve-out (the board's linker region) the detector took
@@ -293,7 +284,7 @@ int main(void)
         struct rgb_image img;
         uint8_t *owned; /* always NULL: PPM pixels stay in the blob */
         int found = -1;
-        if (decode_image("a linked image", demo_inputs[i],
+        if (decode_image("object_detect", "a linked image", demo_inputs[i],
                          (size_t)(demo_inputs_end[i] - demo_inputs[i]), &img, &owned) == 0) {
             printf("object_detect: image %s %ux%u\n", img.name[0] ? img.name : "(unnamed)",
                    img.width, img.height);
@@ -314,34 +305,7 @@ int main(void)
 #else
 /* ---- host ------------------------------------------------------------------- */
 
-/* The whole file in a malloc'd buffer, or NULL with a message. */
-static uint8_t *read_file(const char *path, size_t *size)
-{
-    FILE *f = fopen(path, "rb");
-    uint8_t *buf = NULL;
-    long n = -1;
-
-    *size = 0;
-    if (!f) {
-        printf("object_detect: cannot open %s\n", path);
-        return NULL;
-    }
-    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) > 0 && fseek(f, 0, SEEK_SET) == 0) {
-        buf = malloc((size_t)n);
-        if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-            free(buf);
-            buf = NULL;
-        }
-    }
-    fclose(f);
-    if (!buf)
-        printf("object_detect: cannot read %s\n", path);
-    else
-        *size = (size_t)n;
-    return buf;
-}
-
-#if OBJECT_DETECT_HAVE_PNG
+#if EXAMPLE_HAVE_PNG
 /* A colour per class (eight plain ones in turn), so that neighbouring
  * boxes of two classes differ. */
 static void class_colour(unsigned class_id, uint8_t rgb[3])
@@ -369,62 +333,31 @@ static void draw_box(uint8_t *canvas, unsigned width, unsigned height,
     }
 }
 
-static int write_boxes_png(const char *path, const struct rgb_image *img, unsigned found)
+/* The detections' frames, the best drawn last, on top (box_painter for
+ * write_boxes_png). */
+static void draw_boxes(uint8_t *canvas, unsigned width, unsigned height, unsigned found)
 {
-    size_t bytes = (size_t)img->width * img->height * 3;
-    uint8_t *canvas = malloc(bytes);
-    png_image png;
-    int ok;
-
-    if (!canvas) {
-        printf("object_detect: out of memory for the picture\n");
-        return -1;
-    }
-    memcpy(canvas, img->pixels, bytes);
-    for (unsigned i = found; i-- > 0;) /* the best box drawn last, on top */
-        draw_box(canvas, img->width, img->height, &detections[i]);
-    memset(&png, 0, sizeof png);
-    png.version = PNG_IMAGE_VERSION;
-    png.width = img->width;
-    png.height = img->height;
-    png.format = PNG_FORMAT_RGB;
-    ok = png_image_write_to_file(&png, path, 0, canvas, 0, NULL);
-    if (ok)
-        printf("object_detect: boxes drawn in %s\n", path);
-    else
-        printf("object_detect: cannot write %s: %s\n", path, png.message);
-    free(canvas);
-    return ok ? 0 : -1;
+    for (unsigned i = found; i-- > 0;)
+        draw_box(canvas, width, height, &detections[i]);
 }
 #endif
-
-static int usage(void)
-{
-    printf("usage: object_detect MODEL.rknn IMAGE.jpg|IMAGE.png|IMAGE.ppm [--out BOXES.png]\n");
-#if !OBJECT_DETECT_HAVE_PNG
-    printf("(built without libpng: no PNG input and no --out; install libpng-dev and "
-           "reconfigure)\n");
-#endif
-    return 2;
-}
 
 int main(int argc, char **argv)
 {
-    const char *out_path = argc == 5 && strcmp(argv[3], "--out") == 0 ? argv[4] : NULL;
-    struct rgb_image img;
+    struct image_file image = {.file = NULL, .decoded = NULL};
     struct network net;
-    uint8_t *model = NULL, *file = NULL, *decoded = NULL;
-    size_t model_size = 0, file_size = 0;
-    int found = -1;
+    const char *out_path;
+    uint8_t *model;
+    size_t model_size = 0;
+    int found = -1, ret = parse_command_line("object_detect", argc, argv, &out_path);
 
-    if ((argc != 3 && !out_path) || (out_path && !OBJECT_DETECT_HAVE_PNG))
-        return usage();
-    model = read_file(argv[1], &model_size);
-    file = model ? read_file(argv[2], &file_size) : NULL;
-    if (file && decode_image(argv[2], file, file_size, &img, &decoded) == 0) {
-        printf("object_detect: image %s %ux%u\n", argv[2], img.width, img.height);
+    if (ret != 0)
+        return ret;
+    model = read_file("object_detect", argv[1], &model_size);
+    if (model && load_image_file("object_detect", argv[2], &image) == 0) {
+        printf("object_detect: image %s %ux%u\n", argv[2], image.img.width, image.img.height);
         if (open_network(&net, model, model_size) == RKNN_SUCC) {
-            found = detect_objects(&net, &img);
+            found = detect_objects(&net, &image.img);
             if (check(rknn_destroy(net.ctx), "rknn_destroy"))
                 found = -1;
         }
@@ -432,12 +365,12 @@ int main(int argc, char **argv)
     free(model); /* rknn_init copied it */
     if (found >= 0)
         print_detections((unsigned)found);
-#if OBJECT_DETECT_HAVE_PNG
-    if (found >= 0 && out_path && write_boxes_png(out_path, &img, (unsigned)found) != 0)
+#if EXAMPLE_HAVE_PNG
+    if (found >= 0 && out_path &&
+        write_boxes_png("object_detect", out_path, &image.img, draw_boxes, (unsigned)found) != 0)
         found = -1;
 #endif
-    free(decoded);
-    free(file);
+    free_image_file(&image);
     return found >= 0 ? 0 : 1;
 }
 #endif

@@ -10,8 +10,9 @@
  *             (examples/meson.build decodes the PNG to a binary PPM at
  *             build time: bare metal has no files and no libpng)
  *
- * IMAGE is a PNG (read with libpng), a binary PPM (P6, 8-bit) or a uint8
- * RGB .npy ([1,]H,W,3). --out writes the image with the boxes drawn in red.
+ * IMAGE is a PNG (libpng), a JPEG (libjpeg), a binary PPM (P6, 8-bit) or a
+ * uint8 RGB .npy ([1,]H,W,3), read by example_image.c as object_detect
+ * reads it. --out writes the image with the boxes drawn in red.
  *
  * Preprocessing, as ../shared/models/README.md documents it for this
  * model: RGB (alpha dropped, as Pillow's convert("RGB") does), resized to
@@ -31,29 +32,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "example_image.h"
 #include "rknn_api.h"
 #include "rknpu_bm.h"
 #include "text_detect_db.h"
 
-#ifndef TEXT_DETECT_FIRMWARE
-#define TEXT_DETECT_FIRMWARE 0
-#endif
-#ifndef TEXT_DETECT_HAVE_PNG
-#define TEXT_DETECT_HAVE_PNG 0
-#endif
-
-#if TEXT_DETECT_FIRMWARE
+#if EXAMPLE_FIRMWARE
 #include "board.h"
 #endif
-#if TEXT_DETECT_HAVE_PNG
-#include <png.h>
-#endif
-
-/* An image as packed RGB rows (3 bytes a pixel, no padding). */
-struct rgb_image {
-    const uint8_t *pixels;
-    unsigned width, height;
-};
 
 /* The model's one input and one output, as the queries describe them. */
 struct network {
@@ -65,7 +51,7 @@ struct network {
 static uint8_t network_input[TEXT_DET_MAX_SIDE * TEXT_DET_MAX_SIDE * 3];
 static struct text_box boxes[TEXT_DET_MAX_BOXES];
 
-#if TEXT_DETECT_FIRMWARE
+#if EXAMPLE_FIRMWARE
 /* Firmware has no heap: the resize's intermediate (network width x image
  * height) is static, so images taller than this are refused. */
 #define FIRMWARE_MAX_IMAGE_HEIGHT 2048
@@ -76,150 +62,6 @@ static uint8_t resize_scratch[TEXT_DET_MAX_SIDE * FIRMWARE_MAX_IMAGE_HEIGHT * 3]
 extern const uint8_t demo_model[], demo_model_end[];
 extern const uint8_t *const demo_inputs[], *const demo_inputs_end[];
 #endif
-
-/* ---- images ------------------------------------------------------------- */
-
-static int image_fits(const struct rgb_image *img, size_t bytes)
-{
-    return img->width > 0 && img->height > 0 &&
-           (size_t)img->width * img->height * 3 / img->width / 3 == img->height &&
-           (size_t)img->width * img->height * 3 <= bytes;
-}
-
-/* A decimal number after optional whitespace and '#' comment lines. */
-static int ppm_number(const uint8_t *data, size_t size, size_t *pos, unsigned *value)
-{
-    while (*pos < size && (data[*pos] == '#' || data[*pos] == ' ' || data[*pos] == '\t' ||
-                           data[*pos] == '\r' || data[*pos] == '\n')) {
-        if (data[*pos] == '#')
-            while (*pos < size && data[*pos] != '\n')
-                (*pos)++;
-        else
-            (*pos)++;
-    }
-    if (*pos >= size || data[*pos] < '0' || data[*pos] > '9')
-        return -1;
-    for (*value = 0; *pos < size && data[*pos] >= '0' && data[*pos] <= '9'; (*pos)++) {
-        if (*value > 100000000)
-            return -1;
-        *value = *value * 10 + (unsigned)(data[*pos] - '0');
-    }
-    return 0;
-}
-
-/* Binary PPM: "P6", width, height, maxval 255, one whitespace, RGB bytes. */
-static int parse_ppm(const uint8_t *data, size_t size, struct rgb_image *img)
-{
-    size_t pos = 2;
-    unsigned max_value;
-
-    if (ppm_number(data, size, &pos, &img->width) != 0 ||
-        ppm_number(data, size, &pos, &img->height) != 0 ||
-        ppm_number(data, size, &pos, &max_value) != 0 || max_value != 255 || pos >= size)
-        return -1;
-    img->pixels = data + pos + 1;
-    return image_fits(img, size - pos - 1) ? 0 : -1;
-}
-
-/* A uint8 .npy of shape (H, W, 3) or (1, H, W, 3), C order. */
-static int parse_npy(const uint8_t *data, size_t size, struct rgb_image *img)
-{
-    unsigned dims[4], n = 0;
-    size_t header_len, pos;
-    const char *shape;
-    char header[512];
-
-    if (size < 10 || data[6] != 1)
-        return -1;
-    header_len = (size_t)(data[8] | data[9] << 8);
-    if (10 + header_len > size || header_len >= sizeof header)
-        return -1;
-    memcpy(header, data + 10, header_len);
-    header[header_len] = '\0';
-    shape = strstr(header, "'shape': (");
-    if (!strstr(header, "'descr': '|u1'") || !strstr(header, "'fortran_order': False") || !shape)
-        return -1;
-    for (pos = (size_t)(shape + 10 - header); n < 4 && header[pos] >= '0' && header[pos] <= '9';
-         n++) {
-        for (dims[n] = 0; header[pos] >= '0' && header[pos] <= '9'; pos++)
-            dims[n] = dims[n] * 10 + (unsigned)(header[pos] - '0');
-        while (header[pos] == ',' || header[pos] == ' ')
-            pos++;
-    }
-    if (header[pos] != ')' || n < 3 || dims[n - 1] != 3 || (n == 4 && dims[0] != 1))
-        return -1;
-    img->height = dims[n - 3];
-    img->width = dims[n - 2];
-    img->pixels = data + 10 + header_len;
-    return image_fits(img, size - 10 - header_len) ? 0 : -1;
-}
-
-#if TEXT_DETECT_HAVE_PNG
-/* Any PNG (palette, grey, 16-bit, interlaced) through libpng's simplified
- * API as 8-bit sRGB RGBA; the alpha channel is then dropped, not blended,
- * as Pillow's convert("RGB") does. *owned is the malloc'd pixel buffer. */
-static int decode_png(const uint8_t *data, size_t size, struct rgb_image *img, uint8_t **owned)
-{
-    png_image png;
-    uint8_t *rgba;
-
-    memset(&png, 0, sizeof png);
-    png.version = PNG_IMAGE_VERSION;
-    if (!png_image_begin_read_from_memory(&png, data, size)) {
-        printf("text_detect: libpng: %s\n", png.message);
-        return -1;
-    }
-    png.format = PNG_FORMAT_RGBA;
-    rgba = malloc(PNG_IMAGE_SIZE(png));
-    if (!rgba) {
-        printf("text_detect: out of memory for a %ux%u image\n", (unsigned)png.width,
-               (unsigned)png.height);
-        png_image_free(&png);
-        return -1;
-    }
-    if (!png_image_finish_read(&png, NULL, rgba, 0, NULL)) {
-        printf("text_detect: libpng: %s\n", png.message);
-        free(rgba);
-        return -1;
-    }
-    for (size_t i = 0; i < (size_t)png.width * png.height; i++)
-        memmove(rgba + i * 3, rgba + i * 4, 3);
-    img->pixels = *owned = rgba;
-    img->width = png.width;
-    img->height = png.height;
-    return 0;
-}
-#endif
-
-/* The image in a file's bytes, by its signature. *owned is what the caller
- * frees (decoded pixels), NULL when the pixels point into data. */
-static int decode_image(const char *name, const uint8_t *data, size_t size, struct rgb_image *img,
-                        uint8_t **owned)
-{
-    *owned = NULL;
-    if (size >= 8 && memcmp(data, "\x89PNG\r\n\x1a\n", 8) == 0) {
-#if TEXT_DETECT_HAVE_PNG
-        return decode_png(data, size, img, owned);
-#else
-        printf("text_detect: %s is a PNG, but this build has no libpng "
-               "(install libpng-dev and reconfigure)\n",
-               name);
-        return -1;
-#endif
-    }
-    if (size >= 6 && memcmp(data, "\x93NUMPY", 6) == 0) {
-        if (parse_npy(data, size, img) == 0)
-            return 0;
-        printf("text_detect: %s: not a uint8 .npy of shape [1,]H,W,3, or truncated\n", name);
-    } else if (size >= 2 && data[0] == 'P' && data[1] == '6') {
-        if (parse_ppm(data, size, img) == 0)
-            return 0;
-        printf("text_detect: %s: not an 8-bit binary PPM (maxval 255), or truncated\n", name);
-    } else {
-        printf("text_detect: %s is not a PNG, a binary PPM (P6) or a .npy\n", name);
-    }
-    return -1;
-}
 
 /* ---- the network ---------------------------------------------------------- */
 
@@ -306,7 +148,7 @@ static const uint8_t *network_pixels(const struct network *net, const struct rgb
 
     if (img->width == net->input_width && img->height == net->input_height)
         return img->pixels;
-#if TEXT_DETECT_FIRMWARE
+#if EXAMPLE_FIRMWARE
     scratch = scratch_bytes <= sizeof resize_scratch ? resize_scratch : NULL;
 #else
     scratch = malloc(scratch_bytes);
@@ -314,7 +156,7 @@ static const uint8_t *network_pixels(const struct network *net, const struct rgb
     ret = scratch ? resize_rgb_bilinear(img->pixels, img->width, img->height, network_input,
                                         net->input_width, net->input_height, scratch)
                   : -1;
-#if !TEXT_DETECT_FIRMWARE
+#if !EXAMPLE_FIRMWARE
     free(scratch);
 #endif
     if (ret != 0) {
@@ -397,7 +239,7 @@ static void print_boxes(unsigned found)
     printf("text_detect: %u boxes\n", found);
 }
 
-#if TEXT_DETECT_FIRMWARE
+#if EXAMPLE_FIRMWARE
 /* ---- firmware ------------------------------------------------------------- */
 
 int main(void)
@@ -410,7 +252,7 @@ int main(void)
         printf("text_detect: board_init failed (%d)\n", ret);
         return 1;
     }
-    if (decode_image("the linked image", demo_inputs[0],
+    if (decode_image("text_detect", "the linked image", demo_inputs[0],
                      (size_t)(demo_inputs_end[0] - demo_inputs[0]), &img, &owned) != 0)
         return 1;
     printf("text_detect: image %ux%u\n", img.width, img.height);
@@ -425,32 +267,7 @@ int main(void)
 #else
 /* ---- host ------------------------------------------------------------------- */
 
-/* The whole file in a malloc'd buffer, or NULL with a message. */
-static uint8_t *read_file(const char *path, size_t *size)
-{
-    FILE *f = fopen(path, "rb");
-    uint8_t *buf = NULL;
-    long n = -1;
-
-    if (!f) {
-        printf("text_detect: cannot open %s\n", path);
-        return NULL;
-    }
-    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) > 0 && fseek(f, 0, SEEK_SET) == 0) {
-        buf = malloc((size_t)n);
-        if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-            free(buf);
-            buf = NULL;
-        }
-    }
-    fclose(f);
-    if (!buf)
-        printf("text_detect: cannot read %s\n", path);
-    *size = buf ? (size_t)n : 0;
-    return buf;
-}
-
-#if TEXT_DETECT_HAVE_PNG
+#if EXAMPLE_HAVE_PNG
 static void paint(uint8_t *rgb, unsigned width, unsigned height, int x, int y)
 {
     if (x < 0 || y < 0 || x >= (int)width || y >= (int)height)
@@ -483,76 +300,40 @@ static void draw_line(uint8_t *rgb, unsigned width, unsigned height, int x0, int
     }
 }
 
-static int write_boxes_png(const char *path, const struct rgb_image *img, unsigned found)
+/* The boxes' outlines (box_painter for write_boxes_png). */
+static void draw_boxes(uint8_t *canvas, unsigned width, unsigned height, unsigned found)
 {
-    size_t bytes = (size_t)img->width * img->height * 3;
-    uint8_t *canvas = malloc(bytes);
-    png_image png;
-    int ok;
-
-    if (!canvas) {
-        printf("text_detect: out of memory for the picture\n");
-        return -1;
-    }
-    memcpy(canvas, img->pixels, bytes);
     for (unsigned i = 0; i < found && i < TEXT_DET_MAX_BOXES; i++)
         for (int k = 0; k < 4; k++)
-            draw_line(canvas, img->width, img->height, boxes[i].x[k], boxes[i].y[k],
-                      boxes[i].x[(k + 1) % 4], boxes[i].y[(k + 1) % 4]);
-    memset(&png, 0, sizeof png);
-    png.version = PNG_IMAGE_VERSION;
-    png.width = img->width;
-    png.height = img->height;
-    png.format = PNG_FORMAT_RGB;
-    ok = png_image_write_to_file(&png, path, 0, canvas, 0, NULL);
-    if (!ok)
-        printf("text_detect: cannot write %s: %s\n", path, png.message);
-    else
-        printf("text_detect: boxes drawn in %s\n", path);
-    free(canvas);
-    return ok ? 0 : -1;
+            draw_line(canvas, width, height, boxes[i].x[k], boxes[i].y[k], boxes[i].x[(k + 1) % 4],
+                      boxes[i].y[(k + 1) % 4]);
 }
 #endif
-
-static int usage(void)
-{
-    printf("usage: text_detect MODEL.rknn IMAGE.png|IMAGE.ppm|IMAGE.npy [--out BOXES.png]\n");
-#if !TEXT_DETECT_HAVE_PNG
-    printf("(built without libpng: no PNG input and no --out; install libpng-dev and "
-           "reconfigure)\n");
-#endif
-    return 2;
-}
 
 int main(int argc, char **argv)
 {
-    const char *out_path = argc == 5 && strcmp(argv[3], "--out") == 0 ? argv[4] : NULL;
-    struct rgb_image img;
-    uint8_t *model = NULL, *file = NULL, *decoded = NULL;
-    size_t model_size = 0, file_size = 0;
-    int found = -1;
+    struct image_file image = {.file = NULL, .decoded = NULL};
+    const char *out_path;
+    uint8_t *model;
+    size_t model_size = 0;
+    int found = -1, ret = parse_command_line("text_detect", argc, argv, &out_path);
 
-    if (argc != 3 && !out_path)
-        return usage();
-#if !TEXT_DETECT_HAVE_PNG
-    if (out_path)
-        return usage();
-#endif
-    model = read_file(argv[1], &model_size);
-    file = model ? read_file(argv[2], &file_size) : NULL;
-    if (file && decode_image(argv[2], file, file_size, &img, &decoded) == 0) {
-        printf("text_detect: image %ux%u\n", img.width, img.height);
-        found = detect_text(model, model_size, &img);
+    if (ret != 0)
+        return ret;
+    model = read_file("text_detect", argv[1], &model_size);
+    if (model && load_image_file("text_detect", argv[2], &image) == 0) {
+        printf("text_detect: image %ux%u\n", image.img.width, image.img.height);
+        found = detect_text(model, model_size, &image.img);
     }
     free(model); /* rknn_init copied it; the context is gone by now anyway */
     if (found >= 0)
         print_boxes((unsigned)found);
-#if TEXT_DETECT_HAVE_PNG
-    if (found >= 0 && out_path && write_boxes_png(out_path, &img, (unsigned)found) != 0)
+#if EXAMPLE_HAVE_PNG
+    if (found >= 0 && out_path &&
+        write_boxes_png("text_detect", out_path, &image.img, draw_boxes, (unsigned)found) != 0)
         found = -1;
 #endif
-    free(decoded);
-    free(file);
+    free_image_file(&image);
     return found >= 0 ? 0 : 1;
 }
 #endif

@@ -1,6 +1,7 @@
 /*
- * tool_files.h - whole-file reading for the host tools and host-only tests
- * (they may use the heap; the library never does).
+ * tool_files.h - whole-file reading for the host tools, host-only tests
+ * and the examples' host builds (they may use the heap; the library never
+ * does).
  */
 #ifndef TOOL_FILES_H
 #define TOOL_FILES_H
@@ -12,8 +13,9 @@
 
 /* Reads path into a malloc'ed buffer (at least one byte, so an empty file is
  * not mistaken for a failure) and stores its length in *size. Returns NULL,
- * with errno set, if the file cannot be opened or read or is larger than
- * max_bytes. The caller frees the buffer. */
+ * with errno set, if the file cannot be opened (fopen's errno) or, once
+ * open, cannot be read (EIO), is larger than max_bytes or cannot be sized
+ * (EFBIG) or does not fit in memory (ENOMEM). The caller frees the buffer. */
 static inline uint8_t *tool_read_file(const char *path, size_t max_bytes, size_t *size)
 {
     FILE *f = fopen(path, "rb");
@@ -25,6 +27,8 @@ static inline uint8_t *tool_read_file(const char *path, size_t max_bytes, size_t
     if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && (unsigned long)n <= max_bytes &&
         fseek(f, 0, SEEK_SET) == 0) {
         buf = malloc(n ? (size_t)n : 1);
+        if (!buf)
+            errno = ENOMEM; /* ISO C's malloc need not say */
         if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
             free(buf);
             buf = NULL;

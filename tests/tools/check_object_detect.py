@@ -24,11 +24,11 @@ A missing model, picture or example is a failure naming it, never a skip. Exit s
 """
 import os
 import re
-import shutil
-import struct
-import subprocess
 import sys
-import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from example_check import (command_line, finish, fresh_dir, iou, png_size,  # noqa: E402
+                           run_example)
 
 MODEL = "rk3566_yolov8n.v4.rknn"
 IOU_MIN = 0.7
@@ -72,24 +72,6 @@ HEADER = re.compile(r"^object_detect: image (.+) (\d+)x(\d+)$")
 DETECTION = re.compile(r"^detection (\d+): (.+) score (\d+\.\d+) box (-?[\d.]+) (-?[\d.]+) "
                        r"(-?[\d.]+) (-?[\d.]+)$")
 COUNT = re.compile(r"^object_detect: (\d+) detections$")
-
-
-def run(args, timeout):
-    """(status, stdout + stderr, seconds); never raises."""
-    t0 = time.monotonic()
-    try:
-        p = subprocess.run(args, capture_output=True, text=True, timeout=timeout)
-        return p.returncode, p.stdout + p.stderr, time.monotonic() - t0
-    except (OSError, subprocess.TimeoutExpired) as e:
-        return -1, "%s: %s" % (args[0], e), time.monotonic() - t0
-
-
-def iou(a, b):
-    w = min(a[2], b[2]) - max(a[0], b[0])
-    h = min(a[3], b[3]) - max(a[1], b[1])
-    inter = w * h if w > 0 and h > 0 else 0.0
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / union if union > 0 else 0.0
 
 
 def blocks(out):
@@ -151,44 +133,26 @@ def judge(run_name, picture, block):
     return fails
 
 
-def png_size(path):
-    with open(path, "rb") as f:
-        head = f.read(24)
-    if len(head) < 24 or head[:8] != b"\x89PNG\r\n\x1a\n" or head[12:16] != b"IHDR":
-        return None
-    return struct.unpack(">II", head[16:24])
-
-
-def show(name, cmd, status, out, took):
-    print("%s: %s (%.1f s, exit %d)" % (name, " ".join(cmd), took, status))
-    print("\n".join("  | " + line for line in out.rstrip().splitlines()))
-
-
 def host_runs(example, models, work):
     fails = []
     for picture, facts in PICTURES.items():
         drawn = os.path.join(work, picture.replace(".jpg", "_boxes.png"))
         cmd = [example, os.path.join(models, MODEL), os.path.join(models, IMAGE_DIR, picture),
                "--out", drawn]
-        status, out, took = run(cmd, 280)
-        show("host", cmd, status, out, took)
-        if status != 0:
-            fails.append("host %s: exit status %d" % (picture, status))
+        out, f = run_example("host %s" % picture, cmd, None, 280)
+        if f:
+            fails += f
             continue
         fails += judge("host", picture, blocks(out).get(picture))
-        size = png_size(drawn) if os.path.isfile(drawn) else None
-        if size != facts["size"]:
+        if png_size(drawn) != facts["size"]:
             fails.append("host %s: --out %s is not a %dx%d PNG" % ((picture, drawn) + facts["size"]))
     return fails
 
 
 def firmware_run(cmd):
-    status, out, took = run(cmd, 840)
-    show("firmware", cmd, status, out, took)
-    if status != 0:
-        return ["firmware: exit status %d" % status]
-    if "object_detect: OK" not in out:
-        return ["firmware: output lacks 'object_detect: OK'"]
+    out, fails = run_example("firmware", cmd, "object_detect: OK", 840)
+    if fails:
+        return fails
     found = blocks(out)
     fails = []
     for picture in PICTURES:
@@ -205,24 +169,15 @@ def missing(models, example):
 
 
 def main():
-    argv = sys.argv[1:]
-    cmd = argv[argv.index("--") + 1:] if "--" in argv else []
-    args = argv[:argv.index("--")] if "--" in argv else argv
-    example = args[3] if len(args) == 4 and args[2] == "--host" else None
-    if len(args) != (4 if example else 2) or not (example or cmd):
-        print("usage: check_object_detect.py SHARED_MODELS WORK_DIR "
-              "(--host OBJECT_DETECT | -- CMD...)")
+    parsed = command_line(sys.argv[1:], "check_object_detect.py", "OBJECT_DETECT")
+    if parsed is None:
         return 1
-    models, work = args[0], os.path.abspath(args[1])
+    models, work, example, cmd = parsed
     fails = missing(models, example)
     if not fails:
-        shutil.rmtree(work, ignore_errors=True)
-        os.makedirs(work)
+        fresh_dir(work)
         fails = host_runs(example, models, work) if example else firmware_run(cmd)
-    for f in fails:
-        print("FAIL: " + f)
-    print("check_object_detect: %s" % ("FAIL" if fails else "PASS"))
-    return 1 if fails else 0
+    return finish("check_object_detect", fails)
 
 
 if __name__ == "__main__":

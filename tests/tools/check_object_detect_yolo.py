@@ -53,12 +53,13 @@ Exit status 0 when everything passed, 1 otherwise.
 """
 import os
 import re
-import shutil
 import struct
-import subprocess
 import sys
 
 import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from example_check import finish, fresh_dir, iou, read_ppm, run, write_ppm  # noqa: E402
 
 NET = 640
 STRIDES = (8, 16, 32)
@@ -77,11 +78,6 @@ NAMES = {0: "person", 2: "car", 7: "truck", 11: "stop sign", 16: "dog", 21: "bea
 
 EXACT = re.compile(r"^exact (\d+): class (\d+) score (\S+) box (\S+) (\S+) (\S+) (\S+)$")
 LINE = re.compile(r"^detection (\d+): (.+) score (\d+\.\d{3}) box (\S+) (\S+) (\S+) (\S+)$")
-
-
-def run(args):
-    p = subprocess.run(args, capture_output=True, text=True, timeout=120)
-    return p.returncode, p.stdout + p.stderr
 
 
 # ---- letterbox ---------------------------------------------------------------
@@ -126,19 +122,6 @@ def picture(w, h, rng):
     return np.clip(img, 0, 255).astype(np.uint8)
 
 
-def write_ppm(path, img):
-    with open(path, "wb") as f:
-        f.write(b"P6\n%d %d\n255\n" % (img.shape[1], img.shape[0]) + img.tobytes())
-
-
-def read_ppm(path):
-    with open(path, "rb") as f:
-        data = f.read()
-    m = re.match(rb"P6\s+(\d+)\s+(\d+)\s+255\s", data)
-    w, h = int(m.group(1)), int(m.group(2))
-    return np.frombuffer(data[m.end():], dtype=np.uint8).reshape(h, w, 3)
-
-
 def check_letterbox(harness, work, rng):
     fails = []
     # (501x333 and 333x501 leave an odd padding: the extra pixel goes right/bottom)
@@ -148,7 +131,7 @@ def check_letterbox(harness, work, rng):
         img = picture(w, h, rng)
         src, dst = os.path.join(work, "in_%dx%d.ppm" % (w, h)), os.path.join(work, "out.ppm")
         write_ppm(src, img)
-        status, out = run([harness, "letterbox", src, str(NET), str(NET), dst])
+        status, out, _ = run([harness, "letterbox", src, str(NET), str(NET), dst], 120)
         m = re.search(r"letterbox: resized (\d+) (\d+) pad (\d+) (\d+)", out)
         if status != 0 or not m:
             fails.append("%s: harness failed (%d): %s" % (name, status, out.strip()))
@@ -206,7 +189,7 @@ def check_decode(harness, work, models, rng):
     for path in paths + [p for p in coco if os.path.isfile(p)]:
         name = "decode %s" % os.path.basename(path)
         out_path = os.path.join(work, "decoded.ppm")
-        status, out = run([harness, "decode", path, out_path])
+        status, out, _ = run([harness, "decode", path, out_path], 120)
         if status != 0:
             fails.append("%s: harness failed (%d): %s" % (name, status, out.strip()))
             continue
@@ -266,14 +249,6 @@ def reference_detect(tensors, image_w, image_h):
         if all(v <= NMS_IOU for v in ious):
             kept.append(c)
     return kept, score_margin, iou_margin
-
-
-def iou(a, b):
-    w = min(a[2], b[2]) - max(a[0], b[0])
-    h = min(a[3], b[3]) - max(a[1], b[1])
-    inter = w * h if w > 0 and h > 0 else 0.0
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / union if union > 0 else 0.0
 
 
 def to_image(kept, image_w, image_h):
@@ -442,7 +417,7 @@ def detect_case(harness, work, name, outputs, kind, image_w, image_h, rng, score
     if len(ref) < expect_min:
         return ["%s: the case has %d reference detections, meant at least %d"
                 % (name, len(ref), expect_min)]
-    status, out = run([harness, "detect", path])
+    status, out, _ = run([harness, "detect", path], 120)
     if status != 0:
         return ["%s: harness failed (%d): %s" % (name, status, out.strip()[-400:])]
     return compare(name, out, ref)
@@ -516,7 +491,7 @@ def check_refusals(harness, work):
     for name, tensors in cases.items():
         path = os.path.join(work, "refuse.bin")
         write_tensors(path, tensors, 640, 640)
-        status, out = run([harness, "detect", path])
+        status, out, _ = run([harness, "detect", path], 120)
         m = re.search(r"^refused: (.+)$", out, re.M)
         print("refuses %s: %s" % (name, m.group(1) if m else "NO (status %d)" % status))
         if status != 1 or not m:
@@ -532,15 +507,11 @@ def main():
     if not os.path.isfile(harness):
         print("FAIL: missing file %s" % harness)
         return 1
-    shutil.rmtree(work, ignore_errors=True)
-    os.makedirs(work)
+    fresh_dir(work)
     fails = check_decode(harness, work, models, np.random.default_rng(2))
     fails += check_letterbox(harness, work, np.random.default_rng(1))
     fails += check_detect(harness, work)
-    for f in fails:
-        print("FAIL: " + f)
-    print("check_object_detect_yolo: %s" % ("FAIL" if fails else "PASS"))
-    return 1 if fails else 0
+    return finish("check_object_detect_yolo", fails)
 
 
 if __name__ == "__main__":

@@ -25,12 +25,14 @@ skip. Exit status 0 when everything passed, 1 otherwise.
 import argparse
 import os
 import shutil
-import subprocess
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from example_check import run  # noqa: E402  (status, output, seconds); never raises
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MODEL = "rk3588_ppocrv4_det.v6.rknn"
@@ -39,16 +41,6 @@ STOP = os.path.join("yolov8n_rk3566", "coco_000000000724.jpg")
 REF_ONNX = "ch_PP-OCRv4_det_infer.onnx"
 ORT_MODULE = os.path.join("node_modules", "onnxruntime-node", "package.json")
 INSTALL_HINT = "(sh scripts/install-ref-deps.sh installs it)"
-
-
-def run(args, timeout=600):
-    """(status, stdout + stderr, seconds) of a command; never raises."""
-    t0 = time.monotonic()
-    try:
-        p = subprocess.run(args, capture_output=True, text=True, timeout=timeout)
-        return p.returncode, p.stdout + p.stderr, time.monotonic() - t0
-    except (OSError, subprocess.TimeoutExpired) as e:
-        return -1, "%s: %s" % (args[0], e), time.monotonic() - t0
 
 
 def missing_inputs(tool, test, models, ref_dir):

@@ -47,13 +47,14 @@ Exit status 0 when everything passed, 1 otherwise.
 import os
 import re
 import shutil
-import struct
 import sys
 import time
 
 import numpy as np
 
-from check_ppocr import run  # (status, output, seconds) of a command, never raises
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from example_check import (command_line, finish, fresh_dir, png_size, run,  # noqa: E402
+                           run_example)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MODEL = "rk3588_ppocrv4_det.v6.rknn"
@@ -326,27 +327,7 @@ def judge(name, out, ref_boxes, mask, img_w, img_h):
     return fails
 
 
-def png_size(path):
-    """(width, height) from a PNG's IHDR, or None if it is not a PNG."""
-    with open(path, "rb") as f:
-        head = f.read(24)
-    if len(head) < 24 or head[:8] != b"\x89PNG\r\n\x1a\n" or head[12:16] != b"IHDR":
-        return None
-    return struct.unpack(">II", head[16:24])
-
-
 # ---- runs ---------------------------------------------------------------------
-
-def run_example(name, cmd, ok_line, timeout):
-    status, out, took = run(cmd, timeout)
-    print("%s: %s (%.1f s)" % (name, " ".join(cmd), took))
-    print("\n".join("  | " + l for l in out.rstrip().splitlines()))
-    if status != 0:
-        return out, ["%s: exit status %d" % (name, status)]
-    if ok_line and ok_line not in out:
-        return out, ["%s: output lacks '%s'" % (name, ok_line)]
-    return out, []
-
 
 def host_runs(example, models, work, ref_map, mask):
     png = os.path.join(models, IMAGE_PNG)
@@ -360,8 +341,7 @@ def host_runs(example, models, work, ref_map, mask):
     out, f = run_example("host png", [example, model, png, "--out", picture], None, 300)
     fails += f or judge("host png", out, db_boxes(ref_map, img_w, img_h), mask, img_w, img_h)
     if not f:
-        drawn = png_size(picture) if os.path.isfile(picture) else None
-        if drawn != (img_w, img_h):
+        if png_size(picture) != (img_w, img_h):
             fails.append("host png: --out %s is not a %dx%d PNG" % (picture, img_w, img_h))
         else:
             print("host png: boxes drawn in %s" % picture)
@@ -400,20 +380,15 @@ def reference_map(models, work, ref_dir):
 
 
 def main():
-    argv = sys.argv[1:]
-    cmd = argv[argv.index("--") + 1:] if "--" in argv else []
-    args = argv[:argv.index("--")] if "--" in argv else argv
-    example = args[3] if len(args) == 4 and args[2] == "--host" else None
-    if len(args) != (4 if example else 2) or not (example or cmd):
-        print("usage: check_text_detect.py SHARED_MODELS WORK_DIR (--host TEXT_DETECT | -- CMD...)")
+    parsed = command_line(sys.argv[1:], "check_text_detect.py", "TEXT_DETECT")
+    if parsed is None:
         return 1
-    models, work = args[0], os.path.abspath(args[1])
+    models, work, example, cmd = parsed
     ref_dir = os.environ.get("RKNPU_REF_DIR",
                              os.path.join(os.path.expanduser("~"), ".cache", "rknpu-bm", "ref"))
     fails = missing(models, ref_dir, example)
     if not fails:
-        shutil.rmtree(work, ignore_errors=True)
-        os.makedirs(work)
+        fresh_dir(work)
         ref_map, err = reference_map(models, work, ref_dir)
         if err:
             fails.append(err)
@@ -426,10 +401,7 @@ def main():
                 fails += host_runs(example, models, work, ref_map, mask)
             if cmd:
                 fails += firmware_run(cmd, models, ref_map, mask)
-    for f in fails:
-        print("FAIL: " + f)
-    print("check_text_detect: %s" % ("FAIL" if fails else "PASS"))
-    return 1 if fails else 0
+    return finish("check_text_detect", fails)
 
 
 if __name__ == "__main__":

@@ -7,7 +7,7 @@
  *   object_detect_yolo_run detect TENSORS.bin
  *   object_detect_yolo_run decode IN.jpg|IN.png|IN.ppm OUT.ppm
  *
- * decode writes the picture as examples/object_detect_image.c reads it
+ * decode writes the picture as examples/example_image.c reads it
  * (libjpeg, libpng) as a binary PPM and prints "decoded WxH name 'NAME'"
  * (a PPM's first comment).
  * letterbox prints "letterbox: resized W H pad L T" and writes the network
@@ -24,32 +24,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "object_detect_image.h"
+#include "example_image.h"
 #include "object_detect_yolo.h"
+#include "tool_files.h"
 
 #define MAX_TENSORS 16
 
 static uint8_t net_input[YOLO_INPUT_MAX_SIDE * YOLO_INPUT_MAX_SIDE * 3];
 static struct yolo_workspace workspace;
 static struct yolo_detection detections[YOLO_MAX_DETECTIONS];
-
-static uint8_t *read_all(const char *path, size_t *size)
-{
-    FILE *f = fopen(path, "rb");
-    uint8_t *buf = NULL;
-    long n;
-
-    if (!f)
-        return NULL;
-    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) > 0 && fseek(f, 0, SEEK_SET) == 0 &&
-        (buf = malloc((size_t)n)) != NULL && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        free(buf);
-        buf = NULL;
-    }
-    *size = buf ? (size_t)n : 0;
-    fclose(f);
-    return buf;
-}
 
 /* A little-endian field of the tensor file; fails past its end. */
 struct cursor {
@@ -81,8 +64,8 @@ static int run_letterbox(const char *in_path, unsigned net_w, unsigned net_h, co
     FILE *out;
     int ok;
 
-    file = read_all(in_path, &size);
-    if (!file || decode_image(in_path, file, size, &img, &owned) != 0 ||
+    file = tool_read_file(in_path, SIZE_MAX, &size);
+    if (!file || decode_image("object_detect", in_path, file, size, &img, &owned) != 0 ||
         yolo_letterbox_plan(img.width, img.height, net_w, net_h, &lb) != 0) {
         printf("cannot letterbox %s\n", in_path);
         free(file);
@@ -110,8 +93,8 @@ static int run_decode(const char *in_path, const char *out_path)
     FILE *out = NULL;
     int ok;
 
-    file = read_all(in_path, &size);
-    ok = file && decode_image(in_path, file, size, &img, &owned) == 0 &&
+    file = tool_read_file(in_path, SIZE_MAX, &size);
+    ok = file && decode_image("object_detect", in_path, file, size, &img, &owned) == 0 &&
          (out = fopen(out_path, "wb")) != NULL &&
          fprintf(out, "P6\n%u %u\n255\n", img.width, img.height) > 0 &&
          fwrite(img.pixels, 3, (size_t)img.width * img.height, out) ==
@@ -138,7 +121,7 @@ static int run_detect(const char *path)
     struct cursor c;
     int branch_count, found = -1;
 
-    c.data = read_all(path, &c.size);
+    c.data = tool_read_file(path, SIZE_MAX, &c.size);
     c.pos = 0;
     if (!c.data || take(&c, magic, 8) != 0 || memcmp(magic, "YOLOTEN1", 8) != 0 ||
         take(&c, head, sizeof head) != 0 || head[4] > MAX_TENSORS ||
