@@ -159,6 +159,21 @@ def compare(npu, ref, quant):
     return results
 
 
+def load_npy(path, shape, problems, dtype=None):
+    """The array at path if it loads with this shape (and dtype) and is
+    finite, else None with a line added to problems."""
+    try:
+        a = np.load(path, allow_pickle=False)
+    except (OSError, ValueError) as e:
+        problems.append("cannot load %s: %s" % (path, e))
+        return None
+    if a.shape != shape or (dtype and a.dtype != dtype) or not np.all(np.isfinite(a)):
+        problems.append("%s: %s %s, want finite %s %s" % (path, a.dtype, a.shape, dtype or "",
+                                                            shape))
+        return None
+    return a
+
+
 def load_npu(out_dir, log):
     """rknpu-run's outputs and their (scale, zp), checked for shape and grid;
     (arrays, quant, problems)."""
@@ -170,13 +185,8 @@ def load_npu(out_dir, log):
     arrays, problems = [], []
     for k, (_, _, shape) in enumerate(want_shapes()):
         path = os.path.join(out_dir, "output_%d.npy" % k)
-        try:
-            a = np.load(path, allow_pickle=False)
-        except (OSError, ValueError) as e:
-            problems.append("cannot load %s: %s" % (path, e))
-            continue
-        if a.shape != shape or a.dtype != np.float32:
-            problems.append("%s: %s %s, want float32 %s" % (path, a.dtype, a.shape, shape))
+        a = load_npy(path, shape, problems, np.float32)
+        if a is None:
             continue
         if k not in quant:
             problems.append("rknpu-run printed no int8 scale and zero point for output %d" % k)
@@ -196,16 +206,9 @@ def load_npu(out_dir, log):
 def load_ref(ref_dir):
     arrays, problems = [], []
     for k, (_, _, shape) in enumerate(want_shapes()):
-        path = os.path.join(ref_dir, "raw_%d.npy" % k)
-        try:
-            a = np.load(path, allow_pickle=False)
-        except (OSError, ValueError) as e:
-            problems.append("cannot load %s: %s" % (path, e))
-            continue
-        if a.shape != shape or not np.all(np.isfinite(a)):
-            problems.append("%s: %s %s, want finite %s" % (path, a.dtype, a.shape, shape))
-            continue
-        arrays.append(a)
+        a = load_npy(os.path.join(ref_dir, "raw_%d.npy" % k), shape, problems)
+        if a is not None:
+            arrays.append(a)
     return arrays, problems
 
 
