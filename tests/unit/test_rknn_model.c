@@ -659,6 +659,76 @@ static void check_yolov8n_v4(const rknn_model_view *v)
           "tensor 2 exSwish LUT");
 }
 
+/* Container 4: one mutated copy of the file must be refused at parse time
+ * with RKNN_ERR_MODEL_INVALID and a log line saying why (format.md §5.1). */
+static void v4_refused(const uint8_t *data, size_t size, size_t off, const void *bytes, size_t n,
+                       const char *why)
+{
+    uint8_t *copy = malloc(size);
+    rknn_model_view v;
+    int ret;
+
+    if (!copy || off + n > size) {
+        CHECK(0, "v4 mutation at %lu: cannot place it", (unsigned long)off);
+        free(copy);
+        return;
+    }
+    memcpy(copy, data, size);
+    memcpy(copy + off, bytes, n);
+    unsupported_log_clear();
+    ret = rknn_model_parse(copy, size, &v);
+    CHECK(ret == RKNN_ERR_MODEL_INVALID && strstr(unsupported_logged, why),
+          "v4 mutation at %lu: parse returned %d, logged '%s', want '%s'", (unsigned long)off, ret,
+          unsupported_logged, why);
+    free(copy);
+}
+
+/* The first entry of a kind-`kind` register list writing register `reg`;
+ * its file offset, or 0. */
+static size_t v4_entry(const uint8_t *data, const rknn_model_view *v, int8_t kind, uint16_t reg)
+{
+    for (uint32_t i = 0; i < v->n_tensors; i++) {
+        rknn_model_tensor_info t;
+        if (rknn_model_tensor(v, i, &t) != RKNN_SUCC || t.kind != kind || !t.data)
+            continue;
+        for (uint32_t e = 0; e + 8 <= t.data_size; e += 8)
+            if (rknn_fbs_le16(t.data + e + 2) == reg)
+                return (size_t)(t.data + e - data);
+    }
+    return 0;
+}
+
+/* What the container-4 checks refuse, each on one entry of the real file. */
+static void check_v4_refusals(const uint8_t *data, size_t size, const rknn_model_view *v)
+{
+    static const uint8_t far_value[4] = {0xF0, 0xFF, 0xFF, 0x7F};
+    static const uint8_t nonzero[2] = {1, 0}, pc_reg[2] = {0x10, 0x00};
+    static const uint8_t ew_base_0x40[6] = {0x38, 0x50, 0x40, 0, 0, 0}; /* reg, value */
+    static const uint8_t cna_reg[2] = {0x04, 0x10};
+    static const char split[] = "\x05\0\0\0Split", splix[] = "\x05\0\0\0Splix";
+    size_t feature = v4_entry(data, v, RKNN_MODEL_KIND_REGLIST_OLD, 0x1070);
+    size_t lut = v4_entry(data, v, RKNN_MODEL_KIND_LUT, 0x4004);
+    const uint8_t *op = NULL;
+
+    CHECK(feature && lut, "v4: a CNA_FEATURE_DATA_ADDR entry and a LUT entry");
+    if (!feature || !lut)
+        return;
+    /* an address past every tensor; the u16 that must be 0; a PC register */
+    v4_refused(data, size, feature + 4, far_value, 4, "not inside the tensor its rule names");
+    v4_refused(data, size, feature, nonzero, 2, "the first 16 bits are not 0");
+    v4_refused(data, size, feature + 2, pc_reg, 2, "not a compute-unit register");
+    /* a convolution has no rule for the EW operand's address: non-zero is refused */
+    v4_refused(data, size, feature + 2, ew_base_0x40, 6, "an address register with no rule");
+    v4_refused(data, size, lut + 2, cna_reg, 2, "a LUT may only write DPU registers");
+    for (size_t i = 0; i + sizeof split - 1 <= size && !op; i++)
+        if (memcmp(data + i, split, sizeof split - 1) == 0)
+            op = data + i;
+    CHECK(op != NULL, "v4: the op type string Split");
+    if (op)
+        v4_refused(data, size, (size_t)(op - data), splix, sizeof splix - 1,
+                   "op type \"Splix\" in container 4 is not supported");
+}
+
 static unsupported_list unsupported;
 
 /* Container 4: build the stream, records and relocations for the SoC the
@@ -726,9 +796,10 @@ static void check_model(const char *dir, const char *name, line_list *out)
             check_dual_residual(&v, 0);
         else if (strcmp(name, "rk3588_ppocrv4_det.v6.rknn") == 0)
             check_ppocrv4_det(&v);
-        else if (strcmp(name, "rk3566_yolov8n.v4.rknn") == 0)
+        else if (strcmp(name, "rk3566_yolov8n.v4.rknn") == 0) {
             check_yolov8n_v4(&v);
-        else
+            check_v4_refusals(data, size, &v);
+        } else
             CHECK(0, "%s: a new model: add its hand-typed checks to check_model()", name);
     }
     free(lowered);
