@@ -287,13 +287,14 @@ static void drop_reloc_memo(rknn_ctx *ctx)
 }
 
 /* Container 4: the stream, records and relocations a v6 file carries,
- * built from the register lists for this SoC (format.md §5.1). */
+ * built from the register lists for this SoC (format.md §5.1). An info-only
+ * context never runs: it does without (its lists were checked by the parse). */
 static int lower_model(rknn_ctx *ctx)
 {
     void *buf;
     int ret;
 
-    if (ctx->model.lowered_size == 0)
+    if (ctx->model.lowered_size == 0 || (ctx->flags & RKNN_FLAG_COLLECT_MODEL_INFO_ONLY))
         return RKNN_SUCC;
     ret = rknpu_carve_alloc(ctx->model.lowered_size, 8, &buf,
                             "rknn_init: command stream built from the register lists");

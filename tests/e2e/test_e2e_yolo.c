@@ -15,6 +15,9 @@
  *  - RKNN_FLAG_MODEL_BUFFER_ZERO_COPY with the file in the carve-out: the
  *    same outputs, and the file's bytes unchanged after runs (the LUT loads
  *    the loader adds read and write their own table, format.md §5.1);
+ *  - RKNN_FLAG_COLLECT_MODEL_INFO_ONLY: the queries answer, and the context
+ *    holds no more than the model copy (nothing is built for a context that
+ *    never runs);
  *  - everything destroyed: the carve-out is empty again.
  *
  * Usage: test_e2e_yolo MODEL PICTURE_285.bin PICTURE_724.bin (uint8 NHWC
@@ -248,6 +251,21 @@ int main(int argc, char **argv)
             CHECK(rknn_destroy(zc) == RKNN_SUCC);
         }
         CHECK(rknn_destroy_mem(0, file_mem) == RKNN_SUCC);
+    }
+    printf("RKNN_FLAG_COLLECT_MODEL_INFO_ONLY:\n");
+    if (CHECK(rknn_init(&zc, file, (uint32_t)size, RKNN_FLAG_COLLECT_MODEL_INFO_ONLY, NULL) ==
+              RKNN_SUCC)) {
+        rknn_input_output_num io;
+        rknn_tensor_attr a;
+        CHECK(rknn_query(zc, RKNN_QUERY_IN_OUT_NUM, &io, sizeof io) == RKNN_SUCC &&
+              io.n_input == 1 && io.n_output == N_OUT);
+        CHECK(query(zc, RKNN_QUERY_OUTPUT_ATTR, 5, &a) == RKNN_SUCC && a.dims[1] == CLASSES);
+        CHECK(rknpu_mem_get_stats(&st) == RKNN_SUCC);
+        printf("  carve-out %lu bytes, model copy %lu\n", (unsigned long)st.used_bytes,
+               (unsigned long)need.model_copy_bytes);
+        CHECK(st.used_bytes <= need.model_copy_bytes + 64u * 1024u);
+        CHECK(rknn_run(zc, NULL) == RKNN_ERR_CTX_INVALID);
+        CHECK(rknn_destroy(zc) == RKNN_SUCC);
     }
     free(file);
     CHECK(rknpu_mem_get_stats(&st) == RKNN_SUCC);
