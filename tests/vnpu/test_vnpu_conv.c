@@ -1287,22 +1287,21 @@ static void lut_regs(tasm_task *t, const lut_prog *L)
     tasm_reg(t, NPU_DPU_LUT_INFO,
              NPU_DPU_LUT_INFO_LE_INDEX_SELECT(L->sel[0]) |
                  NPU_DPU_LUT_INFO_LO_INDEX_SELECT(L->sel[1]));
-    tasm_reg(t, NPU_DPU_LUT_LE_START, (uint32_t)L->start[0]);
-    tasm_reg(t, NPU_DPU_LUT_LE_END, (uint32_t)L->end[0]);
-    tasm_reg(t, NPU_DPU_LUT_LO_START, (uint32_t)L->start[1]);
-    tasm_reg(t, NPU_DPU_LUT_LO_END, (uint32_t)L->end[1]);
-    tasm_reg(t, NPU_DPU_LUT_LE_SLOPE_SCALE,
-             NPU_DPU_LUT_LE_SLOPE_SCALE_LUT_LE_SLOPE_UFLOW_SCALE((uint16_t)L->uscale[0]) |
-                 NPU_DPU_LUT_LE_SLOPE_SCALE_LUT_LE_SLOPE_OFLOW_SCALE((uint16_t)L->oscale[0]));
-    tasm_reg(t, NPU_DPU_LUT_LE_SLOPE_SHIFT,
-             NPU_DPU_LUT_LE_SLOPE_SHIFT_LUT_LE_SLOPE_UFLOW_SHIFT(L->ushift[0]) |
-                 NPU_DPU_LUT_LE_SLOPE_SHIFT_LUT_LE_SLOPE_OFLOW_SHIFT(L->oshift[0]));
-    tasm_reg(t, NPU_DPU_LUT_LO_SLOPE_SCALE,
-             NPU_DPU_LUT_LO_SLOPE_SCALE_LUT_LO_SLOPE_UFLOW_SCALE((uint16_t)L->uscale[1]) |
-                 NPU_DPU_LUT_LO_SLOPE_SCALE_LUT_LO_SLOPE_OFLOW_SCALE((uint16_t)L->oscale[1]));
-    tasm_reg(t, NPU_DPU_LUT_LO_SLOPE_SHIFT,
-             NPU_DPU_LUT_LO_SLOPE_SHIFT_LUT_LO_SLOPE_UFLOW_SHIFT(L->ushift[1]) |
-                 NPU_DPU_LUT_LO_SLOPE_SHIFT_LUT_LO_SLOPE_OFLOW_SHIFT(L->oshift[1]));
+    /* LE then LO; the two tables' slope registers share one layout (regs.def) */
+    for (unsigned k = 0; k < 2; k++) {
+        static const uint32_t start[2] = {NPU_DPU_LUT_LE_START, NPU_DPU_LUT_LO_START};
+        static const uint32_t end[2] = {NPU_DPU_LUT_LE_END, NPU_DPU_LUT_LO_END};
+        static const uint32_t scale[2] = {NPU_DPU_LUT_LE_SLOPE_SCALE, NPU_DPU_LUT_LO_SLOPE_SCALE};
+        static const uint32_t shift[2] = {NPU_DPU_LUT_LE_SLOPE_SHIFT, NPU_DPU_LUT_LO_SLOPE_SHIFT};
+        tasm_reg(t, start[k], (uint32_t)L->start[k]);
+        tasm_reg(t, end[k], (uint32_t)L->end[k]);
+        tasm_reg(t, scale[k],
+                 NPU_DPU_LUT_LE_SLOPE_SCALE_LUT_LE_SLOPE_UFLOW_SCALE((uint16_t)L->uscale[k]) |
+                     NPU_DPU_LUT_LE_SLOPE_SCALE_LUT_LE_SLOPE_OFLOW_SCALE((uint16_t)L->oscale[k]));
+        tasm_reg(t, shift[k],
+                 NPU_DPU_LUT_LE_SLOPE_SHIFT_LUT_LE_SLOPE_UFLOW_SHIFT(L->ushift[k]) |
+                     NPU_DPU_LUT_LE_SLOPE_SHIFT_LUT_LE_SLOPE_OFLOW_SHIFT(L->oshift[k]));
+    }
 }
 
 /* The convolution of the LUT test: 1x1, 8 input channels, 16 kernels on a
