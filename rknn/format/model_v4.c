@@ -309,16 +309,18 @@ static int walk_entry(v4_walk *w, const uint8_t *p, uint32_t e)
     uint32_t reg = rknn_fbs_le16(p + 2), value = rknn_fbs_le32(p + 4);
     uint32_t table = npu_soc_to_table_offset(w->soc, reg);
     int block = table == NPU_SOC_NO_OFFSET ? -1 : npu_block_of_offset(table);
+    /* blocks without a command target (DDMA, SDMA, GLOBAL) would become NOPs */
+    uint16_t target = block < 0 ? 0 : npu_block_target((enum npu_block)block);
     uint64_t word;
 
     if (rknn_fbs_le16(p) != 0)
         return entry_error(w, e, reg, value, "the first 16 bits are not 0");
-    if (block < 0 || block == NPU_BLOCK_PC ||
+    if (target == 0 || block == NPU_BLOCK_PC ||
         (w->op == V4_OP_LUT_LOAD && block != NPU_BLOCK_DPU && block != NPU_BLOCK_DPU_RDMA))
         return entry_error(w, e, reg, value,
                            w->op == V4_OP_LUT_LOAD ? "a LUT may only write DPU registers"
                                                    : "not a compute-unit register");
-    word = npu_regcmd_make(npu_block_target((enum npu_block)block), (uint16_t)reg, value);
+    word = npu_regcmd_make(target, (uint16_t)reg, value);
     if (w->stream)
         fmt_put_word(w->stream, (uint32_t)w->n_words, word);
     if (fmt_is_address_word(word))

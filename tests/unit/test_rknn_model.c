@@ -702,7 +702,7 @@ static size_t v4_entry(const uint8_t *data, const rknn_model_view *v, int8_t kin
 static void check_v4_refusals(const uint8_t *data, size_t size, const rknn_model_view *v)
 {
     static const uint8_t far_value[4] = {0xF0, 0xFF, 0xFF, 0x7F};
-    static const uint8_t nonzero[2] = {1, 0}, pc_reg[2] = {0x10, 0x00};
+    static const uint8_t nonzero[2] = {1, 0}, pc_reg[2] = {0x10, 0x00}, ddma_reg[2] = {0, 0x80};
     static const uint8_t ew_base_0x40[6] = {0x38, 0x50, 0x40, 0, 0, 0}; /* reg, value */
     static const uint8_t cna_reg[2] = {0x04, 0x10};
     static const char split[] = "\x05\0\0\0Split", splix[] = "\x05\0\0\0Splix";
@@ -717,6 +717,7 @@ static void check_v4_refusals(const uint8_t *data, size_t size, const rknn_model
     v4_refused(data, size, feature + 4, far_value, 4, "not inside the tensor its rule names");
     v4_refused(data, size, feature, nonzero, 2, "the first 16 bits are not 0");
     v4_refused(data, size, feature + 2, pc_reg, 2, "not a compute-unit register");
+    v4_refused(data, size, feature + 2, ddma_reg, 2, "not a compute-unit register"); /* no target */
     /* a convolution has no rule for the EW operand's address: non-zero is refused */
     v4_refused(data, size, feature + 2, ew_base_0x40, 6, "an address register with no rule");
     v4_refused(data, size, lut + 2, cna_reg, 2, "a LUT may only write DPU registers");
