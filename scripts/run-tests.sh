@@ -68,6 +68,10 @@ for t in $targets; do
         # The same host tests once more with clang and ASan+UBSan, plus a
         # bounded fuzzing run (counted in this target's line).
         extra_check host-sanitize sh scripts/run-host-sanitize.sh "$root/host-sanitize"
+        # A release build (-O3) of everything: -Werror there catches what the
+        # debug build's optimiser never sees (maybe-uninitialized); not run.
+        extra_check host-release-build sh -c 'rm -rf "$1" && meson setup "$1" --buildtype=release \
+            >"$1.setup.log" 2>&1 && ninja -C "$1"' sh "$root/host-release"
         # Line and branch coverage of the library: a report, not a gate (the
         # check fails only if the gcov build or one of its tests fails).
         extra_check coverage sh scripts/coverage.sh "$root/coverage"
