@@ -50,7 +50,9 @@ FMT_API int fmt_blob_is_weight(const rknn_model_view *m, uint32_t b)
 int rknn_model_check_compat(const rknn_model_view *m, const npu_soc_profile *soc)
 {
     char platform[RKNN_PLATFORM_NAME_MAX], family[RKNN_PLATFORM_NAME_MAX];
-    int v4 = m->container_version == RKNN_MODEL_CONTAINER_V4;
+    int v4 = fmt_is_v4(m);
+    uint32_t code_min = v4 ? COMPILER_CODE_V4_MIN : COMPILER_CODE_MIN;
+    uint32_t code_max = v4 ? COMPILER_CODE_V4_MAX : COMPILER_CODE_MAX;
 
     rknn_fbs_string_copy(m->target_platform, platform, sizeof platform);
     rknn_fbs_string_copy(m->npu_family, family, sizeof family);
@@ -76,14 +78,11 @@ int rknn_model_check_compat(const rknn_model_view *m, const npu_soc_profile *soc
                     (unsigned long)(m->max_cores), soc->name, (unsigned long)(soc->core_count));
         return RKNN_ERR_TARGET_PLATFORM_UNMATCH;
     }
-    if (m->compiler_code < (v4 ? COMPILER_CODE_V4_MIN : COMPILER_CODE_MIN) ||
-        m->compiler_code > (v4 ? COMPILER_CODE_V4_MAX : COMPILER_CODE_MAX)) {
+    if (m->compiler_code < code_min || m->compiler_code > code_max) {
         HAL_LOG_ERR("rknn_init: model compiler version code %lu is outside the range %lu..%lu "
                     "of container %lu (%s)",
-                    (unsigned long)(m->compiler_code),
-                    (unsigned long)(v4 ? COMPILER_CODE_V4_MIN : COMPILER_CODE_MIN),
-                    (unsigned long)(v4 ? COMPILER_CODE_V4_MAX : COMPILER_CODE_MAX),
-                    (unsigned long)m->container_version,
+                    (unsigned long)(m->compiler_code), (unsigned long)code_min,
+                    (unsigned long)code_max, (unsigned long)m->container_version,
                     v4 ? "RKNN-Toolkit2 1.0 to 1.5" : "RKNN-Toolkit2 1.6 to 2.x");
         return RKNN_ERR_TARGET_PLATFORM_UNMATCH;
     }

@@ -59,11 +59,6 @@ static void log_unsupported_version(uint64_t version)
                     (unsigned long)(version >> 32), (unsigned long)(version & 0xffffffffu));
 }
 
-static int is_v4(const rknn_model_view *v)
-{
-    return v->container_version == RKNN_MODEL_CONTAINER_V4;
-}
-
 static int parse_container(const uint8_t *d, size_t size, rknn_model_view *v)
 {
     uint64_t version, payload, rest, json_len;
@@ -172,8 +167,7 @@ FMT_API int fmt_get_shape(const rknn_fbs_table *t, uint32_t slot, uint32_t index
 FMT_API int fmt_check_view(const rknn_model_view *view)
 {
     return view && view->fbs.fb.data &&
-           (view->container_version == RKNN_MODEL_CONTAINER_VERSION ||
-            view->container_version == RKNN_MODEL_CONTAINER_V4);
+           (view->container_version == RKNN_MODEL_CONTAINER_VERSION || fmt_is_v4(view));
 }
 
 /* ---- whole-model validation ----------------------------------------------- */
@@ -223,10 +217,11 @@ static int parse_model_table(rknn_model_view *v)
     }
     if (fmt_is_error(ret = rknn_fbs_get_i32(&v->fbs.model, M_SCHEMA, 0, &v->schema_generation)))
         return fmt_fb_error("model", 0, "schema generation (slot 0)", &v->fbs.model, ret);
-    if (v->schema_generation != (is_v4(v) ? RKNN_MODEL_SCHEMA_V4 : RKNN_MODEL_SCHEMA_GENERATION)) {
+    if (v->schema_generation !=
+        (fmt_is_v4(v) ? RKNN_MODEL_SCHEMA_V4 : RKNN_MODEL_SCHEMA_GENERATION)) {
         HAL_LOG_ERR("rknn model: schema generation (Model slot 0) is %ld; container %lu has %d",
                     (long)v->schema_generation, (unsigned long)v->container_version,
-                    is_v4(v) ? RKNN_MODEL_SCHEMA_V4 : RKNN_MODEL_SCHEMA_GENERATION);
+                    fmt_is_v4(v) ? RKNN_MODEL_SCHEMA_V4 : RKNN_MODEL_SCHEMA_GENERATION);
         return RKNN_ERR_MODEL_INVALID;
     }
     if (fmt_is_error(ret = rknn_fbs_get_u32(&v->fbs.model, M_COMPILER_CODE, 0, &v->compiler_code)))
@@ -238,15 +233,16 @@ static int parse_blobs(rknn_model_view *v)
 {
     const uint8_t *data;
     uint32_t size;
-    int ret = fmt_get_vector_limited(&v->fbs.model, is_v4(v) ? M_V4_BLOBS : M_BLOBS, 4,
+    int ret = fmt_get_vector_limited(&v->fbs.model, fmt_is_v4(v) ? M_V4_BLOBS : M_BLOBS, 4,
                                      RKNN_MODEL_MAX_BLOBS, &v->fbs.blobs, "model", 0,
-                                     is_v4(v) ? "blob table (slot 4)" : "blob table (slot 20)");
+                                     fmt_is_v4(v) ? "blob table (slot 4)" : "blob table (slot 20)");
 
     if (ret != RKNN_SUCC)
         return ret;
     v->n_blobs = v->fbs.blobs.count;
     if (v->n_blobs == 0) {
-        HAL_LOG_ERR("rknn model: no blob table (Model slot %d)", is_v4(v) ? M_V4_BLOBS : M_BLOBS);
+        HAL_LOG_ERR("rknn model: no blob table (Model slot %d)",
+                    fmt_is_v4(v) ? M_V4_BLOBS : M_BLOBS);
         return RKNN_ERR_MODEL_INVALID;
     }
     for (uint32_t i = 0; i < v->n_blobs; i++) {
@@ -318,7 +314,7 @@ static int parse_all(const uint8_t *d, size_t size, rknn_model_view *v)
         (ret = fmt_validate_tensors(v)) != RKNN_SUCC ||
         (ret = fmt_validate_graph_io(v)) != RKNN_SUCC)
         return ret;
-    if (is_v4(v)) /* the records and relocations are built later (rknn_model_lower) */
+    if (fmt_is_v4(v)) /* the records and relocations are built later (rknn_model_lower) */
         return (ret = fmt_validate_v4(v)) != RKNN_SUCC ? ret : fmt_validate_nodes(v);
     if ((ret = fmt_validate_nodes(v)) != RKNN_SUCC || (ret = fmt_validate_tasks(v)) != RKNN_SUCC ||
         (ret = fmt_validate_task_order(v)) != RKNN_SUCC ||

@@ -20,7 +20,7 @@ int rknn_model_reloc(const rknn_model_view *view, uint32_t i, rknn_model_reloc_i
         return RKNN_ERR_PARAM_INVALID;
     memset(out, 0, sizeof(*out));
     out->word_limit = view->n_regcmd_words;
-    if (view->container_version == RKNN_MODEL_CONTAINER_V4)
+    if (fmt_is_v4(view))
         return fmt_v4_reloc(view, i, out);
     ret = rknn_fbs_vec_table(&view->fbs.relocs, i, &t);
     if (fmt_is_error(ret))

@@ -80,6 +80,12 @@ enum { NORM_MEAN = 0, NORM_STD = 1, NORM_ORDER = 2 }; /* Norm slots (format.md ย
 
 #define RELOC_ENTRY_SIZE 8 /* {u32 addend, u32 word_index} */
 
+/* A container-4 view (format.md ยง5.1): register lists, payload built by rknn_model_lower. */
+static inline int fmt_is_v4(const rknn_model_view *v)
+{
+    return v->container_version == RKNN_MODEL_CONTAINER_V4;
+}
+
 /* Logging helpers: each logs one line and returns RKNN_ERR_MODEL_INVALID. */
 FMT_API int fmt_fb_error(const char *item, uint32_t index, const char *field,
                          const rknn_fbs_table *table, int err);

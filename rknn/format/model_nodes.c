@@ -104,7 +104,7 @@ int rknn_model_node(const rknn_model_view *view, uint32_t index, rknn_model_node
                               &out->outputs);
     if (ret == RKNN_SUCC)
         ret = fmt_node_task_counts(&t, index, out->tasks_per_slot, &out->n_core_slots);
-    if (ret == RKNN_SUCC && view->container_version == RKNN_MODEL_CONTAINER_V4) {
+    if (ret == RKNN_SUCC && fmt_is_v4(view)) {
         /* one core slot, counted from the node's task tables (format.md §5.1) */
         ret = fmt_v4_node_task_count(view, index, &out->tasks_per_slot[0]);
         out->n_core_slots = out->tasks_per_slot[0] != 0;

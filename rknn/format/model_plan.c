@@ -134,7 +134,7 @@ static int check_payload(const rknn_model_view *m, const npu_soc_profile *soc)
 {
     int ret;
 
-    if (m->container_version == RKNN_MODEL_CONTAINER_V4 && !m->lowered)
+    if (fmt_is_v4(m) && !m->lowered)
         return RKNN_SUCC;
     if ((ret = fmt_check_tasks(m, soc)) != RKNN_SUCC)
         return ret;

@@ -261,7 +261,7 @@ FMT_API int fmt_validate_tensors(rknn_model_view *v)
         if (ret != RKNN_SUCC)
             return ret;
     }
-    if (v->container_version == RKNN_MODEL_CONTAINER_V4) {
+    if (fmt_is_v4(v)) {
         /* No stream or records in the file (format.md §5.1): every blob is a constant. */
         if (v->regcmd_tensor != UINT32_MAX || v->task_tensor != UINT32_MAX) {
             HAL_LOG_ERR("rknn model: container 4 with a regcmd or task tensor");

@@ -453,9 +453,11 @@ static v4_layout layout_of(const rknn_model_view *v)
     return l;
 }
 
+/* A u32 of the per-tensor tables, which build() writes as native uint32_t
+ * (the buffer is the runtime's own, 8-byte aligned; the offsets are too). */
 static uint32_t lowered_u32(const rknn_model_view *v, uint32_t offset, uint32_t i)
 {
-    return rknn_fbs_le32(v->lowered + offset + (size_t)i * 4);
+    return ((const uint32_t *)(const void *)(v->lowered + offset))[i];
 }
 
 /* Parse-time: count and check everything rknn_model_lower() will build,
@@ -568,7 +570,7 @@ int rknn_model_lower(rknn_model_view *v, const npu_soc_profile *soc, void *buf, 
 
     if (!v || !soc)
         return RKNN_ERR_PARAM_INVALID;
-    if (v->container_version != RKNN_MODEL_CONTAINER_V4)
+    if (!fmt_is_v4(v))
         return RKNN_SUCC;
     if (!buf || size < v->lowered_size || (uintptr_t)buf % 8u) {
         HAL_LOG_ERR("rknn model: lowering needs %lu bytes, 8-byte aligned",
@@ -653,7 +655,7 @@ int rknn_model_lower(rknn_model_view *v, const npu_soc_profile *soc, void *buf, 
     (void)size;
     if (!v || !soc)
         return RKNN_ERR_PARAM_INVALID;
-    return v->container_version == RKNN_MODEL_CONTAINER_V4 ? RKNN_ERR_MODEL_INVALID : RKNN_SUCC;
+    return fmt_is_v4(v) ? RKNN_ERR_MODEL_INVALID : RKNN_SUCC;
 }
 
 void rknn_model_attach_lowered(rknn_model_view *v, const void *buf)

@@ -1807,7 +1807,6 @@ static void test_ppu_rk356x_regs(void)
     pool_reg_case(0, NPU_PPU_RDMA_UNDOC_7018, 0, 1, "PPU_RDMA_UNDOC_7018", "");
     pool_reg_case(0, NPU_PPU_RDMA_UNDOC_7018, 1, 1, "PPU_RDMA_UNDOC_7018", "");
     pool_reg_case(0, NPU_PPU_RDMA_UNDOC_7018, 2, 0, "PPU_RDMA_UNDOC_7018", nm);
-    pool_reg_case(0, NPU_PPU_RDMA_UNDOC_7018, 1, 1, "PPU_RDMA_UNDOC_7018", "");
     /* PPU_RDMA_DATA_FORMAT: RK356x the PPU's precision code (int8 0, fp16 2) */
     pool_reg_case(0, NPU_PPU_RDMA_DATA_FORMAT, NPU_PPU_RDMA_DATA_FORMAT_IN_PRECISION(0), 1,
                   "PPU_RDMA_DATA_FORMAT", "");
