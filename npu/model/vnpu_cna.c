@@ -16,7 +16,8 @@
  *    RK3588: line = LINE_STRIDE / 4 * atom (group-line fetch; LINE_STRIDE
  *    itself when GROUP_LINE_OFF = 1), surf = (SURF_STRIDE + LINE_STRIDE) *
  *    atom with SURF_STRIDE a 28-bit two's complement (hardware.md §4.2).
- *  - Weights at DCOMP_ADDR0: [kernel group][input slice][ky][kx][kernel in
+ *  - Weights at DCOMP_ADDR0 (with DCOMP_CTRL = 1 first decompressed,
+ *    vnpu.md §6.2): [kernel group][input slice][ky][kx][kernel in
  *    group][channel in slice]; groups of 32 (int8) / 16 (fp16) kernels on
  *    RK3588, 16 / 8 on RK356x, the last group compact; slices of 32
  *    channels (16 for fp16 on RK356x), the last one compact.
@@ -33,9 +34,11 @@
  *    int8. The pad value is applied after it.
  * The result does not depend on CBUF programming (banks, entries, grains).
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "vnpu_base.h"
+#include "vnpu_dcomp.h"
 #include "vnpu_units.h"
 
 /* Scratch: the padded input window, the repacked weights and one chunk of
@@ -73,6 +76,7 @@ typedef struct {
     uint32_t dx, dy; /* deconvolution: input pixels land every dx columns, dy rows */
     uint32_t pt, pl;
     uint32_t hp, wp; /* padded window in the scratch */
+    int dcomp;       /* weights come through the decompressor (vnpu.md §6.2) */
     int8_t pad_i8;
     float pad_f;
     int cvt_on, cvt_type1, cvt_signed;
@@ -161,8 +165,9 @@ static int vnpu_conv_decode(vnpu_task *t, vnpu_conv *g)
         return vnpu_unsupported(t, NPU_CNA_CONV_CON3, "multi-core NN_MODE");
     if (NPU_CNA_FC_CON0_FC_SKIP_EN_GET(R(t, NPU_CNA_FC_CON0)))
         return vnpu_unsupported(t, NPU_CNA_FC_CON0, "zero skipping");
-    if (NPU_CNA_DCOMP_CTRL_DECOMP_CONTROL_GET(R(t, NPU_CNA_DCOMP_CTRL)))
-        return vnpu_unsupported(t, NPU_CNA_DCOMP_CTRL, "weight decompression");
+    g->dcomp = vnpu_dcomp_enabled(t, g->fp);
+    if (g->dcomp < 0)
+        return -1;
     if (NPU_CORE_CLIP_TRUNCATE_CLIP_TRUNCATE_GET(R(t, NPU_CORE_CLIP_TRUNCATE)))
         return vnpu_unsupported(t, NPU_CORE_CLIP_TRUNCATE, "an accumulator truncation");
     g->hin = NPU_CNA_DATA_SIZE0_DATAIN_HEIGHT_GET(R(t, NPU_CNA_DATA_SIZE0));
@@ -487,7 +492,8 @@ static int vnpu_load_weights(vnpu_task *t, const vnpu_conv *g)
         return vnpu_fail(t, VNPU_INT_DMA_READ_ERROR | VNPU_INT_DMA_WRITE_ERROR,
                          "%llu weight elements exceed the model's weight buffer (not modelled)",
                          (unsigned long long)(scratch / (g->fp ? 4u : 1u)));
-    src = vnpu_dma_read(t, R(t, NPU_CNA_DCOMP_ADDR0), total, "CNA weights");
+    src = g->dcomp ? vnpu_dcomp_weights(t, total)
+                   : vnpu_dma_read(t, R(t, NPU_CNA_DCOMP_ADDR0), total, "CNA weights");
     if (src == NULL)
         return -1;
     if (g->dw) {
