@@ -13,6 +13,14 @@ int board_vnpu_attach(const rknpu_platform_config *p, const npu_soc_profile *soc
 /* The attached virtual NPU (fault injection and traces in tests), or NULL. */
 struct vnpu_device *board_vnpu(void);
 
+/* Boards with a virtual NPU: called after each PC kick has run (the model
+ * runs a job synchronously), when set; the host's submission log uses it. */
+extern void (*board_vnpu_after_kick)(void);
+
+/* Host board: start the submission log if RKNPU_SUBMIT_LOG names a file
+ * (host_submit_log.c; this call also links its rknpu_hook_submit in). */
+void host_submit_log_start(void);
+
 /* Prints the board-independent lines of the platform report. */
 void board_report_common(void);
 

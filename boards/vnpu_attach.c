@@ -14,6 +14,7 @@
 static vnpu_device vnpu;
 static hal_mmio_region windows[VNPU_MAX_CORES];
 static int attached;
+void (*board_vnpu_after_kick)(void);
 
 static uint32_t window_read(void *ctx, uintptr_t offset)
 {
@@ -23,6 +24,9 @@ static uint32_t window_read(void *ctx, uintptr_t offset)
 static void window_write(void *ctx, uintptr_t offset, uint32_t value)
 {
     vnpu_mmio_write(&vnpu, (unsigned)(uintptr_t)ctx, (uint32_t)offset, value);
+    if (board_vnpu_after_kick && offset == NPU_PC_OPERATION_ENABLE &&
+        NPU_PC_OPERATION_ENABLE_OP_EN_GET(value))
+        board_vnpu_after_kick();
 }
 
 int board_vnpu_attach(const rknpu_platform_config *p, const npu_soc_profile *soc)

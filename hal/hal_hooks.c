@@ -60,3 +60,8 @@ HAL_WEAK void rknpu_hook_inference_end(unsigned core_mask, int result)
     (void)core_mask;
     (void)result;
 }
+
+HAL_WEAK void rknpu_hook_submit(const rknpu_submit_slice *slice)
+{
+    (void)slice;
+}

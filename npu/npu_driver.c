@@ -108,15 +108,41 @@ static int check_version(npu_device *dev, unsigned core)
 
 /* ---- submission ----------------------------------------------------------- */
 
+/* What the trace hook sees of a slice (rknpu_hooks.h). */
+static void announce_slice(const npu_device *dev, unsigned core, unsigned core_mask,
+                           const npu_core_job *job, uint32_t first, uint32_t count,
+                           uint32_t task_con, uint32_t int_mask, uint32_t int_clear)
+{
+    rknpu_submit_slice s = {
+        .job = dev->stats.jobs,
+        .core = core,
+        .core_mask = core_mask,
+        .records = job->records + (size_t)first * NPU_TASK_RECORD_SIZE,
+        .first = first,
+        .count = count,
+        .stream_dma = job->stream_dma,
+        .task_con = task_con,
+        .pingpong = 0,
+        .int_mask = int_mask,
+        .int_clear = int_clear,
+    };
+
+    rknpu_hook_submit(&s);
+}
+
 /* The BSP's submit_pc for tasks [first, first + count) (hardware.md §3.2). */
-static void submit_slice(npu_device *dev, unsigned core, const npu_core_job *job, uint32_t first,
-                         uint32_t count, uint32_t *last_int_mask)
+static void submit_slice(npu_device *dev, unsigned core, unsigned core_mask,
+                         const npu_core_job *job, uint32_t first, uint32_t count,
+                         uint32_t *last_int_mask)
 {
     const npu_soc_profile *soc = dev->soc;
+    uint32_t task_con = npu_soc_task_con(soc, count, false);
     npu_task t_first, t_last;
 
     npu_task_decode(job->records, first, &t_first);
     npu_task_decode(job->records, first + count - 1, &t_last);
+    announce_slice(dev, core, core_mask, job, first, count, task_con, t_last.int_mask,
+                   t_first.int_mask);
     dev->stats.slices++;
     reg_write(dev, core, NPU_PC_DATA_ADDR, NPU_PC_DATA_ADDR_PC_SEL(1)); /* slave mode */
     if (soc->multi_irq) {
@@ -129,7 +155,7 @@ static void submit_slice(npu_device *dev, unsigned core, const npu_core_job *job
               npu_pc_fetch_amount(t_first.regcfg_amount, soc->pc_data_amount_scale));
     reg_write(dev, core, NPU_PC_INTERRUPT_MASK, t_last.int_mask);
     reg_write(dev, core, NPU_PC_INTERRUPT_CLEAR, t_first.int_mask);
-    reg_write(dev, core, NPU_PC_TASK_CON, npu_soc_task_con(soc, count, false));
+    reg_write(dev, core, NPU_PC_TASK_CON, task_con);
     reg_write(dev, core, NPU_PC_TASK_DMA_BASE_ADDR, 0);
     hal_wmb(); /* the stream and data must be visible before the kick */
     reg_write(dev, core, NPU_PC_OPERATION_ENABLE, NPU_PC_OPERATION_ENABLE_OP_EN(1));
@@ -137,12 +163,12 @@ static void submit_slice(npu_device *dev, unsigned core, const npu_core_job *job
     *last_int_mask = t_last.int_mask;
 }
 
-static void start_next_slice(npu_device *dev, npu_core_state *cs)
+static void start_next_slice(npu_device *dev, const npu_pending *p, npu_core_state *cs)
 {
     uint32_t max = dev->soc->max_submit_tasks;
     uint32_t n = cs->left < max ? cs->left : max;
 
-    submit_slice(dev, cs->job.core, &cs->job, cs->next, n, &cs->int_mask);
+    submit_slice(dev, cs->job.core, p->core_mask, &cs->job, cs->next, n, &cs->int_mask);
     cs->next += n;
     cs->left -= n;
     cs->busy = 1;
@@ -243,6 +269,7 @@ int npu_start(npu_device *dev, const npu_core_job *jobs, unsigned n, npu_pending
     }
     memset(p, 0, sizeof *p);
     p->n = n;
+    p->core_mask = mask;
     p->busy = n;
     dev->stats.jobs++;
     rknpu_hook_inference_begin(mask);
@@ -252,7 +279,7 @@ int npu_start(npu_device *dev, const npu_core_job *jobs, unsigned n, npu_pending
         p->cs[i].next = jobs[i].first;
         p->cs[i].left = jobs[i].count;
         dev->owner[jobs[i].core] = p;
-        start_next_slice(dev, &p->cs[i]);
+        start_next_slice(dev, p, &p->cs[i]);
     }
     p->deadline = p->start + dev->timeout_us;
     p->active = 1;
@@ -273,7 +300,7 @@ static int poll_pass(npu_device *dev, npu_pending *p)
         }
         if (ret == 1) {
             if (p->cs[i].left)
-                start_next_slice(dev, &p->cs[i]);
+                start_next_slice(dev, p, &p->cs[i]);
             else
                 p->busy--;
             if (p->busy) /* progress: what still runs gets a fresh timeout */

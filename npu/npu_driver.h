@@ -73,6 +73,7 @@ typedef struct {
 typedef struct {
     npu_core_state cs[RKNPU_MAX_CORES];
     unsigned n, busy;
+    unsigned core_mask; /* the cores of the job */
     uint64_t start, deadline;
     npu_job_result result;
     uint8_t active;

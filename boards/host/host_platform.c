@@ -46,6 +46,7 @@ int rknpu_board_autoinit(void)
     ret = rknpu_platform_init(&cfg);
     if (ret != RKNN_SUCC)
         return ret;
+    host_submit_log_start();
     return board_vnpu_attach(rknpu_platform_get(), rknpu_platform_profile());
 }
 

@@ -66,6 +66,28 @@ int rknpu_hook_npu_reset(unsigned core);
 void rknpu_hook_inference_begin(unsigned core_mask);
 void rknpu_hook_inference_end(unsigned core_mask, int result);
 
+/* One slice of an NPU job as the driver is about to kick it on one core:
+ * `count` packed rknpu_task records (40 bytes each, hardware.md §3.1) from
+ * record `first` of the job's record array, whose regcmd_addr fields are
+ * relative to stream_dma, and the PC values written for them. For traces
+ * and bring-up: the host board writes it as a JSON line when the
+ * environment names a file in RKNPU_SUBMIT_LOG (docs/testing.md). */
+typedef struct {
+    uint32_t job;           /* the driver's job counter: every slice of one job shares it */
+    unsigned core;          /* the core it runs on */
+    unsigned core_mask;     /* every core of the job (bit n: core n) */
+    const uint8_t *records; /* record `first` */
+    uint32_t first, count;
+    uint64_t stream_dma; /* what regcmd_addr is relative to (0: absolute) */
+    uint32_t task_con;   /* PC TASK_CON */
+    unsigned pingpong;   /* TASK_CON.TASK_PP_EN */
+    uint32_t int_mask;   /* PC INTERRUPT_MASK: the last record's int_mask */
+    uint32_t int_clear;  /* PC INTERRUPT_CLEAR at the kick: the first record's int_mask */
+} rknpu_submit_slice;
+
+/* Called before each PC kick with what it submits. Default: nothing. */
+void rknpu_hook_submit(const rknpu_submit_slice *slice);
+
 /* Serialise API calls that touch shared state (allocator, NPU cores).
  * Default: nothing (single-threaded firmware). */
 void rknpu_hook_lock(void);
