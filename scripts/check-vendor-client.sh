@@ -94,16 +94,8 @@ for pic in 000000000285:21 000000000724:11; do
     if [ ! -f "$yolo" ] || [ ! -f "$jpg" ]; then
         echo "vendor-client: FAIL: missing $yolo or $jpg"; status=1; continue
     fi
-    /usr/bin/python3 - "$jpg" "$stage/yolo_$name.bin" <<'PY' || fail "letterboxing $jpg (python3-pil)"
-import sys
-from PIL import Image
-im = Image.open(sys.argv[1]).convert("RGB")
-s = min(640 / im.width, 640 / im.height)
-w, h = round(im.width * s), round(im.height * s)
-page = Image.new("RGB", (640, 640), (114, 114, 114))
-page.paste(im.resize((w, h), Image.BILINEAR), ((640 - w) // 2, (640 - h) // 2))
-open(sys.argv[2], "wb").write(page.tobytes())
-PY
+    /usr/bin/python3 "$src/tests/tools/letterbox.py" "$jpg" "$stage/yolo_$name.bin" ||
+        fail "letterboxing $jpg (python3-pil)"
     client_run "yolov8n $name" "$stage/yolov8n_$name.log" "$yolo" yolov8n \
         "$stage/yolo_$name.bin" "${pic##*:}"
 done

@@ -32,3 +32,5 @@ for cc in aarch64-linux-gnu-gcc arm-none-eabi-gcc; do
 done
 # The float reference (ONNX model + CPU evaluator) for the PP-OCRv4 checks.
 sh "$(dirname "$0")/install-ref-deps.sh"
+# Rockchip's runtime under qemu-arm, beside ours (scripts/vendor-run.sh).
+sh "$(dirname "$0")/install-vendor-deps.sh"

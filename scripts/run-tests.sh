@@ -72,6 +72,15 @@ for t in $targets; do
         # debug build's optimiser never sees (maybe-uninitialized); not run.
         extra_check host-release-build sh -c 'rm -rf "$1" && meson setup "$1" --buildtype=release \
             >"$1.setup.log" 2>&1 && ninja -C "$1"' sh "$root/host-release"
+        # Rockchip's runtime side by side (docs/testing.md, item 9): its answers
+        # and submissions against ours on every shared model and the matmul
+        # grid (the counts are findings; the full list stays in
+        # vendor-diff/vendor-diff-report.txt), and its outputs on our virtual
+        # NPU against the float references.
+        extra_check vendor-diff env BUILD_DIR="$root/host" sh scripts/vendor-diff.sh "$root/vendor-diff"
+        grep -E '^(rk[0-9]|matmul_|vendor-diff: [0-9])' "$root/vendor-diff.log"
+        extra_check vendor-accuracy env BUILD_DIR="$root/host" sh scripts/check-vendor-accuracy.sh \
+            "$root/vendor-accuracy"
         # Line and branch coverage of the library: a report, not a gate (the
         # check fails only if the gcov build or one of its tests fails).
         extra_check coverage sh scripts/coverage.sh "$root/coverage"

@@ -28,7 +28,8 @@
 #include "rknpu_bm.h"
 #include "tool_files.h"
 
-#define MAX_INPUTS 16
+#define MAX_INPUTS  16
+#define MAX_OUTPUTS 16
 
 typedef struct {
     void *data;
@@ -277,6 +278,60 @@ static int parse_args(int argc, char **argv, options *o)
     return o->model && o->n_inputs && o->loops ? 0 : -1;
 }
 
+/* Every output at once, as the vendor's examples fetch them (Rockchip's
+ * runtime 1.6.0 reads io->n_output entries whatever the count passed):
+ * float32, its range printed, written to DIR/output_<i>.npy. */
+static int write_outputs(rknn_context ctx, const rknn_input_output_num *io, const char *out_dir)
+{
+    rknn_output out[MAX_OUTPUTS];
+    double t0 = now_ms(), t_get;
+    int ret;
+
+    if (io->n_output > MAX_OUTPUTS) {
+        fprintf(stderr, "rknpu-run: the model has %u outputs, at most %d are read\n", io->n_output,
+                MAX_OUTPUTS);
+        return RKNN_ERR_OUTPUT_INVALID;
+    }
+    memset(out, 0, sizeof out);
+    for (uint32_t i = 0; i < io->n_output; i++) {
+        out[i].index = i;
+        out[i].want_float = 1;
+    }
+    ret = rknn_outputs_get(ctx, io->n_output, out, NULL);
+    t_get = now_ms() - t0;
+    if (ret != RKNN_SUCC)
+        return ret;
+    for (uint32_t i = 0; i < io->n_output && ret == RKNN_SUCC; i++) {
+        rknn_tensor_attr a;
+        char path[4096];
+        const float *f = out[i].buf;
+        float mn = f[0], mx = f[0];
+        double sum = 0;
+        memset(&a, 0, sizeof a);
+        a.index = i;
+        rknn_query(ctx, RKNN_QUERY_OUTPUT_ATTR, &a, sizeof a);
+        print_attr("output", &a);
+        for (uint32_t k = 0; k < a.n_elems; k++) {
+            mn = f[k] < mn ? f[k] : mn;
+            mx = f[k] > mx ? f[k] : mx;
+            sum += f[k];
+        }
+        printf("    min %g max %g mean %g (outputs_get %.3f ms for all)\n", (double)mn, (double)mx,
+               sum / a.n_elems, t_get);
+        if (!out_dir)
+            continue;
+        snprintf(path, sizeof path, "%s/output_%u.npy", out_dir, i);
+        if (npy_write(path, out[i].buf, &a) != 0) {
+            fprintf(stderr, "rknpu-run: cannot write %s\n", path);
+            ret = RKNN_ERR_FAIL;
+        } else {
+            printf("    written to %s\n", path);
+        }
+    }
+    rknn_outputs_release(ctx, io->n_output, out);
+    return ret;
+}
+
 static int run(const options *o)
 {
     rknn_input inputs[MAX_INPUTS];
@@ -284,7 +339,7 @@ static int run(const options *o)
     rknn_input_output_num io;
     rknn_context ctx = 0;
     rknn_perf_run perf;
-    double t0, t_init, t_set = 0, t_run = 0, t_get;
+    double t0, t_init, t_set = 0, t_run = 0;
     int ret;
 
     t0 = now_ms();
@@ -342,45 +397,8 @@ static int run(const options *o)
                o->loops, t_set / (double)o->loops, t_run / (double)o->loops,
                (long long)perf.run_duration);
     }
-    for (uint32_t i = 0; i < io.n_output && ret == RKNN_SUCC; i++) {
-        rknn_output out;
-        rknn_tensor_attr a;
-        char path[4096];
-        memset(&a, 0, sizeof a);
-        a.index = i;
-        rknn_query(ctx, RKNN_QUERY_OUTPUT_ATTR, &a, sizeof a);
-        print_attr("output", &a);
-        memset(&out, 0, sizeof out);
-        out.index = i;
-        out.want_float = 1;
-        t0 = now_ms();
-        ret = rknn_outputs_get(ctx, 1, &out, NULL);
-        t_get = now_ms() - t0;
-        if (ret != RKNN_SUCC)
-            break;
-        {
-            const float *f = out.buf;
-            float mn = f[0], mx = f[0];
-            double sum = 0;
-            for (uint32_t k = 0; k < a.n_elems; k++) {
-                mn = f[k] < mn ? f[k] : mn;
-                mx = f[k] > mx ? f[k] : mx;
-                sum += f[k];
-            }
-            printf("    min %g max %g mean %g (outputs_get %.3f ms)\n", (double)mn, (double)mx,
-                   sum / a.n_elems, t_get);
-        }
-        if (o->out_dir) {
-            snprintf(path, sizeof path, "%s/output_%u.npy", o->out_dir, i);
-            if (npy_write(path, out.buf, &a) != 0) {
-                fprintf(stderr, "rknpu-run: cannot write %s\n", path);
-                ret = RKNN_ERR_FAIL;
-            } else {
-                printf("    written to %s\n", path);
-            }
-        }
-        rknn_outputs_release(ctx, 1, &out);
-    }
+    if (ret == RKNN_SUCC)
+        ret = write_outputs(ctx, &io, o->out_dir);
     for (unsigned i = 0; i < MAX_INPUTS; i++)
         free(files[i].data);
     rknn_destroy(ctx);

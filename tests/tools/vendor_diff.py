@@ -1,0 +1,655 @@
+#!/usr/bin/python3
+"""vendor_diff.py - compare what Rockchip's runtime and rknpu-bm answered,
+submitted and left in memory, run by run (scripts/vendor-diff.sh).
+
+    vendor_diff.py MANIFEST.json REGS_DEF REPORT.txt [--show N]
+
+MANIFEST lists cases: {"model": NAME, "case": LABEL, "rknn": PATH or "",
+"relocs_file": rknn-inspect --relocs --tasks output or "", "ours": DIR,
+"vendor": DIR}; each DIR holds the differential client's report.tsv and
+blobs/ (tests/vendor/diff_client.c) and the submission log submit.jsonl
+(+ .bin) of that run (boards/host/submit_log.h).
+
+Areas and what one difference is:
+  queries      a query answer (return code or fields) that is not equal
+  input bytes  an rknn_inputs_set return code, or an input whose bytes in the
+               NPU's input buffer differ (the first differing offsets shown)
+  outputs      an output answer or output buffer that is not equal
+  conversions  matmul operands the runtime converted itself (B, and A when
+               AC_layout is normal), as the NPU reads them, not byte-equal
+  submissions  per run: how it was cut into jobs and slices (one difference),
+               what the PC was given per slice; each core's tasks lined up
+               by what they are (units and registers written): a task only
+               one runtime ran; a record field; a register whose written
+               values differ (or the order of the registers). Address words
+               are normalised: PC links by the record they point to, data
+               addresses by the bytes at them when the CPU wrote those bytes
+               (constants, inputs), else by their offset in their buffer.
+  memory       DMA bytes held at a step
+  matmul       a matmul answer: create/run return codes, attributes, C
+Nothing is left out: a key one runtime answered and the other did not is a
+difference too. Exit status 0 when the comparison ran (differences are
+findings, not failures); 1 when the vendor runtime met a problem on the
+virtual NPU (a submission it could not execute, a matmul result off the CPU
+reference): those are defects of the virtual NPU; 2 when its inputs are
+unusable.
+"""
+import argparse
+import collections
+import difflib
+import hashlib
+import json
+import os
+import re
+import sys
+
+import numpy as np
+
+AREAS = ["queries", "input bytes", "outputs", "conversions", "submissions", "memory", "matmul"]
+ADDRESS_REGS = ["CNA_FEATURE_DATA_ADDR", "CNA_DCOMP_ADDR0", "DPU_DST_BASE_ADDR",
+                "DPU_RDMA_SRC_BASE_ADDR", "DPU_RDMA_BS_BASE_ADDR", "DPU_RDMA_BN_BASE_ADDR",
+                "DPU_RDMA_EW_BASE_ADDR", "PPU_DST_BASE_ADDR", "PPU_RDMA_SRC_BASE_ADDR"]
+PC_LINK = "PC_DATA_ADDR"
+CONTENT_BYTES = 256  # bytes hashed to name what an address points at
+
+
+def die(msg):
+    print("vendor_diff: " + msg, file=sys.stderr)
+    sys.exit(2)
+
+
+def register_offsets(regs_def):
+    regs = {}
+    with open(regs_def) as f:
+        for line in f:
+            m = re.match(r"\s*NPU_REG\((\w+),\s*(\w+),\s*(0x[0-9A-Fa-f]+)\)", line)
+            if m:
+                regs["%s_%s" % (m.group(1), m.group(2))] = int(m.group(3), 16)
+    missing = [n for n in ADDRESS_REGS + [PC_LINK] if n not in regs]
+    if missing:
+        die("%s lacks %s" % (regs_def, ", ".join(missing)))
+    return regs
+
+
+# ---- the client's report ----------------------------------------------------------
+
+class Report:
+    """report.tsv as an ordered {(area, key): value}; repeated keys get #2, #3."""
+
+    def __init__(self, d):
+        self.dir = d
+        self.items = collections.OrderedDict()
+        path = os.path.join(d, "report.tsv")
+        if not os.path.isfile(path):
+            die("missing %s" % path)
+        seen = collections.Counter()
+        with open(path, errors="replace") as f:
+            for line in f:
+                parts = line.rstrip("\n").split("\t", 2)
+                if len(parts) != 3:
+                    continue
+                area, key, value = parts
+                seen[(area, key)] += 1
+                if seen[(area, key)] > 1:
+                    key = "%s#%d" % (key, seen[(area, key)])
+                self.items[(area, key)] = value
+        self.finished = ("runtime", "finished") in self.items
+
+    def blob(self, value):
+        m = re.match(r"blob (\S+) (\d+)$", value)
+        if not m:
+            return None
+        with open(os.path.join(self.dir, "blobs", m.group(1)), "rb") as f:
+            return f.read()
+
+    def attr(self, key):
+        """The fields of an attribute line as a dict (queries area)."""
+        v = self.items.get(("queries", key + "#2")) or ""
+        out = {}
+        for name in ("size", "size_with_stride", "n_elems"):
+            m = re.search(r"\b%s (\d+)" % name, v)
+            if m:
+                out[name] = int(m.group(1))
+        m = re.search(r"\btype (\w+)", v)
+        if m:
+            out["type"] = m.group(1)
+        return out
+
+
+def describe_bytes(a, b, as_float=False):
+    """Where two byte strings differ, in a few words."""
+    if len(a) != len(b):
+        return "sizes %d vs %d" % (len(a), len(b))
+    x = np.frombuffer(a, np.uint8)
+    y = np.frombuffer(b, np.uint8)
+    diff = np.nonzero(x != y)[0]
+    text = "%d of %d bytes differ, first at %s" % (len(diff), len(a),
+                                                   ", ".join(str(int(i)) for i in diff[:4]))
+    if as_float and len(a) % 4 == 0:
+        fx = np.frombuffer(a, np.float32).astype(np.float64)
+        fy = np.frombuffer(b, np.float32).astype(np.float64)
+        with np.errstate(invalid="ignore"):
+            text += "; as float32 max |d| %.6g" % np.nanmax(np.abs(fx - fy))
+    return text
+
+
+# ---- the submission log ---------------------------------------------------------------
+
+class Log:
+    """submit.jsonl grouped by the client's marks: {mark: [event, ...]}, and
+    the CPU writes with their bytes."""
+
+    def __init__(self, d):
+        path = os.path.join(d, "submit.jsonl")
+        self.path = path
+        self.by_mark = collections.OrderedDict()
+        self.writes = []  # (event index, dma, bytes offset in .bin, length)
+        if not os.path.isfile(path):
+            die("missing %s" % path)
+        mark = "(before any mark)"
+        self.events = []
+        with open(path) as f:
+            for line in f:
+                try:
+                    ev = json.loads(line)
+                except ValueError:
+                    continue
+                if "mark" in ev:
+                    mark = ev["mark"]
+                    self.by_mark.setdefault(mark, [])
+                    continue
+                ev["_index"] = len(self.events)
+                self.events.append(ev)
+                self.by_mark.setdefault(mark, []).append(ev)
+                if ev.get("ev") == "cpu_writes":
+                    for dma, length, off in ev["ranges"]:
+                        self.writes.append((ev["_index"], dma, off, length))
+        self.data = np.fromfile(path + ".bin", np.uint8) if os.path.isfile(path + ".bin") \
+            else np.zeros(0, np.uint8)
+
+    def read(self, before_event, dma, length):
+        """Bytes [dma, dma + length) as the CPU last wrote them before an
+        event; None where unknown (never written by the CPU)."""
+        out = np.zeros(length, np.uint8)
+        known = np.zeros(length, bool)
+        for idx, wdma, off, wlen in reversed(self.writes):
+            if idx > before_event:
+                continue
+            lo, hi = max(dma, wdma), min(dma + length, wdma + wlen)
+            if lo >= hi:
+                continue
+            sel = ~known[lo - dma:hi - dma]
+            if not sel.any():
+                continue
+            src = self.data[off + (lo - wdma):off + (hi - wdma)]
+            seg = out[lo - dma:hi - dma]
+            seg[sel] = src[sel]
+            known[lo - dma:hi - dma] = True
+            if known.all():
+                break
+        return out, known
+
+
+def jobs_of(events):
+    """The jobs of a run: [(buffers, cpu_writes index, [slice, ...])]."""
+    jobs = collections.OrderedDict()
+    buffers = {}
+    for ev in events:
+        kind = ev.get("ev")
+        if kind == "buffers":
+            buffers[ev["job"]] = ev["list"]
+        elif kind == "slice":
+            jobs.setdefault(ev["job"], {"buffers": buffers.get(ev["job"], []), "slices": [],
+                                        "first_event": ev["_index"]})["slices"].append(ev)
+    return list(jobs.values())
+
+
+def word_fields(word):
+    w = int(word, 16)
+    return w >> 48, (w >> 16) & 0xFFFFFFFF, w & 0xFFFF
+
+
+class Normaliser:
+    """Address words as what they name (see the module's docstring)."""
+
+    def __init__(self, log, job, address_regs, link_reg):
+        self.log = log
+        self.job = job
+        self.address_regs = address_regs
+        self.link_reg = link_reg
+        self.records = {}
+        for s in job["slices"]:
+            for t in s["tasks"]:
+                self.records[t["regcmd"]] = t["i"]
+
+    def buffer_of(self, value):
+        for i, (dma, size) in enumerate(self.job["buffers"]):
+            if dma <= value < dma + size:
+                return i, value - dma, size
+        return None
+
+    def name(self, reg, value):
+        if reg == self.link_reg:
+            if value == 0:
+                return "link 0"
+            if value in self.records:
+                return "link record %d" % self.records[value]
+            return "link ?"
+        data, known = self.log.read(self.job["first_event"], value, CONTENT_BYTES)
+        if known.all() and data.any():
+            return "data %s" % hashlib.sha1(data.tobytes()).hexdigest()[:12]
+        b = self.buffer_of(value)
+        if b is None:
+            return "address outside every buffer"
+        return "buffer+%d" % b[1]
+
+    def word(self, word):
+        target, value, reg = word_fields(word)
+        if reg in self.address_regs or reg == self.link_reg:
+            return "%04x %04x %s" % (target, reg, self.name(reg, value))
+        return "%04x %04x %08x" % (target, reg, value)
+
+
+# ---- comparing --------------------------------------------------------------------------
+
+class Tally:
+    def __init__(self, show):
+        self.show = show
+        self.counts = collections.OrderedDict()  # (model, area) -> n
+        self.examples = collections.defaultdict(list)  # (model, area) -> [text]
+        self.full = []
+
+    def add(self, model, area, text):
+        k = (model, area)
+        self.counts[k] = self.counts.get(k, 0) + 1
+        if len(self.examples[k]) < self.show:
+            self.examples[k].append(text)
+        self.full.append("%s | %s | %s" % (model, area, text))
+
+    def ensure(self, model):
+        for a in AREAS:
+            self.counts.setdefault((model, a), 0)
+
+
+def area_of(report_area, key):
+    if report_area == "inputs":
+        return "input bytes"
+    if report_area in ("queries", "outputs", "memory", "matmul"):
+        return report_area
+    return "outputs"
+
+
+def compare_reports(t, model, case, ours, vendor):
+    keys = list(ours.items)
+    keys += [k for k in vendor.items if k not in ours.items]
+    for k in keys:
+        area, key = k
+        if area == "runtime":
+            continue
+        a, b = ours.items.get(k), vendor.items.get(k)
+        where = "%s %s" % (case, key)
+        if a is None or b is None:
+            t.add(model, area_of(area, key), "%s: rknpu-bm %s, vendor %s" % (
+                where, "'%s'" % a if a is not None else "no answer",
+                "'%s'" % b if b is not None else "no answer"))
+            continue
+        if a.startswith("blob ") and b.startswith("blob "):
+            x, y = ours.blob(a), vendor.blob(b)
+            if x != y:
+                t.add(model, area_of(area, key), "%s: %s" % (
+                    where, describe_bytes(x, y, as_float="want_float1" in key or
+                                          "float32" in key or "fp32" in key)))
+        elif a != b:
+            t.add(model, area_of(area, key), "%s: rknpu-bm '%s', vendor '%s'" % (where, a, b))
+    for name, r in (("rknpu-bm", ours), ("vendor", vendor)):
+        if not r.finished:
+            t.add(model, "outputs", "%s: the %s client did not finish (its last answer: %s)" % (
+                case, name, "/".join(list(r.items)[-1]) if r.items else "none"))
+
+
+TASK_FIELDS = ["flags", "enable_mask", "int_mask", "int_clear", "regcfg_amount"]
+SLICE_FIELDS = ["core", "first", "count", "pp", "task_con", "int_mask", "int_clear"]
+
+
+def job_shape(job):
+    """A job's cores and task counts, e.g. 'core0:2 core1:3'."""
+    return " ".join("core%d:%d" % (s["core"], s["count"]) for s in job["slices"])
+
+
+def tasks_by_core(jobs):
+    """{core: [(job, task)]} in submission order: what each core ran."""
+    out = collections.OrderedDict()
+    for job in jobs:
+        for s in job["slices"]:
+            out.setdefault(s["core"], []).extend((job, tsk) for tsk in s["tasks"])
+    return out
+
+
+def task_registers(task, normaliser):
+    """A task's words as {(target, register): [normalised values in order]}
+    and the order of first writes."""
+    regs, order = collections.OrderedDict(), []
+    for w in task.get("words") or []:
+        target, _, reg = word_fields(w)
+        key = (target, reg)
+        if key not in regs:
+            order.append(key)
+        regs.setdefault(key, []).append(normaliser.word(w))
+    return regs, order
+
+
+def signature(task):
+    """What a task is, for lining two runs' tasks up: its units and the
+    registers it writes (not their values, not their order)."""
+    return (task.get("enable_mask"),
+            frozenset((w[:4], w[-4:]) for w in task.get("words") or []))
+
+
+def compare_pair(t, model, tw, ta, tb, no, nv):
+    for f in TASK_FIELDS:
+        if ta.get(f) != tb.get(f):
+            t.add(model, "submissions", "%s %s: rknpu-bm %s, vendor %s" % (
+                tw, f, ta.get(f), tb.get(f)))
+    ra, oa = task_registers(ta, no)
+    rb, ob = task_registers(tb, nv)
+    for key in list(ra) + [k for k in rb if k not in ra]:
+        va, vb = ra.get(key), rb.get(key)
+        if va != vb:
+            t.add(model, "submissions", "%s register %04x:%04x: rknpu-bm %s, vendor %s" % (
+                tw, key[0], key[1], "; ".join(v[10:] for v in va) if va else "not written",
+                "; ".join(v[10:] for v in vb) if vb else "not written"))
+    common = [k for k in oa if k in rb]
+    if common != [k for k in ob if k in ra]:
+        t.add(model, "submissions", "%s: the registers both write come in another order" % tw)
+
+
+def compare_tasks(t, model, where, seq_o, seq_v, lo, lv, regs):
+    """Two cores' task sequences, lined up by what each task is (difflib on
+    signatures): a task only one runtime ran is one difference; lined-up tasks
+    are compared record field by field and register by register."""
+    norm = {}
+
+    def normaliser(side, job, log):
+        return norm.setdefault((side, id(job)), Normaliser(log, job, regs["address"],
+                                                          regs["link"]))
+    sig_o = [signature(tsk) for _, tsk in seq_o]
+    sig_v = [signature(tsk) for _, tsk in seq_v]
+    matcher = difflib.SequenceMatcher(None, sig_o, sig_v, autojunk=False)
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        pairs = list(zip(range(i1, i2), range(j1, j2)))
+        for i, j in pairs:
+            (jo, ta), (jv, tb) = seq_o[i], seq_v[j]
+            tw = "%s task %d/%d (records %d/%d)" % (where, i, j, ta["i"], tb["i"])
+            compare_pair(t, model, tw, ta, tb, normaliser("o", jo, lo), normaliser("v", jv, lv))
+        for i in range(i1 + len(pairs), i2):
+            ta = seq_o[i][1]
+            t.add(model, "submissions", "%s task %d (record %d, enable 0x%x, %d words): only "
+                  "in rknpu-bm" % (where, i, ta["i"], ta.get("enable_mask", 0),
+                                   len(ta.get("words") or [])))
+        for j in range(j1 + len(pairs), j2):
+            tb = seq_v[j][1]
+            t.add(model, "submissions", "%s task %d (record %d, enable 0x%x, %d words): only "
+                  "in vendor" % (where, j, tb["i"], tb.get("enable_mask", 0),
+                                 len(tb.get("words") or [])))
+
+
+def compare_jobs(t, model, where, jo, jv):
+    """How the runs were cut into jobs and what the PC was given per slice."""
+    shape_o = [job_shape(j) for j in jo]
+    shape_v = [job_shape(j) for j in jv]
+    if shape_o != shape_v:
+        def brief(shapes):
+            text = "; ".join(shapes[:4]) + ("; ..." if len(shapes) > 4 else "")
+            return "%d job(s) [%s]" % (len(shapes), text)
+        t.add(model, "submissions", "%s: rknpu-bm %s, vendor %s" % (
+            where, brief(shape_o), brief(shape_v)))
+        for f in SLICE_FIELDS[3:]:  # beyond core/first/count: what the PC was given
+            vo = sorted({s[f] for j in jo for s in j["slices"]})
+            vv = sorted({s[f] for j in jv for s in j["slices"]})
+            if vo != vv:
+                t.add(model, "submissions", "%s slices' %s: rknpu-bm %s, vendor %s" % (
+                    where, f, vo, vv))
+        return
+    for j, (a, b) in enumerate(zip(jo, jv)):
+        for k, (x, y) in enumerate(zip(a["slices"], b["slices"])):
+            for f in SLICE_FIELDS:
+                if x.get(f) != y.get(f):
+                    t.add(model, "submissions", "%s job %d slice %d %s: rknpu-bm %s, vendor %s"
+                          % (where, j, k, f, x.get(f), y.get(f)))
+
+
+def compare_submissions(t, model, case, lo, lv, regs):
+    marks = list(lo.by_mark) + [m for m in lv.by_mark if m not in lo.by_mark]
+    for m in marks:
+        jo, jv = jobs_of(lo.by_mark.get(m, [])), jobs_of(lv.by_mark.get(m, []))
+        where = "%s %s" % (case, m)
+        compare_jobs(t, model, where, jo, jv)
+        co, cv = tasks_by_core(jo), tasks_by_core(jv)
+        for core in list(co) + [c for c in cv if c not in co]:
+            compare_tasks(t, model, "%s core %d" % (where, core), co.get(core, []),
+                          cv.get(core, []), lo, lv, regs)
+
+
+# ---- input bytes --------------------------------------------------------------------------
+
+def input_addresses(job, relocs, regs, n_inputs):
+    """Where each input is read: from the model's relocation table (the record
+    and word an input tensor's address is patched into), else, for one input,
+    the first CNA feature address of the job."""
+    found = {}
+    words = {}
+    for s in job["slices"]:
+        for tsk in s["tasks"]:
+            words[tsk["i"]] = tsk.get("words") or []
+    for i, (record, word) in (relocs or {}).items():
+        w = words.get(record, [])
+        if word < len(w):
+            found[i] = word_fields(w[word])[1]
+    if not found and n_inputs == 1:
+        for s in job["slices"]:
+            for tsk in s["tasks"]:
+                for w in tsk.get("words") or []:
+                    _, value, reg = word_fields(w)
+                    if reg == regs["feature"] and 0 not in found:
+                        found[0] = value
+    return found
+
+
+def compare_input_bytes(t, model, case, ours, vendor, lo, lv, relocs, regs):
+    n_in = 0
+    while ("queries", "init/INPUT_ATTR[%d]" % n_in) in ours.items and \
+            ours.items[("queries", "init/INPUT_ATTR[%d]" % n_in)] == "ret 0":
+        n_in += 1
+    for (area, key), value in ours.items.items():
+        if area != "inputs" or not key.endswith("/run") or "#" in key:
+            continue
+        mark = key[:-len("/run")]
+        if value != "ret 0" or vendor.items.get((area, key)) != "ret 0":
+            continue  # return codes are compared with the report
+        jo, jv = jobs_of(lo.by_mark.get(mark, [])), jobs_of(lv.by_mark.get(mark, []))
+        if not jo or not jv:
+            t.add(model, "input bytes", "%s %s: no submission to read the inputs from "
+                  "(rknpu-bm %d jobs, vendor %d)" % (case, mark, len(jo), len(jv)))
+            continue
+        ao = input_addresses(jo[0], relocs, regs, n_in)
+        av = input_addresses(jv[0], relocs, regs, n_in)
+        for i in range(n_in):
+            so = ours.attr("init/NATIVE_INPUT_ATTR[%d]" % i).get("size_with_stride", 0)
+            sv = vendor.attr("init/NATIVE_INPUT_ATTR[%d]" % i).get("size_with_stride", 0)
+            if i not in ao or i not in av:
+                t.add(model, "input bytes", "%s %s input %d: its address not found (%s)" % (
+                    case, mark, i, "rknpu-bm" if i not in ao else "vendor"))
+                continue
+            n = min(so, sv) if so and sv else max(so, sv)
+            bo, ko = lo.read(jo[0]["first_event"], ao[i], n)
+            bv, kv = lv.read(jv[0]["first_event"], av[i], n)
+            if so != sv:
+                t.add(model, "input bytes", "%s %s input %d: buffer sizes %d vs %d" % (
+                    case, mark, i, so, sv))
+            if not ko.all() or not kv.all():
+                t.add(model, "input bytes", "%s %s input %d: %d/%d bytes never written by the CPU"
+                      % (case, mark, i, int((~ko).sum()), int((~kv).sum())))
+            if not np.array_equal(bo, bv):
+                t.add(model, "input bytes", "%s %s input %d: %s" % (
+                    case, mark, i, describe_bytes(bo.tobytes(), bv.tobytes())))
+
+
+def input_relocs(relocs_text, n_inputs_tensors):
+    """{input index: (record, word in the record)} from rknn-inspect --relocs --tasks."""
+    if not relocs_text:
+        return None
+    tasks = []
+    for m in re.finditer(r"^task\s+(\d+) .* amount (\d+) regcmd \+0x([0-9a-f]+)", relocs_text,
+                         re.M):
+        tasks.append((int(m.group(1)), int(m.group(3), 16) // 8, int(m.group(2)) + 4))
+    graph = re.search(r"inputs \[([0-9,]*)\]", relocs_text)
+    if not graph:
+        return None
+    inputs = [int(x) for x in graph.group(1).split(",") if x]
+    out = {}
+    for m in re.finditer(r"^reloc .* tensor (\d+) word (\d+) ", relocs_text, re.M):
+        tensor, word = int(m.group(1)), int(m.group(2))
+        if tensor not in inputs:
+            continue
+        i = inputs.index(tensor)
+        if i in out:
+            continue
+        for rec, start, n in tasks:
+            if start <= word < start + n:
+                out[i] = (rec, word - start)
+                break
+    return out
+
+
+# ---- matmul conversions ----------------------------------------------------------------------
+
+MM_ELEM = {"fp16_fp32": 2.0, "int8_int32": 1.0, "int4_int16": 0.5}
+
+
+def compare_conversions(t, model, case, ours, vendor, lo, lv, regs):
+    for (area, key), value in ours.items.items():
+        if area != "matmul" or not key.endswith("/run") or value != "ret 0":
+            continue
+        if vendor.items.get((area, key)) != "ret 0":
+            continue
+        name = key[:-len("/run")]
+        m = re.match(r"(\w+)/(\d+)x(\d+)x(\d+)/B(\w+)_AC(\w+)$", name)
+        if not m:
+            continue
+        typ, M, K, N = m.group(1), int(m.group(2)), int(m.group(3)), int(m.group(4))
+        operands = []
+        if m.group(5) == "normal":
+            operands.append(("B", regs["weight"], int(K * N * MM_ELEM[typ])))
+        if m.group(6) == "normal":
+            operands.append(("A", regs["feature"], int(M * K * MM_ELEM[typ])))
+        jo, jv = jobs_of(lo.by_mark.get(name, [])), jobs_of(lv.by_mark.get(name, []))
+        if not jo or not jv:
+            continue  # the submissions area counts missing jobs
+        for what, reg, size in operands:
+            addr = []
+            for job in (jo[0], jv[0]):
+                a = None
+                for s in job["slices"]:
+                    for tsk in s["tasks"]:
+                        for w in tsk.get("words") or []:
+                            _, v, r = word_fields(w)
+                            if r == reg and a is None:
+                                a = v
+                addr.append(a)
+            if None in addr:
+                t.add(model, "conversions", "%s %s %s: no address register 0x%04x" % (
+                    case, name, what, reg))
+                continue
+            bo, ko = lo.read(jo[0]["first_event"], addr[0], size)
+            bv, kv = lv.read(jv[0]["first_event"], addr[1], size)
+            if not np.array_equal(bo, bv) or not np.array_equal(ko, kv):
+                t.add(model, "conversions", "%s %s %s as the NPU reads it: %s" % (
+                    case, name, what, describe_bytes(bo.tobytes(), bv.tobytes())))
+
+
+# ---- the vendor's answers on the virtual NPU must be right -----------------------------
+
+def vendor_problems(cases):
+    """What says the virtual NPU failed the vendor runtime: a submission it
+    could not execute (the stand-in's 'SUBMIT n failed' lines), or a matmul
+    result the vendor runtime got off the CPU reference."""
+    out = []
+    for c in cases:
+        log = os.path.join(c["vendor"], "client.log")
+        if os.path.isfile(log):
+            with open(log, errors="replace") as f:
+                for line in f:
+                    if "rknpu-standin: SUBMIT" in line and "failed" in line:
+                        out.append("VIRTUAL NPU: %s %s: %s" % (c["model"], c["case"],
+                                                               line.strip()))
+        rep = os.path.join(c["vendor"], "report.tsv")
+        if os.path.isfile(rep):
+            with open(rep, errors="replace") as f:
+                for line in f:
+                    parts = line.rstrip("\n").split("\t")
+                    if len(parts) == 3 and parts[0] == "matmul" and \
+                            parts[1].endswith("/reference") and parts[2].startswith("MISMATCH"):
+                        out.append("VIRTUAL NPU: %s vendor matmul %s: %s" % (
+                            c["model"], parts[1], parts[2]))
+    if out:
+        out.insert(0, "the vendor runtime on the virtual NPU: %d problem(s) (virtual NPU defects "
+                   "to fix):" % len(out))
+    return out
+
+
+# ---- main ------------------------------------------------------------------------------------
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("manifest")
+    ap.add_argument("regs_def")
+    ap.add_argument("report")
+    ap.add_argument("--show", type=int, default=3)
+    a = ap.parse_args()
+    offsets = register_offsets(a.regs_def)
+    regs = {"address": {offsets[n] for n in ADDRESS_REGS}, "link": offsets[PC_LINK],
+            "feature": offsets["CNA_FEATURE_DATA_ADDR"], "weight": offsets["CNA_DCOMP_ADDR0"]}
+    with open(a.manifest) as f:
+        cases = json.load(f)
+    t = Tally(a.show)
+    models = []
+    for c in cases:
+        model = c["model"]
+        if model not in models:
+            models.append(model)
+            t.ensure(model)
+        ours, vendor = Report(c["ours"]), Report(c["vendor"])
+        lo, lv = Log(c["ours"]), Log(c["vendor"])
+        compare_reports(t, model, c["case"], ours, vendor)
+        compare_submissions(t, model, c["case"], lo, lv, regs)
+        text = None
+        if c.get("relocs_file") and os.path.isfile(c["relocs_file"]):
+            with open(c["relocs_file"]) as f:
+                text = f.read()
+        relocs = input_relocs(text, None)
+        compare_input_bytes(t, model, c["case"], ours, vendor, lo, lv, relocs, regs)
+        compare_conversions(t, model, c["case"], ours, vendor, lo, lv, regs)
+    lines = []
+    total = 0
+    for model in models:
+        n = sum(t.counts[(model, area)] for area in AREAS)
+        total += n
+        lines.append("%s: %d differences (%s)" % (model, n, ", ".join(
+            "%s %d" % (area, t.counts[(model, area)]) for area in AREAS)))
+        for area in AREAS:
+            for e in t.examples[(model, area)]:
+                lines.append("  %s: %s" % (area, e))
+    lines.append("vendor-diff: %d differences" % total)
+    problems = vendor_problems(cases)
+    lines[-1:-1] = problems
+    with open(a.report, "w") as f:
+        f.write("\n".join(lines[:-1]) + "\n\n# every difference\n")
+        f.write("\n".join(t.full) + "\n")
+        f.write(lines[-1] + "\n")
+    print("\n".join(lines))
+    print("full report: %s" % a.report)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
