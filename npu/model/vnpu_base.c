@@ -201,6 +201,9 @@ int vnpu_base_init(const npu_soc_profile *soc)
      * 16 int8 (vnpu.md §6) and 8 fp16 (by the same ratio, unverified) */
     vnpu_soc.kgroup_int8 = rk356x ? 16 : 32;
     vnpu_soc.kgroup_fp16 = rk356x ? 8 : 16;
+    /* int4: RK3588's documented native matmul B is [N/64][K/32][64][32]
+     * (vnpu.md §6.3); hardware.md §2.3 lists int4 for RK3588 only */
+    vnpu_soc.kgroup_int4 = soc->id == RKNPU_SOC_RK3588 ? 64 : 0;
     vnpu_soc.bs_group = rk356x ? 4 : 8;         /* vnpu.md §7.1 */
     vnpu_soc.dw_slice_bytes = rk356x ? 32 : 64; /* hardware.md §4.3 (iav / Mesa) */
     vnpu_soc.cvt_bit0_enable = (uint8_t)rk356x; /* vnpu.md §5.3 reading (A) */

@@ -50,7 +50,7 @@ enum vnpu_unit {
 };
 
 /* Precision codes (hardware.md §4.5): CNA/CORE and DPU share 0 int8, 1 int16,
- * 2 fp16, 3 bf16; DPU adds 4 int32, 5 fp32. */
+ * 2 fp16, 3 bf16, 6 int4; DPU adds 4 int32, 5 fp32. */
 enum vnpu_precision {
     VNPU_PREC_INT8 = 0,
     VNPU_PREC_INT16 = 1,
@@ -58,6 +58,7 @@ enum vnpu_precision {
     VNPU_PREC_BF16 = 3,
     VNPU_PREC_INT32 = 4,
     VNPU_PREC_FP32 = 5,
+    VNPU_PREC_INT4 = 6,
 };
 
 /* Everything that differs per SoC and matters to the data path. */
@@ -67,6 +68,7 @@ typedef struct {
     uint8_t rk356x;          /* RK356x field maps (CBUF_CON1, PAD value, algo bits, ...) */
     uint8_t kgroup_int8;     /* kernels per weight group, int8 */
     uint8_t kgroup_fp16;     /* kernels per weight group, fp16 */
+    uint8_t kgroup_int4;     /* kernels per weight group, int4 (0: no int4 MAC) */
     uint8_t bs_group;        /* channels per group of the BS operand stream */
     uint8_t dw_slice_bytes;  /* depthwise weight slice width in bytes */
     uint8_t cvt_bit0_enable; /* CNA CVT_CON0[0]: 1 = converter enable, 0 = bypass */
@@ -230,6 +232,15 @@ static inline unsigned vnpu_prec_bytes(unsigned prec)
     case VNPU_PREC_FP32: return 4;
     default: return 0;
     }
+}
+
+/* Kernels per MAC weight group for CORE input of precision `prec` (fp32
+ * reaches the DPU only from MRDMA; it counts with fp16). */
+static inline uint32_t vnpu_kgroup(const vnpu_soc_cfg *cfg, unsigned prec)
+{
+    if (prec == VNPU_PREC_FP16 || prec == VNPU_PREC_FP32)
+        return cfg->kgroup_fp16;
+    return prec == VNPU_PREC_INT4 ? cfg->kgroup_int4 : cfg->kgroup_int8;
 }
 
 /* x >> sh rounded toward minus infinity (arithmetic shift), sh 0..63. */

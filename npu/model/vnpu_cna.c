@@ -1,7 +1,7 @@
 /*
  * vnpu_cna.c - CNA (feature/weight fetch, input converter, padding) and
  * CORE (MAC array + accumulator) of the virtual NPU: direct and depthwise
- * convolution, int8 (exact int32 accumulation) and fp16 (fp32
+ * convolution, int8 and int4 (exact int32 accumulation) and fp16 (fp32
  * accumulation), feeding the DPU row by row.
  *
  * Layouts (what the model reads; hardware.md §4, vnpu.md §5, §6):
@@ -13,14 +13,18 @@
  *  - Input, ARGB_IN = 0 (NC1HWC2, C2 = atom / elem): element (c, y, x) at
  *    FEATURE_DATA_ADDR + (c / C2) * surf + y * line + x * atom + (c % C2) *
  *    elem. RK356x: line = LINE_STRIDE * atom, surf = SURF_STRIDE * atom.
- *    RK3588: line = LINE_STRIDE / 4 * atom (group-line fetch; LINE_STRIDE
- *    itself when GROUP_LINE_OFF = 1), surf = (SURF_STRIDE + LINE_STRIDE) *
- *    atom with SURF_STRIDE a 28-bit two's complement (hardware.md §4.2).
+ *    RK3588: line = LINE_STRIDE / 4 * atom and surf = (SURF_STRIDE +
+ *    LINE_STRIDE) * atom (group-line fetch), or with GROUP_LINE_OFF = 1
+ *    line = LINE_STRIDE * atom and surf = (SURF_STRIDE + 1) * atom (one-pixel
+ *    lines only); SURF_STRIDE is a 28-bit two's complement (vnpu.md §5.2).
+ *    Surfaces may interleave with the lines (row-major matmul A).
+ *  - int4 (RK3588, vnpu.md §6.3): C2 = 32, two elements a byte, the even
+ *    element in the high nibble; NC1HWC2 and direct convolution only.
  *  - Weights at DCOMP_ADDR0 (with DCOMP_CTRL = 1 first decompressed,
  *    vnpu.md §6.2): [kernel group][input slice][ky][kx][kernel in
- *    group][channel in slice]; groups of 32 (int8) / 16 (fp16) kernels on
- *    RK3588, 16 / 8 on RK356x, the last group compact; slices of 32
- *    channels (16 for fp16 on RK356x), the last one compact.
+ *    group][channel in slice]; groups of 32 (int8) / 16 (fp16) / 64 (int4)
+ *    kernels on RK3588, 16 / 8 on RK356x, the last group compact; slices of
+ *    32 channels (16 for fp16 on RK356x), the last one compact.
  *    Depthwise (CONV_MODE 3, WEIGHT_KERNELS 1): [slice][ky][kx][channel],
  *    slices of 64 bytes (RK3588) / 32 bytes (RK356x), the last compact.
  *  - Padding: PAD_CON0 top/left, bottom/right implied by the output size
@@ -67,8 +71,9 @@ static _Alignas(16) union {
 static int32_t vnpu_sumx[VNPU_ACC_ELEMS];
 
 typedef struct {
-    unsigned prec, elem;
-    int fp, dw;
+    unsigned prec, elem; /* elem: bytes of an int8/fp16 element (int4: 0, see nib) */
+    unsigned nib;        /* nibbles of an element: 1 int4, 2 int8, 4 fp16 */
+    int fp, dw, int4;
     uint32_t hin, win, cin, creal;
     uint32_t hout, wout, kout;
     uint32_t nker; /* kernels with weights (dw: channels computed) */
@@ -83,6 +88,21 @@ typedef struct {
     int64_t cvt_scale[4], cvt_off[4];
     unsigned cvt_trunc[4];
 } vnpu_conv;
+
+/* Bytes of n elements of the task's precision (int4: two a byte). */
+static uint64_t vnpu_elem_bytes(const vnpu_conv *g, uint64_t n)
+{
+    return (n * g->nib + 1u) / 2u;
+}
+
+/* Element i of packed int4 data, sign-extended: two elements a byte, the
+ * even one in the high nibble (vnpu.md §6.3). */
+static int8_t vnpu_int4_at(const uint8_t *p, size_t i)
+{
+    unsigned v = i % 2u ? p[i / 2u] % 16u : p[i / 2u] / 16u;
+
+    return (int8_t)(v >= 8u ? (int)v - 16 : (int)v);
+}
 
 /* ---- register decode -------------------------------------------------------- */
 
@@ -115,10 +135,33 @@ static int vnpu_cbuf_check(vnpu_task *t, const vnpu_conv *g)
                                  "banks (a CBUF bank overflow)");
     /* an input line of every channel must fit its entries (vendor streams
      * write as many or more: 24 fp16 channels counted as 32) */
-    if (!argb && (uint64_t)entries * 64u < (uint64_t)g->win * g->cin * g->elem)
+    if (!argb && (uint64_t)entries * 64u < vnpu_elem_bytes(g, (uint64_t)g->win * g->cin))
         return vnpu_inconsistent(t, NPU_CNA_CBUF_CON1, NPU_CNA_DATA_SIZE1,
                                  "DATA_ENTRIES hold less than one input line of DATAIN_CHANNEL "
                                  "channels (K does not match the CBUF entries)");
+    return 0;
+}
+
+/* int4 as the vendor's matmul streams use it (vnpu.md §6.3): a direct
+ * convolution of whole 32-channel atoms and whole 64-kernel groups, without
+ * padding, packed input or the converter. What the rest would do with
+ * nibbles (the pad value's width, a compact slice of half bytes) is not
+ * known, so it is refused. */
+static int vnpu_int4_checks(vnpu_task *t, const vnpu_conv *g)
+{
+    uint32_t con1 = R(t, NPU_CNA_CONV_CON1);
+
+    if (g->dw || NPU_CNA_CONV_CON1_DECONV_GET(con1) || NPU_CNA_CONV_CON1_ARGB_IN_GET(con1))
+        return vnpu_unsupported(t, NPU_CNA_CONV_CON1,
+                                "int4 input other than a direct convolution of NC1HWC2 data");
+    if (g->cin % 32u != 0)
+        return vnpu_unsupported(t, NPU_CNA_DATA_SIZE1,
+                                "int4 input channels that are not whole 32-channel atoms");
+    if (g->nker % t->cfg->kgroup_int4 != 0)
+        return vnpu_unsupported(t, NPU_CNA_WEIGHT_SIZE2,
+                                "int4 kernels that are not whole 64-kernel groups");
+    if (g->pt || g->pl || g->hp != g->hin || g->wp != g->win)
+        return vnpu_unsupported(t, NPU_CNA_PAD_CON0, "padding of int4 input");
     return 0;
 }
 
@@ -138,10 +181,14 @@ static int vnpu_conv_decode(vnpu_task *t, vnpu_conv *g)
                                 "this CONV_MODE (only 0 direct, 3 depthwise)");
     g->dw = mode == 3;
     g->prec = NPU_CNA_CONV_CON1_IN_PRECISION_GET(con1);
-    if (g->prec != VNPU_PREC_INT8 && g->prec != VNPU_PREC_FP16)
-        return vnpu_unsupported(t, NPU_CNA_CONV_CON1, "this IN_PRECISION (only int8, fp16)");
+    if (g->prec == VNPU_PREC_INT4 && !t->cfg->kgroup_int4)
+        return vnpu_unsupported(t, NPU_CNA_CONV_CON1, "int4 IN_PRECISION outside RK3588");
+    if (g->prec != VNPU_PREC_INT8 && g->prec != VNPU_PREC_FP16 && g->prec != VNPU_PREC_INT4)
+        return vnpu_unsupported(t, NPU_CNA_CONV_CON1, "this IN_PRECISION (only int8, fp16, int4)");
     g->fp = g->prec == VNPU_PREC_FP16;
-    g->elem = g->fp ? 2u : 1u;
+    g->int4 = g->prec == VNPU_PREC_INT4;
+    g->elem = g->fp ? 2u : g->int4 ? 0u : 1u;
+    g->nib = g->fp ? 4u : g->int4 ? 1u : 2u;
     if (NPU_CNA_CONV_CON2_CSC_DO_EN_GET(con2) || NPU_CNA_CONV_CON2_CSC_WO_EN_GET(con2))
         return vnpu_unsupported(t, NPU_CNA_CONV_CON2, "CSC_DO_EN/CSC_WO_EN");
     g->sx = NPU_CNA_CONV_CON3_CONV_X_STRIDE_GET(con3);
@@ -165,7 +212,7 @@ static int vnpu_conv_decode(vnpu_task *t, vnpu_conv *g)
         return vnpu_unsupported(t, NPU_CNA_CONV_CON3, "multi-core NN_MODE");
     if (NPU_CNA_FC_CON0_FC_SKIP_EN_GET(R(t, NPU_CNA_FC_CON0)))
         return vnpu_unsupported(t, NPU_CNA_FC_CON0, "zero skipping");
-    g->dcomp = vnpu_dcomp_enabled(t, g->fp);
+    g->dcomp = vnpu_dcomp_enabled(t, g->prec);
     if (g->dcomp < 0)
         return -1;
     if (NPU_CORE_CLIP_TRUNCATE_CLIP_TRUNCATE_GET(R(t, NPU_CORE_CLIP_TRUNCATE)))
@@ -242,6 +289,8 @@ static int vnpu_conv_decode(vnpu_task *t, vnpu_conv *g)
                                      "padding");
         g->wp = (uint32_t)need_w;
     }
+    if (g->int4 && vnpu_int4_checks(t, g) != 0)
+        return -1;
     uint32_t padv = t->cfg->rk356x ? NPU_CNA_PAD_CON0_RK356X_PAD_VALUE_GET(R(t, NPU_CNA_PAD_CON0))
                                    : R(t, NPU_CNA_PAD_CON1);
     g->pad_i8 = (int8_t)(uint8_t)padv;
@@ -287,8 +336,10 @@ static int vnpu_cvt_decode(vnpu_task *t, vnpu_conv *g)
         g->cvt_on = 0; /* e.g. RK356x identity tasks (0xA) read with bit 0 = bypass */
     if (!g->cvt_on)
         return 0;
-    if (g->fp)
-        return vnpu_unsupported(t, NPU_CNA_CVT_CON0, "the input converter on fp16 data");
+    if (g->fp || g->int4)
+        return vnpu_unsupported(t, NPU_CNA_CVT_CON0,
+                                g->fp ? "the input converter on fp16 data"
+                                      : "the input converter on int4 data");
     if (NPU_CNA_CVT_CON0_ROUND_TYPE_GET(c0))
         return vnpu_unsupported(t, NPU_CNA_CVT_CON0, "converter ROUND_TYPE = 1");
     if (g->creal > 4)
@@ -382,7 +433,7 @@ static int vnpu_load_argb(vnpu_task *t, vnpu_conv *g)
 static int vnpu_load_nc1hwc2(vnpu_task *t, vnpu_conv *g)
 {
     uint32_t atom = t->cfg->atom;
-    uint32_t c2 = atom / g->elem;
+    uint32_t c2 = atom * 2u / g->nib;
     uint32_t c1 = (g->cin + c2 - 1u) / c2;
     uint32_t line = NPU_CNA_DMA_CON1_LINE_STRIDE_GET(R(t, NPU_CNA_DMA_CON1));
     int64_t surf = vnpu_sext(R(t, NPU_CNA_DMA_CON2), 28);
@@ -394,12 +445,24 @@ static int vnpu_load_nc1hwc2(vnpu_task *t, vnpu_conv *g)
         surf_b = (uint64_t)(surf < 0 ? 0 : surf) * atom;
         if (surf < 0)
             return vnpu_unsupported(t, NPU_CNA_DMA_CON2, "a negative surface stride");
+    } else if (NPU_CNA_CONV_CON1_GROUP_LINE_OFF_GET(R(t, NPU_CNA_CONV_CON1))) {
+        /* one line per fetch: the next surface starts SURF_STRIDE atoms after
+         * the first line's pixel. Only one-pixel lines were seen (the matmul
+         * API's row-major A, vnpu.md §5.2); whether SURF_STRIDE counts from
+         * the line's end in wider ones is not known. */
+        if (g->win != 1)
+            return vnpu_unsupported(t, NPU_CNA_CONV_CON1,
+                                    "GROUP_LINE_OFF with NC1HWC2 lines of more than one pixel");
+        line_b = (uint64_t)line * atom;
+        if (surf + 1 < 0)
+            return vnpu_inconsistent(t, NPU_CNA_DMA_CON2, NPU_CNA_CONV_CON1,
+                                     "SURF_STRIDE + 1 is negative");
+        surf_b = (uint64_t)(surf + 1) * atom;
     } else {
-        unsigned group = NPU_CNA_CONV_CON1_GROUP_LINE_OFF_GET(R(t, NPU_CNA_CONV_CON1)) ? 1u : 4u;
-        if (line % group != 0)
+        if (line % 4u != 0)
             return vnpu_unsupported(t, NPU_CNA_DMA_CON1,
                                     "a group-line LINE_STRIDE that is not a multiple of 4");
-        line_b = (uint64_t)(line / group) * atom;
+        line_b = (uint64_t)(line / 4u) * atom;
         if (surf + (int64_t)line < 0)
             return vnpu_inconsistent(t, NPU_CNA_DMA_CON2, NPU_CNA_DMA_CON1,
                                      "SURF_STRIDE + LINE_STRIDE is negative");
@@ -408,9 +471,15 @@ static int vnpu_load_nc1hwc2(vnpu_task *t, vnpu_conv *g)
     if (line_b < (uint64_t)g->win * atom)
         return vnpu_inconsistent(t, NPU_CNA_DMA_CON1, NPU_CNA_DATA_SIZE0,
                                  "the line stride is shorter than DATAIN_WIDTH atoms");
-    if (c1 > 1 && surf_b < (uint64_t)g->hin * line_b)
+    /* the cube must not overlap itself: each surface holds all its lines, or
+     * each line all its surfaces (row-major matmul A) */
+    if (c1 > 1 && surf_b < (uint64_t)g->hin * line_b &&
+        (surf_b < (uint64_t)g->win * atom ||
+         (uint64_t)(c1 - 1u) * surf_b + (uint64_t)g->win * atom > line_b))
         return vnpu_inconsistent(t, NPU_CNA_DMA_CON2, NPU_CNA_DATA_SIZE0,
-                                 "the surface stride is shorter than DATAIN_HEIGHT lines");
+                                 "the surfaces overlap the lines (a surface stride shorter than "
+                                 "DATAIN_HEIGHT lines, and the surfaces of a line longer than "
+                                 "the line stride)");
     src = vnpu_dma_read(t, R(t, NPU_CNA_FEATURE_DATA_ADDR),
                         (uint64_t)(c1 - 1u) * surf_b + (uint64_t)(g->hin - 1u) * line_b +
                             (uint64_t)g->win * atom,
@@ -422,12 +491,14 @@ static int vnpu_load_nc1hwc2(vnpu_task *t, vnpu_conv *g)
         for (uint32_t x = 0; x < g->win; x++) {
             size_t o = ((size_t)(y * g->dy + g->pt) * g->wp + x * g->dx + g->pl) * g->cin;
             for (uint32_t c = 0; c < g->cin; c++) {
-                const uint8_t *e = src + (size_t)(c / c2) * surf_b + (size_t)y * line_b +
-                                   (size_t)x * atom + (size_t)(c % c2) * g->elem;
+                const uint8_t *a =
+                    src + (size_t)(c / c2) * surf_b + (size_t)y * line_b + (size_t)x * atom;
                 if (g->fp)
-                    vnpu_x.f32[o + c] = vnpu_f16_to_f32(vnpu_ld16(e));
+                    vnpu_x.f32[o + c] = vnpu_f16_to_f32(vnpu_ld16(a + (size_t)(c % c2) * 2u));
+                else if (g->int4)
+                    vnpu_x.i8[o + c] = vnpu_int4_at(a, c % c2);
                 else
-                    vnpu_x.i8[o + c] = vnpu_cvt_apply(g, e[0], c);
+                    vnpu_x.i8[o + c] = vnpu_cvt_apply(g, a[c % c2], c);
             }
         }
     }
@@ -464,13 +535,15 @@ static uint32_t vnpu_weight_slice(const vnpu_task *t, const vnpu_conv *g)
  * count when it pads them within the last slice. */
 static uint32_t vnpu_weight_channels(vnpu_task *t, const vnpu_conv *g, uint32_t taps)
 {
-    uint32_t per_tap = taps * g->elem, slice = vnpu_weight_slice(t, g);
-    uint32_t stored = R(t, NPU_CNA_WEIGHT_SIZE1) / per_tap;
+    /* in nibbles, so that int4's half bytes count too */
+    uint64_t per_tap = (uint64_t)taps * g->nib, size = 2u * (uint64_t)R(t, NPU_CNA_WEIGHT_SIZE1);
+    uint32_t slice = vnpu_weight_slice(t, g);
+    uint64_t stored = size / per_tap;
     uint32_t slice_end = (g->cin + slice - 1u) / slice * slice;
 
-    if (R(t, NPU_CNA_WEIGHT_SIZE1) % per_tap != 0 || stored < g->cin || stored > slice_end)
+    if (size % per_tap != 0 || stored < g->cin || stored > slice_end)
         return g->cin;
-    return stored;
+    return (uint32_t)stored;
 }
 
 /* Repack to [kernel][ky][kx][channel] (direct) or [ky][kx][channel] (dw). */
@@ -480,7 +553,7 @@ static int vnpu_load_weights(vnpu_task *t, const vnpu_conv *g)
     /* kernels may hold their channels padded up to the 32-channel slice
      * (PP-OCRv4 det: 24 channels stored as 32, fp16) */
     uint32_t cin_w = vnpu_weight_channels(t, g, taps);
-    uint64_t per_kernel = (uint64_t)taps * cin_w * g->elem;
+    uint64_t per_kernel = vnpu_elem_bytes(g, (uint64_t)taps * cin_w);
     uint64_t total = g->dw ? per_kernel : per_kernel * g->nker;
     uint64_t scratch = (g->dw ? 1u : g->nker) * (uint64_t)taps * g->cin * (g->fp ? 4u : 1u);
     const uint8_t *src;
@@ -511,7 +584,7 @@ static int vnpu_load_weights(vnpu_task *t, const vnpu_conv *g)
         }
         return 0;
     }
-    uint32_t gsize = g->fp ? t->cfg->kgroup_fp16 : t->cfg->kgroup_int8;
+    uint32_t gsize = vnpu_kgroup(t->cfg, g->prec);
     uint32_t slice = vnpu_weight_slice(t, g);
     for (uint32_t k = 0; k < g->nker; k++) {
         uint32_t kg = k / gsize;
@@ -527,7 +600,8 @@ static int vnpu_load_weights(vnpu_task *t, const vnpu_conv *g)
                     vnpu_w.f32[((size_t)tap * g->cin + c) * g->nker + k] =
                         vnpu_f16_to_f32(vnpu_ld16(src + 2u * e));
                 else
-                    vnpu_w.i8[((size_t)k * taps + tap) * g->cin + c] = (int8_t)src[e];
+                    vnpu_w.i8[((size_t)k * taps + tap) * g->cin + c] =
+                        g->int4 ? vnpu_int4_at(src, e) : (int8_t)src[e];
             }
         }
     }

@@ -210,7 +210,7 @@ static int vnpu_dcomp_stream_decode(vnpu_task *t, vnpu_dcomp_stream *s, uint32_t
 
 /* 1 if DCOMP_CTRL asks for compressed weights, 0 if the weights are plain,
  * -1 after an error (programming the model has not established). */
-int vnpu_dcomp_enabled(vnpu_task *t, int fp)
+int vnpu_dcomp_enabled(vnpu_task *t, unsigned prec)
 {
     uint32_t ctrl = R(t, NPU_CNA_DCOMP_CTRL), regnum = R(t, NPU_CNA_DCOMP_REGNUM);
 
@@ -220,8 +220,10 @@ int vnpu_dcomp_enabled(vnpu_task *t, int fp)
         return vnpu_unsupported(t, NPU_CNA_DCOMP_CTRL, "this weight decompressor setting (only 1)");
     if (t->dev->soc->id != RKNPU_SOC_RK3588)
         return vnpu_unsupported(t, NPU_CNA_DCOMP_CTRL, "weight decompression outside RK3588");
-    if (fp)
-        return vnpu_unsupported(t, NPU_CNA_DCOMP_CTRL, "weight decompression of fp16 weights");
+    if (prec != VNPU_PREC_INT8) /* only int8 weights were seen compressed */
+        return vnpu_unsupported(t, NPU_CNA_DCOMP_CTRL,
+                                prec == VNPU_PREC_FP16 ? "weight decompression of fp16 weights"
+                                                       : "weight decompression of int4 weights");
     for (unsigned s = 0; s < VNPU_DCOMP_STREAMS; s++)
         if (npu_field_get(
                 regnum, NPU_CNA_DCOMP_REGNUM_STREAM0_SHIFT + s * NPU_CNA_DCOMP_REGNUM_STREAM0_WIDTH,

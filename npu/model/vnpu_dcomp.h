@@ -9,9 +9,10 @@
 
 #include "vnpu_base.h"
 
-/* 1 if DCOMP_CTRL asks for compressed weights, 0 if the weights are plain,
- * -1 after an error (programming the model has not established). */
-int vnpu_dcomp_enabled(vnpu_task *t, int fp);
+/* 1 if DCOMP_CTRL asks for compressed weights of precision `prec` (enum
+ * vnpu_precision), 0 if the weights are plain, -1 after an error
+ * (programming the model has not established). */
+int vnpu_dcomp_enabled(vnpu_task *t, unsigned prec);
 
 /* The `total` bytes of native weights decoded from the 16 streams at
  * DCOMP_ADDR0 (static storage of the model), or NULL after an error naming

@@ -4,9 +4,10 @@
  * with operands from registers or the BRDMA stream, BN stage (registers or
  * the NRDMA stream), EW stage with an ERDMA (per pixel or per channel) or
  * register operand (incl. RK3588's MRDMA+ERDMA COMB_USE form), the LUT,
- * OUT_CVT, int8/int16/int32/fp16/fp32 writes in NC1HWC2 or NONALIGN
- * (packed) form, flying mode (main input from MRDMA, several surfaces,
- * fp32 through both engines) and MRDMA unpooling.
+ * OUT_CVT, int8/int16/int32/fp16/fp32 writes in NC1HWC2 (one atom or, for
+ * RK356x 32-bit outputs, 16 bytes a pixel; lines lengthened by the notch)
+ * or NONALIGN (packed) form, flying mode (main input from MRDMA, several
+ * surfaces, fp32 through both engines) and MRDMA unpooling.
  *
  * Arithmetic (vnpu.md §7.4; rounding choices of vnpu.md §7.4, §10.3):
  *   t1 = acc + ALU_k + OW_k·Σx                     exact, 64-bit
@@ -73,6 +74,7 @@ struct vnpu_dpu_plan {
     uint32_t orig;  /* ORIG_CHANNEL + 1: the real channels (k pads them) */
     uint32_t k_out; /* channels written: whole surfaces up to orig */
     uint8_t fp;
+    unsigned in_prec; /* CORE's precision: picks the MAC kernel group */
     vnpu_stage bs, bn;
     uint8_t ow, ow_stream;
     int32_t ow_reg;
@@ -104,6 +106,9 @@ struct vnpu_dpu_plan {
     uint8_t *dst;
     uint32_t dst_surf;
     unsigned out_prec, out_elem, out_c2;
+    uint32_t out_pix;  /* bytes of a pixel in one surface: the atom, or 16 (vnpu.md §7.8) */
+    uint32_t out_w;    /* DATA_CUBE_WIDTH + 1: pixels per output line */
+    uint32_t out_line; /* bytes from one output line to the next (the notch included) */
     uint8_t nonalign;
 };
 
@@ -576,61 +581,6 @@ static int vnpu_out_cvt_prepare(vnpu_task *t, vnpu_dpu_plan *pl)
     return 0;
 }
 
-/* Output precision and the DST range. */
-static int vnpu_output_prepare(vnpu_task *t, vnpu_dpu_plan *pl, int flying)
-{
-    uint32_t fmt = R(t, NPU_DPU_DATA_FORMAT);
-    uint32_t fm = R(t, NPU_DPU_FEATURE_MODE_CFG);
-    uint32_t nsurf;
-    uint64_t bytes;
-
-    pl->out_prec = NPU_DPU_DATA_FORMAT_OUT_PRECISION_GET(fmt);
-    switch (pl->out_prec) {
-    case VNPU_PREC_INT8:
-    case VNPU_PREC_INT16:
-    case VNPU_PREC_INT32:
-        if (pl->fp)
-            return vnpu_unsupported(t, NPU_DPU_DATA_FORMAT, "an integer output from fp16");
-        break;
-    case VNPU_PREC_FP16:
-    case VNPU_PREC_FP32: break;
-    default: return vnpu_unsupported(t, NPU_DPU_DATA_FORMAT, "this output precision");
-    }
-    if (NPU_DPU_DATA_FORMAT_MC_SURF_OUT_GET(fmt))
-        return vnpu_unsupported(t, NPU_DPU_DATA_FORMAT, "MC_SURF_OUT");
-    pl->out_elem = vnpu_prec_bytes(pl->out_prec);
-    pl->out_c2 = t->cfg->atom / pl->out_elem;
-    /* the DPU writes the surfaces that hold ORIG_CHANNEL's channels, not the
-     * ones CHANNEL pads on (PP-OCRv4 det: 16 of 32 depthwise channels, in
-     * fp32 the next tensor's bytes) (vnpu.md §7) */
-    pl->k_out = (pl->orig + pl->out_c2 - 1u) / pl->out_c2 * pl->out_c2;
-    if (pl->k_out > pl->k)
-        pl->k_out = pl->k;
-    pl->nonalign = (uint8_t)NPU_DPU_FEATURE_MODE_CFG_NONALIGN_GET(fm);
-    if (pl->nonalign)
-        pl->k_out = pl->k; /* packed: every channel, as before */
-    pl->dst_surf = R(t, NPU_DPU_DST_SURF_STRIDE);
-    if (pl->nonalign) {
-        uint64_t surf_len = (uint64_t)NPU_DPU_FEATURE_MODE_CFG_SURF_LEN_GET(fm) * 8u;
-        if (!flying)
-            return vnpu_unsupported(t, NPU_DPU_FEATURE_MODE_CFG,
-                                    "NONALIGN output after a convolution");
-        bytes = (uint64_t)pl->npix * pl->k_out * pl->out_elem;
-        if (surf_len != bytes || pl->dst_surf != surf_len)
-            return vnpu_inconsistent(t, NPU_DPU_FEATURE_MODE_CFG, NPU_DPU_DST_SURF_STRIDE,
-                                     "NONALIGN SURF_LEN * 8 and DST_SURF_STRIDE must equal the "
-                                     "packed cube bytes");
-    } else {
-        nsurf = (pl->k_out + pl->out_c2 - 1u) / pl->out_c2;
-        if (nsurf > 1 && pl->dst_surf < (uint64_t)pl->npix * t->cfg->atom)
-            return vnpu_unsupported(t, NPU_DPU_DST_SURF_STRIDE,
-                                    "a surface stride smaller than one surface");
-        bytes = (uint64_t)(nsurf - 1u) * pl->dst_surf + (uint64_t)pl->npix * t->cfg->atom;
-    }
-    pl->dst = vnpu_dma_write(t, R(t, NPU_DPU_DST_BASE_ADDR), bytes, "DPU write", 1);
-    return pl->dst ? 0 : -1;
-}
-
 /* DPU FEATURE_MODE_CFG / DATA_FORMAT / cube checks common to both sources. */
 static int vnpu_dpu_mode_checks(vnpu_task *t, vnpu_dpu_plan *pl, unsigned in_prec, int flying,
                                 int depthwise)
@@ -667,13 +617,12 @@ static int vnpu_dpu_mode_checks(vnpu_task *t, vnpu_dpu_plan *pl, unsigned in_pre
         NPU_DPU_DATA_FORMAT_IN_PRECISION_GET(fmt) != in_prec)
         return vnpu_unsupported(t, NPU_DPU_DATA_FORMAT,
                                 "PROC/IN precisions that differ from the input data");
-    if (R(t, NPU_DPU_DATA_CUBE_NOTCH_ADDR) != 0)
-        return vnpu_unsupported(t, NPU_DPU_DATA_CUBE_NOTCH_ADDR, "a line notch");
     orig = NPU_DPU_DATA_CUBE_CHANNEL_ORIG_CHANNEL_GET(R(t, NPU_DPU_DATA_CUBE_CHANNEL)) + 1u;
     if (orig > c)
         return vnpu_inconsistent(t, NPU_DPU_DATA_CUBE_CHANNEL, NPU_DPU_DATA_CUBE_CHANNEL,
                                  "ORIG_CHANNEL above CHANNEL");
     pl->orig = orig;
+    pl->out_w = w;
     if (c != pl->k || (uint64_t)w * h != pl->npix)
         return vnpu_fail(t, VNPU_INT_DMA_READ_ERROR | VNPU_INT_DMA_WRITE_ERROR,
                          "DPU cube %lux%lux%lu does not hold the %lu pixels x %lu channels it "
@@ -683,26 +632,142 @@ static int vnpu_dpu_mode_checks(vnpu_task *t, vnpu_dpu_plan *pl, unsigned in_pre
     return 0;
 }
 
-/* A convolution's output atoms per pixel of one MAC kernel group: SIZE_E
- * + 1 in BS_OW_CFG and the factor of SURFACE_ADD over DST_SURF_STRIDE
- * (vnpu.md §7; every vendor stream follows it). The model computes without
- * them; wrong programming is reported. */
-static int vnpu_size_e_check(vnpu_task *t, const vnpu_dpu_plan *pl, int depthwise)
+/* A convolution's output pixel (vnpu.md §7.8): SIZE_E + 1 in BS_OW_CFG is
+ * the number of surfaces that one MAC kernel group's output of a pixel
+ * fills, and SURFACE_ADD is DST_SURF_STRIDE x that number. A surface's pixel
+ * then holds group / (SIZE_E + 1) channels: one atom in every stream seen
+ * before, and 16 bytes (4 channels) in the RK356x matmul streams' 32-bit
+ * outputs (their known products fix it). Other splits are reported. */
+static int vnpu_out_pixel_prepare(vnpu_task *t, vnpu_dpu_plan *pl, int depthwise)
 {
     uint32_t ow = R(t, NPU_DPU_BS_OW_CFG);
-    uint32_t atoms = pl->out_elem * (pl->fp ? 1u : 2u) * (depthwise ? 2u : 1u);
+    uint32_t surfaces = NPU_DPU_BS_OW_CFG_SIZE_E_0_GET(ow) + 1u;
+    uint32_t group = vnpu_kgroup(t->cfg, pl->in_prec) * (depthwise ? 2u : 1u);
+    uint32_t bytes = group * pl->out_elem;
+    uint32_t pix = bytes / surfaces;
+    int rk356x_wide = t->cfg->rk356x && !depthwise && pl->out_elem == 4u && pix == 16u;
 
-    if (NPU_DPU_BS_OW_CFG_SIZE_E_0_GET(ow) != atoms - 1u ||
-        NPU_DPU_BS_OW_CFG_SIZE_E_1_GET(ow) != atoms - 1u ||
-        NPU_DPU_BS_OW_CFG_SIZE_E_2_GET(ow) != atoms - 1u)
+    if (NPU_DPU_BS_OW_CFG_SIZE_E_1_GET(ow) + 1u != surfaces ||
+        NPU_DPU_BS_OW_CFG_SIZE_E_2_GET(ow) + 1u != surfaces || bytes % surfaces != 0 ||
+        (pix != t->cfg->atom && !rk356x_wide))
         return vnpu_inconsistent(t, NPU_DPU_BS_OW_CFG, NPU_DPU_DATA_FORMAT,
                                  "SIZE_E is not the output atoms of a kernel group - 1");
-    if ((uint64_t)R(t, NPU_DPU_SURFACE_ADD) != (uint64_t)pl->dst_surf * atoms)
+    if ((uint64_t)R(t, NPU_DPU_SURFACE_ADD) != (uint64_t)R(t, NPU_DPU_DST_SURF_STRIDE) * surfaces)
         return vnpu_inconsistent(
             t, NPU_DPU_SURFACE_ADD, NPU_DPU_DST_SURF_STRIDE,
             "SURFACE_ADD is not DST_SURF_STRIDE x the output atoms of a kernel "
             "group");
+    pl->out_pix = pix;
     return 0;
+}
+
+/* The line pitch: W pixels, then NOTCH_ADDR_0 atoms (vnpu.md §7.8: the
+ * matmul streams' row-major C puts its surfaces side by side in a line).
+ * Flying tasks keep refusing a notch (none seen outside unpooling). */
+static int vnpu_out_line_prepare(vnpu_task *t, vnpu_dpu_plan *pl, int flying)
+{
+    uint32_t notch = R(t, NPU_DPU_DATA_CUBE_NOTCH_ADDR);
+    uint32_t n0 = NPU_DPU_DATA_CUBE_NOTCH_ADDR_NOTCH_ADDR_0_GET(notch);
+
+    pl->out_line = pl->out_w * pl->out_pix;
+    if (notch == 0)
+        return 0;
+    if (flying)
+        return vnpu_unsupported(t, NPU_DPU_DATA_CUBE_NOTCH_ADDR, "a line notch in flying mode");
+    /* both fields are always equal in the streams; what a difference does is unknown */
+    if (notch != (NPU_DPU_DATA_CUBE_NOTCH_ADDR_NOTCH_ADDR_0(n0) |
+                  NPU_DPU_DATA_CUBE_NOTCH_ADDR_NOTCH_ADDR_1(n0)))
+        return vnpu_unsupported(t, NPU_DPU_DATA_CUBE_NOTCH_ADDR,
+                                "a NOTCH_ADDR_1 other than NOTCH_ADDR_0");
+    /* 16-byte pixels were seen in one-pixel lines only: whether a wider
+     * line counts them as two atoms each is not known */
+    if (pl->out_pix != t->cfg->atom && pl->out_w > 1u)
+        return vnpu_unsupported(
+            t, NPU_DPU_DATA_CUBE_NOTCH_ADDR,
+            "a line notch after 16-byte pixels in lines of more than one pixel");
+    pl->out_line += n0 * t->cfg->atom;
+    return 0;
+}
+
+/* Output precision, geometry and the DST range. Pixel (x, y) of surface s
+ * is at DST_BASE_ADDR + s * DST_SURF_STRIDE + y * line + x * pixel. */
+static int vnpu_output_prepare(vnpu_task *t, vnpu_dpu_plan *pl, int flying, int depthwise)
+{
+    uint32_t fmt = R(t, NPU_DPU_DATA_FORMAT);
+    uint32_t fm = R(t, NPU_DPU_FEATURE_MODE_CFG);
+    uint32_t nsurf, h;
+    uint64_t bytes, extent, line_part;
+
+    pl->out_prec = NPU_DPU_DATA_FORMAT_OUT_PRECISION_GET(fmt);
+    switch (pl->out_prec) {
+    case VNPU_PREC_INT8:
+    case VNPU_PREC_INT16:
+    case VNPU_PREC_INT32:
+        if (pl->fp)
+            return vnpu_unsupported(t, NPU_DPU_DATA_FORMAT, "an integer output from fp16");
+        break;
+    case VNPU_PREC_FP16:
+    case VNPU_PREC_FP32: break;
+    default: return vnpu_unsupported(t, NPU_DPU_DATA_FORMAT, "this output precision");
+    }
+    if (NPU_DPU_DATA_FORMAT_MC_SURF_OUT_GET(fmt))
+        return vnpu_unsupported(t, NPU_DPU_DATA_FORMAT, "MC_SURF_OUT");
+    pl->out_elem = vnpu_prec_bytes(pl->out_prec);
+    pl->out_pix = t->cfg->atom;
+    if (!flying && vnpu_out_pixel_prepare(t, pl, depthwise) != 0)
+        return -1;
+    pl->out_c2 = pl->out_pix / pl->out_elem;
+    /* the DPU writes the surfaces that hold ORIG_CHANNEL's channels, not the
+     * ones CHANNEL pads on (PP-OCRv4 det: 16 of 32 depthwise channels, in
+     * fp32 the next tensor's bytes) (vnpu.md §7) */
+    pl->k_out = (pl->orig + pl->out_c2 - 1u) / pl->out_c2 * pl->out_c2;
+    if (pl->k_out > pl->k)
+        pl->k_out = pl->k;
+    pl->nonalign = (uint8_t)NPU_DPU_FEATURE_MODE_CFG_NONALIGN_GET(fm);
+    if (pl->nonalign)
+        pl->k_out = pl->k; /* packed: every channel, as before */
+    pl->dst_surf = R(t, NPU_DPU_DST_SURF_STRIDE);
+    if (vnpu_out_line_prepare(t, pl, flying) != 0)
+        return -1;
+    if (pl->nonalign) {
+        uint64_t surf_len = (uint64_t)NPU_DPU_FEATURE_MODE_CFG_SURF_LEN_GET(fm) * 8u;
+        bytes = (uint64_t)pl->npix * pl->k_out * pl->out_elem;
+        if (!flying) {
+            /* The RK3566 matmul API's one-row C (vnpu.md §7.8): of one pixel,
+             * with the surfaces one pixel apart, the packed channels and the
+             * surfaces are the same bytes; what NONALIGN changes in a larger
+             * cube is not known. */
+            if (pl->npix != 1)
+                return vnpu_unsupported(t, NPU_DPU_FEATURE_MODE_CFG,
+                                        "NONALIGN output after a convolution of more than one "
+                                        "pixel");
+            if (surf_len != bytes || pl->dst_surf != pl->out_pix)
+                return vnpu_inconsistent(t, NPU_DPU_FEATURE_MODE_CFG, NPU_DPU_DST_SURF_STRIDE,
+                                         "NONALIGN of one pixel needs SURF_LEN * 8 = its bytes "
+                                         "and DST_SURF_STRIDE = one pixel");
+            pl->nonalign = 0;
+        } else if (surf_len != bytes || pl->dst_surf != surf_len) {
+            return vnpu_inconsistent(t, NPU_DPU_FEATURE_MODE_CFG, NPU_DPU_DST_SURF_STRIDE,
+                                     "NONALIGN SURF_LEN * 8 and DST_SURF_STRIDE must equal the "
+                                     "packed cube bytes");
+        }
+    }
+    if (!pl->nonalign) {
+        h = pl->npix / pl->out_w;
+        line_part = (uint64_t)pl->out_w * pl->out_pix;
+        extent = (uint64_t)(h - 1u) * pl->out_line + line_part;
+        nsurf = (pl->k_out + pl->out_c2 - 1u) / pl->out_c2;
+        /* the surfaces follow one another, or (with a notch) sit side by
+         * side in each line */
+        if (nsurf > 1 && pl->dst_surf < extent &&
+            !(pl->out_line > line_part && pl->dst_surf >= line_part &&
+              (uint64_t)(nsurf - 1u) * pl->dst_surf + line_part <= pl->out_line))
+            return vnpu_unsupported(t, NPU_DPU_DST_SURF_STRIDE,
+                                    "a surface stride at which the surfaces overlap");
+        bytes = (uint64_t)(nsurf - 1u) * pl->dst_surf + extent;
+    }
+    pl->dst = vnpu_dma_write(t, R(t, NPU_DPU_DST_BASE_ADDR), bytes, "DPU write", 1);
+    return pl->dst ? 0 : -1;
 }
 
 static vnpu_dpu_plan *vnpu_plan_build(vnpu_task *t, uint32_t k, uint32_t npix, unsigned in_prec,
@@ -716,6 +781,7 @@ static vnpu_dpu_plan *vnpu_plan_build(vnpu_task *t, uint32_t k, uint32_t npix, u
     pl->k = k;
     pl->npix = npix;
     pl->fp = in_prec == VNPU_PREC_FP16 || in_prec == VNPU_PREC_FP32;
+    pl->in_prec = in_prec;
     if (k > VNPU_DPU_MAX_CHANNELS) {
         vnpu_fail(t, VNPU_INT_DMA_READ_ERROR | VNPU_INT_DMA_WRITE_ERROR,
                   "%lu channels exceed the DPU's 13-bit channel field", (unsigned long)k);
@@ -762,7 +828,7 @@ static vnpu_dpu_plan *vnpu_plan_build(vnpu_task *t, uint32_t k, uint32_t npix, u
         return NULL;
     if (vnpu_out_cvt_prepare(t, pl) != 0)
         return NULL;
-    if (vnpu_output_prepare(t, pl, flying) != 0 || (!flying && vnpu_size_e_check(t, pl, depthwise)))
+    if (vnpu_output_prepare(t, pl, flying, depthwise) != 0)
         return NULL;
     return pl;
 }
@@ -921,11 +987,18 @@ static void vnpu_ew_fp_run(const vnpu_dpu_plan *pl, const vnpu_soc_cfg *cfg, flo
     }
 }
 
+/* Where pixel p of the DPU cube starts in its surface: lines of out_w
+ * pixels, out_line bytes apart (a notch makes them longer). */
+static size_t vnpu_out_pixel(const vnpu_dpu_plan *pl, uint32_t p)
+{
+    return (size_t)(p / pl->out_w) * pl->out_line + (size_t)(p % pl->out_w) * pl->out_pix;
+}
+
 /* OUT_CVT and the store of channels [ch0, ch0 + n) of pixel p: plain
  * [pixel][channel] with NONALIGN, else NC1HWC2 (surfaces of C2 channels, one
- * atom per pixel). */
-static void vnpu_dpu_fp_store(const vnpu_dpu_plan *pl, const vnpu_soc_cfg *cfg, float *v,
-                              uint32_t p, uint32_t ch0, uint32_t n)
+ * output pixel each, vnpu_out_pixel). */
+static void vnpu_dpu_fp_store(const vnpu_dpu_plan *pl, float *v, uint32_t p, uint32_t ch0,
+                              uint32_t n)
 {
     uint16_t h[VNPU_DPU_RUN];
 
@@ -945,7 +1018,7 @@ static void vnpu_dpu_fp_store(const vnpu_dpu_plan *pl, const vnpu_soc_cfg *cfg, 
         } else {
             len = pl->out_c2 - ch % pl->out_c2;
             len = len < n - g ? len : n - g;
-            d = pl->dst + (size_t)(ch / pl->out_c2) * pl->dst_surf + (size_t)p * cfg->atom +
+            d = pl->dst + (size_t)(ch / pl->out_c2) * pl->dst_surf + vnpu_out_pixel(pl, p) +
                 (size_t)(ch % pl->out_c2) * pl->out_elem;
         }
         if (pl->out_prec == VNPU_PREC_FP16)
@@ -973,7 +1046,7 @@ static void vnpu_dpu_fp_run(const vnpu_dpu_plan *pl, const vnpu_soc_cfg *cfg, fl
             vnpu_ew_fp_run(pl, cfg, v, p, ch0, n);
         vnpu_relu_fp_run(v, n, pl->ew_relu, pl->ew_relux, pl->ew_f_relux);
     }
-    vnpu_dpu_fp_store(pl, cfg, v, p, ch0, n);
+    vnpu_dpu_fp_store(pl, v, p, ch0, n);
 }
 
 /* The integer data path of one accumulator (i: the pixel within the chunk,
@@ -1023,7 +1096,7 @@ static void vnpu_dpu_int_run(const vnpu_dpu_plan *pl, const vnpu_soc_cfg *cfg,
 }
 
 /* Every accumulator of the chunk through the data path into the output
- * cube: NC1HWC2 (surfaces of C2 channels, one atom per pixel) or, with
+ * cube: NC1HWC2 (surfaces of C2 channels, one output pixel each) or, with
  * NONALIGN, plain [pixel][channel]. */
 int vnpu_dpu_process(vnpu_task *t, vnpu_dpu_plan *pl, const vnpu_acc_chunk *ck)
 {
@@ -1042,7 +1115,7 @@ int vnpu_dpu_process(vnpu_task *t, vnpu_dpu_plan *pl, const vnpu_acc_chunk *ck)
             vnpu_dpu_int_run(pl, cfg, ck, i, 0, pl->k_out, pl->dst + p * pl->k_out * pl->out_elem);
             continue;
         }
-        uint8_t *d = pl->dst + p * cfg->atom;
+        uint8_t *d = pl->dst + vnpu_out_pixel(pl, (uint32_t)p);
         for (uint32_t ch = 0; ch < pl->k_out; ch += pl->out_c2, d += pl->dst_surf) {
             uint32_t end = pl->k_out - ch < pl->out_c2 ? pl->k_out : ch + pl->out_c2;
             vnpu_dpu_int_run(pl, cfg, ck, i, ch, end, d);

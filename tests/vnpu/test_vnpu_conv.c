@@ -44,24 +44,6 @@ static const npu_soc_profile *soc;
 
 /* ---- small helpers ------------------------------------------------------------ */
 
-static uint32_t rng = 0x12345678u;
-static uint32_t rnd(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 17;
-    rng ^= rng << 5;
-    return rng;
-}
-static int32_t rnd_range(int32_t lo, int32_t hi)
-{
-    return lo + (int32_t)(rnd() % (uint32_t)(hi - lo + 1));
-}
-
-static uint32_t align_up(uint32_t v, uint32_t a)
-{
-    return (v + a - 1u) / a * a;
-}
-
 static int rk356x(void)
 {
     return soc->id == RKNPU_SOC_RK3566 || soc->id == RKNPU_SOC_RK3568;
@@ -1901,6 +1883,7 @@ static void test_unpool_atoms(rknpu_soc_id id)
 
 int main(void)
 {
+    tasm_seed(0x12345678u);
     test_conv_sweep(RKNPU_SOC_RK3588);
     test_conv_sweep(RKNPU_SOC_RK3566);
     test_dpu_only(RKNPU_SOC_RK3588);

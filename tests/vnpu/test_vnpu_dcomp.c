@@ -37,24 +37,6 @@ static tasm_mem mem;
 static tasm_task tasks[1];
 static const npu_soc_profile *soc;
 
-static uint32_t rng = 0x2468ACE1u;
-static uint32_t rnd(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 17;
-    rng ^= rng << 5;
-    return rng;
-}
-static int32_t rnd_range(int32_t lo, int32_t hi)
-{
-    return lo + (int32_t)(rnd() % (uint32_t)(hi - lo + 1));
-}
-
-static uint32_t align_up(uint32_t v, uint32_t a)
-{
-    return (v + a - 1u) / a * a;
-}
-
 static void setup(rknpu_soc_id id)
 {
     vnpu_dma_window w = {ARENA_BASE, ARENA_BYTES, arena};
@@ -560,6 +542,7 @@ static void test_refusals(void)
 
 int main(void)
 {
+    tasm_seed(0x2468ACE1u);
     for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++)
         run_case(&cases[i]);
     test_refusals();

@@ -156,4 +156,33 @@ static inline int tasm_run(vnpu_device *dev, unsigned core, tasm_mem *m, const t
     return -2;
 }
 
+/* ---- deterministic test data ------------------------------------------------ */
+
+/* xorshift32. Each test program sets its own seed (tasm_seed at the start
+ * of main), so its cases do not move when another test changes. */
+static uint32_t tasm_rng_state = 1u;
+
+static inline void tasm_seed(uint32_t seed)
+{
+    tasm_rng_state = seed;
+}
+
+static inline uint32_t rnd(void)
+{
+    tasm_rng_state ^= tasm_rng_state << 13;
+    tasm_rng_state ^= tasm_rng_state >> 17;
+    tasm_rng_state ^= tasm_rng_state << 5;
+    return tasm_rng_state;
+}
+
+static inline int32_t rnd_range(int32_t lo, int32_t hi)
+{
+    return lo + (int32_t)(rnd() % (uint32_t)(hi - lo + 1));
+}
+
+static inline uint32_t align_up(uint32_t v, uint32_t a)
+{
+    return (v + a - 1u) / a * a;
+}
+
 #endif /* VNPU_TEST_ASM_H */
