@@ -569,11 +569,24 @@ def compare_conversions(t, model, case, ours, vendor, lo, lv, regs):
 
 # ---- the vendor's answers on the virtual NPU must be right -----------------------------
 
-def vendor_problems(cases):
+def known_defects(path):
+    """[(regex, reason)] from tests/vendor/known-vendor-defects.txt."""
+    out = []
+    if path and os.path.isfile(path):
+        with open(path) as f:
+            for line in f:
+                if line.strip() and not line.startswith("#"):
+                    pattern, reason = line.rstrip("\n").split("\t", 1)
+                    out.append((re.compile(pattern), reason))
+    return out
+
+
+def vendor_problems(cases, known):
     """What says the virtual NPU failed the vendor runtime: a submission it
     could not execute (the stand-in's 'SUBMIT n failed' lines), or a matmul
-    result the vendor runtime got off the CPU reference."""
-    out = []
+    result the vendor runtime got off the CPU reference, unless it is a
+    known defect of the vendor runtime itself. Returns (problems, known)."""
+    out, seen = [], []
     for c in cases:
         log = os.path.join(c["vendor"], "client.log")
         if os.path.isfile(log):
@@ -583,18 +596,25 @@ def vendor_problems(cases):
                         out.append("VIRTUAL NPU: %s %s: %s" % (c["model"], c["case"],
                                                                line.strip()))
         rep = os.path.join(c["vendor"], "report.tsv")
-        if os.path.isfile(rep):
-            with open(rep, errors="replace") as f:
-                for line in f:
-                    parts = line.rstrip("\n").split("\t")
-                    if len(parts) == 3 and parts[0] == "matmul" and \
-                            parts[1].endswith("/reference") and parts[2].startswith("MISMATCH"):
-                        out.append("VIRTUAL NPU: %s vendor matmul %s: %s" % (
-                            c["model"], parts[1], parts[2]))
+        if not os.path.isfile(rep):
+            continue
+        with open(rep, errors="replace") as f:
+            for line in f:
+                parts = line.rstrip("\n").split("\t")
+                if len(parts) != 3 or parts[0] != "matmul" or \
+                        not parts[1].endswith("/reference") or \
+                        not parts[2].startswith("MISMATCH"):
+                    continue
+                where = "%s %s %s" % (c["model"], c["case"], parts[1])
+                reason = next((r for p, r in known if p.search(where)), None)
+                if reason:
+                    seen.append("known vendor defect: %s: %s (%s)" % (where, parts[2], reason))
+                else:
+                    out.append("VIRTUAL NPU: vendor matmul %s: %s" % (where, parts[2]))
     if out:
         out.insert(0, "the vendor runtime on the virtual NPU: %d problem(s) (virtual NPU defects "
                    "to fix):" % len(out))
-    return out
+    return out, seen
 
 
 # ---- main ------------------------------------------------------------------------------------
@@ -605,6 +625,8 @@ def main():
     ap.add_argument("regs_def")
     ap.add_argument("report")
     ap.add_argument("--show", type=int, default=3)
+    ap.add_argument("--known-defects", default=os.path.join(
+        os.path.dirname(os.path.abspath(__file__)), "..", "vendor", "known-vendor-defects.txt"))
     a = ap.parse_args()
     offsets = register_offsets(a.regs_def)
     regs = {"address": {offsets[n] for n in ADDRESS_REGS}, "link": offsets[PC_LINK],
@@ -640,7 +662,11 @@ def main():
             for e in t.examples[(model, area)]:
                 lines.append("  %s: %s" % (area, e))
     lines.append("vendor-diff: %d differences" % total)
-    problems = vendor_problems(cases)
+    problems, seen = vendor_problems(cases, known_defects(a.known_defects))
+    if seen:
+        lines[-1:-1] = ["%d vendor matmul result(s) off the reference are known defects of the "
+                        "vendor runtime (tests/vendor/known-vendor-defects.txt):" % len(seen)] + \
+            ["  " + x for x in seen[:a.show]] + (["  ..."] if len(seen) > a.show else [])
     lines[-1:-1] = problems
     with open(a.report, "w") as f:
         f.write("\n".join(lines[:-1]) + "\n\n# every difference\n")

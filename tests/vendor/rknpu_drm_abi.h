@@ -1,7 +1,7 @@
 /*
  * rknpu_drm_abi.h - the user-space ABI of Rockchip's rknpu DRM kernel
  * driver (0.9.x) as librknnrt 1.6.0 uses it on armhf: ioctl numbers and
- * struct layouts (vendor-runtime.md §2, hardware.md §3.1). Written from
+ * struct layouts (hardware.md §3.1, §3.5). Written from
  * those notes; sizes are checked against the ioctl numbers' size fields.
  */
 #ifndef RKNPU_DRM_ABI_H
@@ -123,7 +123,7 @@ _Static_assert(sizeof(abi_prime_handle) == 12, "drm_prime_handle is 12 bytes");
 #define ABI_JOB_NONBLOCK 0x2u
 #define ABI_JOB_PINGPONG 0x4u
 
-/* RKNPU_ACTION codes (vendor-runtime.md §3) */
+/* RKNPU_ACTION codes (hardware.md §3.5) */
 enum abi_action {
     ABI_ACT_GET_HW_VERSION = 0,
     ABI_ACT_GET_DRV_VERSION = 1,
@@ -140,7 +140,7 @@ enum abi_action {
     ABI_ACT_GET_FREE_SRAM_SIZE = 23,
 };
 
-/* What GET_HW_VERSION answers per SoC (vendor-runtime.md §3) */
+/* What GET_HW_VERSION answers per SoC (hardware.md §3.5) */
 #define ABI_HW_VERSION_RK3588 0x46495245u
 #define ABI_HW_VERSION_RK356X 0u
 /* The driver version the runtime accepts: 0.9.3 */

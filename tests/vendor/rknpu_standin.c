@@ -4,12 +4,12 @@
  * librknnrt.so under qemu-arm (scripts/vendor-run.sh).
  *
  * It answers the runtime's device discovery and ioctls as the 0.9.3 driver
- * does (vendor-runtime.md), as an RK3588 or an RK3566 (RKNPU_STANDIN_SOC),
+ * does (hardware.md §3.5), as an RK3588 or an RK3566 (RKNPU_STANDIN_SOC),
  * hands out DMA buffers from one arena of its own, and executes every
  * submission on the virtual NPU (npu/model, built for armhf) over that
- * arena with the kernel driver's submit_pc sequence per core (hardware.md
- * §3.2), filling the completion fields as the driver does. A task the
- * virtual NPU cannot execute fails the submission with its message.
+ * arena with the kernel driver's submit_pc sequence per core (hardware.md §3.2),
+ * filling the completion fields as the driver does. A task the virtual NPU
+ * cannot execute fails the submission with its message.
  *
  * Nothing is created under /dev: every path under /dev/dri, /dev/rknpu and
  * /proc/dri is answered here, and the DRM descriptor is a /dev/null
@@ -880,7 +880,7 @@ static uint32_t reg_read(unsigned core, uint32_t offset)
     return vnpu_mmio_read(&S.vnpu, core, offset);
 }
 
-/* The slice of the task array a core runs (the driver's rule, vendor-runtime.md §2). */
+/* The slice of the task array a core runs (the driver's rule, hardware.md §3.5). */
 static void core_slice(const abi_rknpu_submit *s, unsigned core, unsigned use_cores,
                        uint32_t *start, uint32_t *number)
 {
