@@ -32,7 +32,7 @@ static void put_task(FILE *f, const uint8_t *r, uint32_t index, uint64_t stream_
     uint32_t amount = rd32(r + NPU_TASK_REGCFG_AMOUNT);
     uint64_t regcmd = stream_dma + rd64(r + NPU_TASK_REGCMD_ADDR);
     uint32_t words = amount + NPU_PC_TAIL_WORDS; /* body and the tail that links the chain */
-    const uint8_t *w = map((void *)ctx, regcmd, (size_t)words * 8u);
+    const uint8_t *w = map(ctx, regcmd, (size_t)words * 8u);
 
     fprintf(f,
             "{\"i\":%lu,\"flags\":%lu,\"op_idx\":%lu,\"enable_mask\":%lu,\"int_mask\":%lu,"

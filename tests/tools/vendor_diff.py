@@ -494,7 +494,7 @@ def compare_input_bytes(t, model, case, ours, vendor, lo, lv, relocs, regs):
                     case, mark, i, describe_bytes(bo.tobytes(), bv.tobytes())))
 
 
-def input_relocs(relocs_text, n_inputs_tensors):
+def input_relocs(relocs_text):
     """{input index: (record, word in the record)} from rknn-inspect --relocs --tasks."""
     if not relocs_text:
         return None
@@ -648,7 +648,7 @@ def main():
         if c.get("relocs_file") and os.path.isfile(c["relocs_file"]):
             with open(c["relocs_file"]) as f:
                 text = f.read()
-        relocs = input_relocs(text, None)
+        relocs = input_relocs(text)
         compare_input_bytes(t, model, c["case"], ours, vendor, lo, lv, relocs, regs)
         compare_conversions(t, model, c["case"], ours, vendor, lo, lv, regs)
     lines = []

@@ -852,7 +852,7 @@ static rknn_tensor_mem *bind(rknn_context ctx, rknn_tensor_attr *a, uint32_t siz
     char k[320];
 
     snprintf(k, sizeof k, "%s/create_mem", key);
-    report(m ? "outputs" : "outputs", k, "%s", m ? "ok" : "NULL");
+    report("outputs", k, "%s", m ? "ok" : "NULL");
     if (!m)
         return NULL;
     memset(m->virt_addr, 0, size);

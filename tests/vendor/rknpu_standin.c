@@ -59,6 +59,9 @@
 
 /* ---- state ----------------------------------------------------------------- */
 
+/* Descriptors this file hands out: /dev/null descriptors only it interprets. */
+enum fd_kind { FD_NONE = 0, FD_DRM, FD_DMABUF };
+
 typedef struct {
     uint32_t handle; /* 0: free slot */
     uint32_t flags;
@@ -80,9 +83,7 @@ static struct {
     uint32_t nbufs;
     uint32_t next_handle;
     uint32_t next_seq;
-    int drm_fd; /* -1: not open */
-    unsigned drm_opens;
-    uint8_t fake_fd[MAX_FAKE_FDS]; /* 1: a dma-buf descriptor handed out by PRIME */
+    uint8_t fd_kind[MAX_FAKE_FDS]; /* what a descriptor of ours stands for (fd_kind) */
     vnpu_device vnpu;
     FILE *log;
     submit_log_watch watch; /* what the CPU changes between submissions */
@@ -90,7 +91,7 @@ static struct {
     uint32_t submits;
     int record_only; /* rknpu_standin_set_record_only(): log, do not execute */
     uint64_t live_bytes, peak_bytes;
-} S = {.lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP, .drm_fd = -1};
+} S = {.lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP};
 
 /* ---- the real libc functions ---------------------------------------------- */
 
@@ -401,34 +402,30 @@ static int placeholder_fd(void)
     return REAL(open)("/dev/null", O_RDWR | O_CLOEXEC);
 }
 
+/* Every open of the device is a descriptor of its own; all share the one
+ * device state (buffers, cores), as the runtime never shares GEM names
+ * between opens. */
 static int open_drm(void)
 {
     int fd;
 
     setup();
-    pthread_mutex_lock(&S.lock);
-    if (S.drm_fd >= 0) {
-        /* one device file: a second open shares the state, as the kernel's buffers are per file
-         * only for GEM names the runtime never shares across opens */
-        fd = placeholder_fd();
-    } else {
-        fd = placeholder_fd();
-        S.drm_fd = fd;
+    fd = placeholder_fd();
+    if (fd < 0 || fd >= MAX_FAKE_FDS) {
+        complain("no descriptor for the DRM device below %d", MAX_FAKE_FDS);
+        if (fd >= 0)
+            REAL(close)(fd);
+        errno = EMFILE;
+        return -1;
     }
-    S.drm_opens++;
-    pthread_mutex_unlock(&S.lock);
+    S.fd_kind[fd] = FD_DRM;
     note("open /dev/dri/card0 -> fd %d", fd);
     return fd;
 }
 
 static int is_drm_fd(int fd)
 {
-    return fd >= 0 && fd == S.drm_fd;
-}
-
-static int is_fake_fd(int fd)
-{
-    return fd >= 0 && fd < MAX_FAKE_FDS && S.fake_fd[fd];
+    return fd >= 0 && fd < MAX_FAKE_FDS && S.fd_kind[fd] == FD_DRM;
 }
 
 static int open_proc_name(int minor)
@@ -507,13 +504,9 @@ int __open64_2(const char *path, int flags)
 int close(int fd)
 {
     resolve_close();
-    if (is_drm_fd(fd)) {
-        pthread_mutex_lock(&S.lock);
-        note("close DRM fd %d", fd);
-        S.drm_fd = -1;
-        pthread_mutex_unlock(&S.lock);
-    } else if (is_fake_fd(fd)) {
-        S.fake_fd[fd] = 0;
+    if (fd >= 0 && fd < MAX_FAKE_FDS && S.fd_kind[fd] != FD_NONE) {
+        note("close %s fd %d", S.fd_kind[fd] == FD_DRM ? "DRM" : "dma-buf", fd);
+        S.fd_kind[fd] = FD_NONE;
     }
     return REAL(close)(fd);
 }
@@ -758,7 +751,7 @@ static int prime_to_fd(abi_prime_handle *p)
     if (fd < 0)
         return -1;
     if (fd < MAX_FAKE_FDS)
-        S.fake_fd[fd] = 1;
+        S.fd_kind[fd] = FD_DMABUF;
     p->fd = fd;
     return 0;
 }
