@@ -15,8 +15,9 @@
  *    elem. RK356x: line = LINE_STRIDE * atom, surf = SURF_STRIDE * atom.
  *    RK3588: line = LINE_STRIDE / 4 * atom and surf = (SURF_STRIDE +
  *    LINE_STRIDE) * atom (group-line fetch), or with GROUP_LINE_OFF = 1
- *    line = LINE_STRIDE * atom and surf = (SURF_STRIDE + 1) * atom (one-pixel
- *    lines only); SURF_STRIDE is a 28-bit two's complement (vnpu.md §5.2).
+ *    line = LINE_STRIDE * atom and surf = (SURF_STRIDE + DATAIN_WIDTH) * atom
+ *    (one-pixel lines, or one line); SURF_STRIDE is a 28-bit two's
+ *    complement (vnpu.md §5.2).
  *    Surfaces may interleave with the lines (row-major matmul A).
  *  - int4 (RK3588, vnpu.md §6.3): C2 = 32, two elements a byte, the even
  *    element in the high nibble; NC1HWC2 and direct convolution only.
@@ -30,27 +31,26 @@
  *  - Padding: PAD_CON0 top/left, bottom/right implied by the output size
  *    (at most kernel - 1 rows/columns), value PAD_CON1 (RK356x:
  *    PAD_CON0[31:16]) - the low 8 bits for int8, the fp16 bits for fp16.
- *  - Converter (CVT_CON0..4) on the first <= 4 real channels when enabled:
- *    CVT_CON0[0] means bypass on RK3588/RV1106 and enable on RK356x (the
- *    note's reading (A), switchable with vnpu_set_cvt_bit0); TYPE 0:
- *    ((x * scale) >> trunc) + offset, TYPE 1: ((x + offset) * scale) >> trunc,
- *    floor shifts, DATA_SIGN = 0 reads bytes unsigned; result saturated to
- *    int8. The pad value is applied after it.
+ *  - Converter (CVT_CON0..4) on the first <= 4 real channels of int8 input
+ *    when enabled (vnpu_cvt.c, vnpu.md §5.3); the pad value comes after it.
  * The result does not depend on CBUF programming (banks, entries, grains).
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "vnpu_base.h"
+#include "vnpu_cvt.h"
 #include "vnpu_dcomp.h"
 #include "vnpu_units.h"
 
 /* Scratch: the padded input window, the repacked weights and one chunk of
- * accumulators. Inputs/weights larger than this are reported, not guessed.
- * Real tasks are bounded by the 384 KiB CBUF, but a window can be larger
- * than the CBUF (PP-OCRv4 det streams 49x126x32 fp16 rows through it) and
- * the model holds fp16 values as fp32: twice the bytes; a deconvolution
- * spreads its input out with zeros. */
+ * accumulators. Inputs larger than this are reported, not guessed. Real
+ * tasks are bounded by the 384 KiB CBUF, but a window can be larger than
+ * the CBUF (PP-OCRv4 det streams 49x126x32 fp16 rows through it) and the
+ * model holds fp16 values as fp32: twice the bytes; a deconvolution spreads
+ * its input out with zeros. Weights pass through their scratch in parts of
+ * whole kernels, as the hardware streams them (the matmul API's fp16 tasks
+ * hold up to 1M weights). */
 #define VNPU_X_BYTES   (4096u * 1024u)
 #define VNPU_W_BYTES   (1024u * 1024u)
 #define VNPU_ACC_ELEMS (32u * 1024u)
@@ -82,11 +82,14 @@ typedef struct {
     uint32_t pt, pl;
     uint32_t hp, wp; /* padded window in the scratch */
     int dcomp;       /* weights come through the decompressor (vnpu.md §6.2) */
+    /* direct weights: the native ones, repacked into the scratch a part of
+     * kernels at a time (vnpu_repack_kernels) */
+    const uint8_t *wsrc;
+    uint32_t cin_w, wgroup, wslice; /* channels a kernel stores, group and slice sizes */
+    uint32_t part, part_k0;         /* kernels a part, first kernel in the scratch */
     int8_t pad_i8;
     float pad_f;
-    int cvt_on, cvt_type1, cvt_signed;
-    int64_t cvt_scale[4], cvt_off[4];
-    unsigned cvt_trunc[4];
+    vnpu_cvt_prog cvt;
 } vnpu_conv;
 
 /* Bytes of n elements of the task's precision (int4: two a byte). */
@@ -298,77 +301,7 @@ static int vnpu_conv_decode(vnpu_task *t, vnpu_conv *g)
     return 0;
 }
 
-/* ---- input: converter, window fetch ---------------------------------------- */
-
-/* CVT_CON0's truncation of channel c (four fields of one kind). */
-static unsigned vnpu_cvt_trunc(uint32_t c0, unsigned c)
-{
-    switch (c) {
-    case 0: return NPU_CNA_CVT_CON0_CVT_TRUNCATE_0_GET(c0);
-    case 1: return NPU_CNA_CVT_CON0_CVT_TRUNCATE_1_GET(c0);
-    case 2: return NPU_CNA_CVT_CON0_CVT_TRUNCATE_2_GET(c0);
-    default: return NPU_CNA_CVT_CON0_CVT_TRUNCATE_3_GET(c0);
-    }
-}
-
-/* Signed data and every channel's ((x [+ off]) * scale) >> trunc [+ off]
- * equal to x: the converter changes nothing, whichever channel set applies. */
-static int vnpu_cvt_is_identity(const vnpu_task *t, uint32_t c0)
-{
-    if (!NPU_CNA_CVT_CON0_DATA_SIGN_GET(c0))
-        return 0;
-    for (unsigned c = 0; c < 4; c++) { /* CVT_CON1..4 share CVT_CON1's layout */
-        uint32_t con = R(t, NPU_CNA_CVT_CON1 + 4u * c);
-        if (NPU_CNA_CVT_CON1_CVT_OFFSET0_GET(con) != 0 ||
-            NPU_CNA_CVT_CON1_CVT_SCALE0_GET(con) != (uint32_t)1 << vnpu_cvt_trunc(c0, c))
-            return 0;
-    }
-    return 1;
-}
-
-static int vnpu_cvt_decode(vnpu_task *t, vnpu_conv *g)
-{
-    uint32_t c0 = R(t, NPU_CNA_CVT_CON0);
-    int bit0 = (int)NPU_CNA_CVT_CON0_CVT_BYPASS_GET(c0);
-
-    g->cvt_on = t->cfg->cvt_bit0_enable ? bit0 : !bit0;
-    if (g->cvt_on && vnpu_cvt_is_identity(t, c0))
-        g->cvt_on = 0; /* e.g. RK356x identity tasks (0xA) read with bit 0 = bypass */
-    if (!g->cvt_on)
-        return 0;
-    if (g->fp || g->int4)
-        return vnpu_unsupported(t, NPU_CNA_CVT_CON0,
-                                g->fp ? "the input converter on fp16 data"
-                                      : "the input converter on int4 data");
-    if (NPU_CNA_CVT_CON0_ROUND_TYPE_GET(c0))
-        return vnpu_unsupported(t, NPU_CNA_CVT_CON0, "converter ROUND_TYPE = 1");
-    if (g->creal > 4)
-        return vnpu_unsupported(t, NPU_CNA_CVT_CON0, "the converter on more than 4 channels");
-    g->cvt_type1 = (int)NPU_CNA_CVT_CON0_CVT_TYPE_GET(c0);
-    g->cvt_signed = (int)NPU_CNA_CVT_CON0_DATA_SIGN_GET(c0);
-    for (unsigned c = 0; c < 4; c++) {
-        uint32_t con = R(t, NPU_CNA_CVT_CON1 + 4u * c);
-        g->cvt_scale[c] = NPU_CNA_CVT_CON1_CVT_SCALE0_GET(con);
-        g->cvt_off[c] = vnpu_sext(NPU_CNA_CVT_CON1_CVT_OFFSET0_GET(con), 16);
-        g->cvt_trunc[c] = vnpu_cvt_trunc(c0, c);
-    }
-    return 0;
-}
-
-/* Converted int8 value of raw byte b of channel c. */
-static int8_t vnpu_cvt_apply(const vnpu_conv *g, uint8_t b, uint32_t c)
-{
-    int64_t x;
-
-    if (!g->cvt_on || c >= g->creal)
-        return (int8_t)b;
-    x = g->cvt_signed ? (int64_t)(int8_t)b : (int64_t)b;
-    if (g->cvt_type1)
-        x = vnpu_shift_floor((x + g->cvt_off[c]) * g->cvt_scale[c], g->cvt_trunc[c]);
-    else
-        x = vnpu_shift_floor(x * g->cvt_scale[c], g->cvt_trunc[c]) + g->cvt_off[c];
-    return (int8_t)vnpu_clamp64(x, -128, 127);
-}
+/* ---- input: window fetch (the converter: vnpu_cvt.c) ------------------------ */
 
 static void vnpu_fill_pad(const vnpu_conv *g)
 {
@@ -422,7 +355,7 @@ static int vnpu_load_argb(vnpu_task *t, vnpu_conv *g)
                 if (g->fp)
                     vnpu_x.f32[o + c] = c < nch ? vnpu_f16_to_f32(vnpu_ld16(px + 2u * c)) : 0.0f;
                 else
-                    vnpu_x.i8[o + c] = c < nch ? vnpu_cvt_apply(g, px[c], c) : 0;
+                    vnpu_x.i8[o + c] = c < nch ? vnpu_cvt_apply(&g->cvt, px[c], c) : 0;
             }
         }
     }
@@ -447,17 +380,19 @@ static int vnpu_load_nc1hwc2(vnpu_task *t, vnpu_conv *g)
             return vnpu_unsupported(t, NPU_CNA_DMA_CON2, "a negative surface stride");
     } else if (NPU_CNA_CONV_CON1_GROUP_LINE_OFF_GET(R(t, NPU_CNA_CONV_CON1))) {
         /* one line per fetch: the next surface starts SURF_STRIDE atoms after
-         * the first line's pixel. Only one-pixel lines were seen (the matmul
-         * API's row-major A, vnpu.md §5.2); whether SURF_STRIDE counts from
-         * the line's end in wider ones is not known. */
-        if (g->win != 1)
+         * the first line's DATAIN_WIDTH pixels. Seen with one-pixel lines
+         * (row-major matmul A) and with one line (native A tiled along M,
+         * vnpu.md §5.2); where it starts for several lines of several
+         * pixels is not known. */
+        if (g->win != 1 && g->hin != 1)
             return vnpu_unsupported(t, NPU_CNA_CONV_CON1,
-                                    "GROUP_LINE_OFF with NC1HWC2 lines of more than one pixel");
+                                    "GROUP_LINE_OFF with several NC1HWC2 lines of more than one "
+                                    "pixel");
         line_b = (uint64_t)line * atom;
-        if (surf + 1 < 0)
-            return vnpu_inconsistent(t, NPU_CNA_DMA_CON2, NPU_CNA_CONV_CON1,
-                                     "SURF_STRIDE + 1 is negative");
-        surf_b = (uint64_t)(surf + 1) * atom;
+        if (surf + (int64_t)g->win < 0)
+            return vnpu_inconsistent(t, NPU_CNA_DMA_CON2, NPU_CNA_DATA_SIZE0,
+                                     "SURF_STRIDE + DATAIN_WIDTH is negative");
+        surf_b = (uint64_t)(surf + (int64_t)g->win) * atom;
     } else {
         if (line % 4u != 0)
             return vnpu_unsupported(t, NPU_CNA_DMA_CON1,
@@ -498,7 +433,7 @@ static int vnpu_load_nc1hwc2(vnpu_task *t, vnpu_conv *g)
                 else if (g->int4)
                     vnpu_x.i8[o + c] = vnpu_int4_at(a, c % c2);
                 else
-                    vnpu_x.i8[o + c] = vnpu_cvt_apply(g, a[c % c2], c);
+                    vnpu_x.i8[o + c] = vnpu_cvt_apply(&g->cvt, a[c % c2], c);
             }
         }
     }
@@ -515,7 +450,7 @@ static int vnpu_load_input(vnpu_task *t, vnpu_conv *g)
                          "%lu-byte input buffer (not modelled)",
                          (unsigned long)g->hp, (unsigned long)g->wp, (unsigned long)g->cin,
                          (unsigned long long)bytes, (unsigned long)VNPU_X_BYTES);
-    if (vnpu_cvt_decode(t, g) != 0)
+    if (vnpu_cvt_decode(t, &g->cvt, g->creal, g->fp, g->int4) != 0)
         return -1;
     if (NPU_CNA_CONV_CON1_ARGB_IN_GET(R(t, NPU_CNA_CONV_CON1)))
         return vnpu_load_argb(t, g);
@@ -546,8 +481,42 @@ static uint32_t vnpu_weight_channels(vnpu_task *t, const vnpu_conv *g, uint32_t 
     return (uint32_t)stored;
 }
 
-/* Repack to [kernel][ky][kx][channel] (direct) or [ky][kx][channel] (dw). */
-static int vnpu_load_weights(vnpu_task *t, const vnpu_conv *g)
+/* Repack kernels [k0, k0 + nk) of a direct convolution into the scratch:
+ * [kernel - k0][ky][kx][channel], for fp16 [ky][kx * cin][kernel - k0]
+ * (see vnpu_mac_direct_fp). */
+static void vnpu_repack_kernels(vnpu_conv *g, uint32_t k0, uint32_t nk)
+{
+    uint32_t taps = g->kh * g->kw, gsize = g->wgroup, slice = g->wslice, cin_w = g->cin_w;
+
+    for (uint32_t k = k0; k < k0 + nk; k++) {
+        uint32_t kg = k / gsize;
+        uint32_t gk = g->nker - kg * gsize < gsize ? g->nker - kg * gsize : gsize;
+        size_t kg_start = (size_t)kg * gsize * taps * cin_w;
+        for (uint32_t c = 0; c < g->cin; c++) {
+            uint32_t cs = c / slice;
+            uint32_t sc = cin_w - cs * slice < slice ? cin_w - cs * slice : slice;
+            for (uint32_t tap = 0; tap < taps; tap++) {
+                size_t e = kg_start + (size_t)taps * gk * cs * slice +
+                           ((size_t)tap * gk + k % gsize) * sc + c % slice;
+                if (g->fp)
+                    vnpu_w.f32[((size_t)tap * g->cin + c) * nk + (k - k0)] =
+                        vnpu_f16_to_f32(vnpu_ld16(g->wsrc + 2u * e));
+                else
+                    vnpu_w.i8[((size_t)(k - k0) * taps + tap) * g->cin + c] =
+                        g->int4 ? vnpu_int4_at(g->wsrc, e) : (int8_t)g->wsrc[e];
+            }
+        }
+    }
+    g->part_k0 = k0;
+}
+
+/* One kernel's weights always fit the scratch: decode keeps a kernel below
+ * 2^17 elements, 4 bytes each as fp32. */
+_Static_assert(VNPU_W_BYTES >= 131072u * 4u, "a kernel fits the weight scratch");
+
+/* Check the weight sizes and read them: depthwise repacked to
+ * [ky][kx][channel], direct ones as their first part of kernels. */
+static int vnpu_load_weights(vnpu_task *t, vnpu_conv *g)
 {
     uint32_t taps = g->kh * g->kw;
     /* kernels may hold their channels padded up to the 32-channel slice
@@ -555,16 +524,12 @@ static int vnpu_load_weights(vnpu_task *t, const vnpu_conv *g)
     uint32_t cin_w = vnpu_weight_channels(t, g, taps);
     uint64_t per_kernel = vnpu_elem_bytes(g, (uint64_t)taps * cin_w);
     uint64_t total = g->dw ? per_kernel : per_kernel * g->nker;
-    uint64_t scratch = (g->dw ? 1u : g->nker) * (uint64_t)taps * g->cin * (g->fp ? 4u : 1u);
+    uint64_t kernel_scratch = (uint64_t)taps * g->cin * (g->fp ? 4u : 1u);
     const uint8_t *src;
 
     if (R(t, NPU_CNA_WEIGHT_SIZE1) != per_kernel || R(t, NPU_CNA_WEIGHT_SIZE0) != total)
         return vnpu_inconsistent(t, NPU_CNA_WEIGHT_SIZE0, NPU_CNA_WEIGHT_SIZE1,
                                  "weight sizes differ from kernel x kh x kw x DATAIN_CHANNEL");
-    if (scratch > VNPU_W_BYTES)
-        return vnpu_fail(t, VNPU_INT_DMA_READ_ERROR | VNPU_INT_DMA_WRITE_ERROR,
-                         "%llu weight elements exceed the model's weight buffer (not modelled)",
-                         (unsigned long long)(scratch / (g->fp ? 4u : 1u)));
     src = g->dcomp ? vnpu_dcomp_weights(t, total)
                    : vnpu_dma_read(t, R(t, NPU_CNA_DCOMP_ADDR0), total, "CNA weights");
     if (src == NULL)
@@ -584,27 +549,13 @@ static int vnpu_load_weights(vnpu_task *t, const vnpu_conv *g)
         }
         return 0;
     }
-    uint32_t gsize = vnpu_kgroup(t->cfg, g->prec);
-    uint32_t slice = vnpu_weight_slice(t, g);
-    for (uint32_t k = 0; k < g->nker; k++) {
-        uint32_t kg = k / gsize;
-        uint32_t gk = g->nker - kg * gsize < gsize ? g->nker - kg * gsize : gsize;
-        size_t kg_start = (size_t)kg * gsize * taps * cin_w;
-        for (uint32_t c = 0; c < g->cin; c++) {
-            uint32_t cs = c / slice;
-            uint32_t sc = cin_w - cs * slice < slice ? cin_w - cs * slice : slice;
-            for (uint32_t tap = 0; tap < taps; tap++) {
-                size_t e = kg_start + (size_t)taps * gk * cs * slice +
-                           ((size_t)tap * gk + k % gsize) * sc + c % slice;
-                if (g->fp) /* [kh][kw * cin][nker]: see vnpu_mac_direct_fp */
-                    vnpu_w.f32[((size_t)tap * g->cin + c) * g->nker + k] =
-                        vnpu_f16_to_f32(vnpu_ld16(src + 2u * e));
-                else
-                    vnpu_w.i8[((size_t)k * taps + tap) * g->cin + c] =
-                        g->int4 ? vnpu_int4_at(src, e) : (int8_t)src[e];
-            }
-        }
-    }
+    g->wsrc = src;
+    g->cin_w = cin_w;
+    g->wgroup = vnpu_kgroup(t->cfg, g->prec);
+    g->wslice = vnpu_weight_slice(t, g);
+    g->part = (uint32_t)(VNPU_W_BYTES / kernel_scratch < g->nker ? VNPU_W_BYTES / kernel_scratch
+                                                                 : g->nker);
+    vnpu_repack_kernels(g, 0, g->part);
     return 0;
 }
 
@@ -657,49 +608,66 @@ static inline void vnpu_rows_f32(float *restrict sums, const float *restrict w,
     }
 }
 
-/* fp accumulators of one output pixel: each kernel row is summed from 0.0f
- * and the rows are added in order (the order the model has always used;
- * its outputs are compared bit for bit). Weights are [kh][kw * cin][nker]. */
-static void vnpu_mac_direct_fp(const vnpu_conv *g, const float *xb, float *acc)
+/* fp accumulators of one output pixel for the kernels [k0, k0 + nk) in the
+ * scratch ([kh][kw * cin][nk]): each kernel row is summed from 0.0f and the
+ * rows are added in order (the order the model has always used; its outputs
+ * are compared bit for bit), whatever the parts. */
+static void vnpu_mac_direct_fp(const vnpu_conv *g, const float *xb, float *acc, uint32_t k0,
+                               uint32_t nk)
 {
     static float rows[VNPU_ACC_ELEMS];
     uint32_t row = g->kw * g->cin;
     size_t xrow = (size_t)g->wp * g->cin;
 
-    for (uint32_t k = 0; k < g->kout; k++)
-        acc[k] = 0.0f;
+    if (k0 == 0)
+        for (uint32_t k = 0; k < g->kout; k++)
+            acc[k] = 0.0f;
     for (uint32_t ky = 0; ky < g->kh; ky++) {
-        vnpu_rows_f32(rows, vnpu_w.f32 + (size_t)ky * row * g->nker, xb + ky * xrow, row, g->nker);
-        for (uint32_t k = 0; k < g->nker; k++)
-            acc[k] += rows[k];
+        vnpu_rows_f32(rows, vnpu_w.f32 + (size_t)ky * row * nk, xb + ky * xrow, row, nk);
+        for (uint32_t k = 0; k < nk; k++)
+            acc[k0 + k] += rows[k];
     }
 }
 
-/* Accumulators of output pixels [p0, p0 + n) into vnpu_acc ([n][kout]). */
-static void vnpu_mac_direct(const vnpu_conv *g, uint32_t p0, uint32_t n, int want_sumx)
+/* Window offset of output pixel p's first input element. */
+static size_t vnpu_window_at(const vnpu_conv *g, uint32_t p)
+{
+    uint32_t oy = p / g->wout, ox = p % g->wout;
+
+    return ((size_t)oy * g->sy * g->wp + (size_t)ox * g->sx) * g->cin;
+}
+
+/* Accumulators of output pixels [p0, p0 + n) into vnpu_acc ([n][kout]), a
+ * part of kernels at a time. */
+static void vnpu_mac_direct(vnpu_conv *g, uint32_t p0, uint32_t n, int want_sumx)
 {
     uint32_t row = g->kw * g->cin; /* contiguous elements of one kernel row */
     size_t xrow = (size_t)g->wp * g->cin;
     size_t wk = (size_t)g->kh * row;
 
-    for (uint32_t i = 0; i < n; i++) {
-        uint32_t p = p0 + i, oy = p / g->wout, ox = p % g->wout;
-        size_t xo = ((size_t)oy * g->sy * g->wp + (size_t)ox * g->sx) * g->cin;
-        size_t ao = (size_t)i * g->kout;
-        if (g->fp) {
-            vnpu_mac_direct_fp(g, vnpu_x.f32 + xo, vnpu_acc.f32 + ao);
-            continue;
+    for (uint32_t k0 = 0; k0 < g->nker; k0 += g->part) {
+        uint32_t nk = g->nker - k0 < g->part ? g->nker - k0 : g->part;
+        if (g->part_k0 != k0)
+            vnpu_repack_kernels(g, k0, nk);
+        for (uint32_t i = 0; i < n; i++) {
+            size_t xo = vnpu_window_at(g, p0 + i), ao = (size_t)i * g->kout;
+            if (g->fp) {
+                vnpu_mac_direct_fp(g, vnpu_x.f32 + xo, vnpu_acc.f32 + ao, k0, nk);
+                continue;
+            }
+            for (uint32_t k = 0; k < nk; k++) {
+                const int8_t *w = vnpu_w.i8 + k * wk;
+                int32_t s = 0;
+                for (uint32_t ky = 0; ky < g->kh; ky++)
+                    s += vnpu_dot_i8(w + ky * row, vnpu_x.i8 + xo + ky * xrow, row);
+                vnpu_acc.i32[ao + k0 + k] = s;
+            }
         }
-        const int8_t *xb = vnpu_x.i8 + xo;
-        for (uint32_t k = 0; k < g->nker; k++) {
-            const int8_t *w = vnpu_w.i8 + k * wk;
-            int32_t s = 0;
-            for (uint32_t ky = 0; ky < g->kh; ky++)
-                s += vnpu_dot_i8(w + ky * row, xb + ky * xrow, row);
-            vnpu_acc.i32[ao + k] = s;
-        }
+    }
+    for (uint32_t i = 0; i < n && !g->fp; i++) {
+        const int8_t *xb = vnpu_x.i8 + vnpu_window_at(g, p0 + i);
         for (uint32_t k = g->nker; k < g->kout; k++)
-            vnpu_acc.i32[ao + k] = 0;
+            vnpu_acc.i32[(size_t)i * g->kout + k] = 0;
         if (want_sumx) {
             int32_t s = 0;
             for (uint32_t ky = 0; ky < g->kh; ky++)
@@ -772,7 +740,7 @@ int vnpu_cna_load(vnpu_task *t)
 
 void vnpu_cna_accumulate(uint32_t p0, uint32_t n, int want_sumx, vnpu_acc_chunk *chunk)
 {
-    const vnpu_conv *g = &vnpu_cna_task;
+    vnpu_conv *g = &vnpu_cna_task;
 
     if (g->dw)
         vnpu_mac_depthwise(g, p0, n, want_sumx);

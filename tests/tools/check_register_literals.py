@@ -17,8 +17,8 @@ import sys
 # Not checked: npu/model/vnpu.c decodes MMIO addresses (block pages of the
 # offset, not fields of a value) and npu/model/vnpu_fp.c is fp16 arithmetic.
 CHECKED = ["npu/npu_builder.c", "npu/npu_builder_dpu.c", "npu/npu_driver.c", "rknn/rknpu_selftest.c",
-           "npu/model/vnpu_cna.c", "npu/model/vnpu_dcomp.c", "npu/model/vnpu_dpu.c",
-           "npu/model/vnpu_ppu.c"]
+           "npu/model/vnpu_cna.c", "npu/model/vnpu_cvt.c", "npu/model/vnpu_dcomp.c",
+           "npu/model/vnpu_dpu.c", "npu/model/vnpu_ppu.c"]
 
 ALLOWED = [
     # (file, regular expression, reason)
@@ -26,7 +26,7 @@ ALLOWED = [
     ("npu/npu_driver.c", r"\(uint32_t\)p\[0\] \| \(uint32_t\)p\[1\] << 8", "little-endian bytes of a task record"),
     ("npu/npu_driver.c", r"le32\(r \+ NPU_TASK_REGCMD_ADDR \+ 4\) << 32", "64-bit task record field"),
     ("npu/npu_driver.c", r"return 1u << core;", "a set of core numbers (core_bit)"),
-    ("npu/model/vnpu_cna.c", r"\(uint32_t\)1 << vnpu_cvt_trunc", "2^truncation, the converter's identity scale"),
+    ("npu/model/vnpu_cvt.c", r"\(uint32_t\)1 << vnpu_cvt_trunc", "2^truncation, the converter's identity scale"),
     ("npu/model/vnpu_dcomp.c", r"x \|= \(uint32_t\)\(\(b->p\[b->pos / 8u\] >> \(b->pos % 8u\)\) & 1u\) << i;",
      "one bit of a compressed weight stream, read LSB first"),
     ("npu/model/vnpu_dcomp.c", r"acc \|= bit << \(len - 1u\);", "a weight-stream prefix code, bit by bit"),

@@ -11,7 +11,11 @@
  *    SURF_STRIDE -3 (0x0FFFFFFD), the row's atoms one after the other;
  *  - normal (row-major) A read as a column of M one-pixel lines:
  *    GROUP_LINE_OFF with SURF_STRIDE 0 (RK3588), plain strides LINE = a row,
- *    SURF = one atom (RK3566): the surfaces lie inside the lines.
+ *    SURF = one atom (RK3566): the surfaces lie inside the lines;
+ *  - native A tiled along M (RK3588): a task a tile of W rows, one line with
+ *    GROUP_LINE_OFF, LINE_STRIDE = M and SURF_STRIDE = pitch - W;
+ *  - weights beyond the model's weight scratch (fp16 up to 1M elements in
+ *    the vendor's tasks), which it takes in parts of kernels.
  * Each C is checked against A x B computed here, and the bytes between the
  * surfaces must stay untouched. Then the programming the model refuses.
  *
@@ -27,11 +31,11 @@
 #include "vnpu.h"
 #include "vnpu_test_asm.h"
 
-#define ARENA_BYTES (1u << 20)
+#define ARENA_BYTES (2u << 20)
 #define ARENA_BASE  0x20000000u
 #define MAX_M       72u
-#define MAX_K       128u
-#define MAX_N       128u
+#define MAX_K       1088u /* the weight-part tests: over 1 MiB of weights */
+#define MAX_N       1024u
 #define SENTINEL    0xA5u
 
 static _Alignas(64) uint8_t arena[ARENA_BYTES];
@@ -64,8 +68,8 @@ static const struct {
     [MM_INT4] = {"int4", 6, 4, 64, 1, 2},
 };
 
-static int32_t A[MAX_M * MAX_K]; /* [m][k]: integers, or q for the fp16 value q / 64 */
-static int32_t B[MAX_K * MAX_N]; /* [k][n] */
+static int8_t A[MAX_M * MAX_K]; /* [m][k]: integers, or q for the fp16 value q / 64 */
+static int8_t B[MAX_K * MAX_N]; /* [k][n] */
 
 /* fp16 bits of q / 64 (|q| <= 128: exact, normal). */
 static uint16_t half_of(int32_t q)
@@ -101,10 +105,16 @@ static void fill_operands(enum mm_type ty, uint32_t m, uint32_t k, uint32_t n)
 {
     int32_t lo = ty == MM_INT4 ? -8 : -128, hi = ty == MM_INT4 ? 7 : 127;
 
+    /* fp16 sums stay exact in fp32 (multiples of 2^-12 below 2^12) for
+     * K > 256 only with |q| <= 64 */
+    if (ty == MM_FP16 && k > 256u) {
+        lo = -64;
+        hi = 64;
+    }
     for (uint32_t i = 0; i < m * k; i++)
-        A[i] = rnd_range(lo, hi);
+        A[i] = (int8_t)rnd_range(lo, hi);
     for (uint32_t i = 0; i < k * n; i++)
-        B[i] = rnd_range(lo, hi);
+        B[i] = (int8_t)rnd_range(lo, hi);
 }
 
 /* B in the weight layout [N/g][K/32][g][32] (hardware.md §4.3). */
@@ -212,6 +222,10 @@ static void vendor_task(tasm_task *t, const mm_task *p)
     unsigned prec = types[p->ty].prec, bits = types[p->ty].bits;
     unsigned surfaces = types[p->ty].kgroup * types[p->ty].out_bytes / 16u; /* SIZE_E + 1 */
     uint32_t row_bytes = p->k * bits / 8u, pix = p->w * p->h;
+    /* a line's bytes, each pixel's rounded up to 32, in 64-byte entries;
+     * the data banks hold every line, the weights get the rest */
+    uint32_t entries = (p->w * ((row_bytes + 31u) / 32u) * 32u + 63u) / 64u;
+    uint32_t data_banks = (p->h * entries * 64u + soc->cbuf_bank_bytes - 1u) / soc->cbuf_bank_bytes;
 
     tasm_task_init(t, soc, NPU_UNIT_CNA | NPU_UNIT_CORE | NPU_UNIT_DPU, 0x300);
     tasm_reg(t, NPU_DPU_S_POINTER, NPU_S_POINTER_PP_ARM);
@@ -234,10 +248,9 @@ static void vendor_task(tasm_task *t, const mm_task *p)
              NPU_CNA_WEIGHT_SIZE2_WEIGHT_WIDTH(1) | NPU_CNA_WEIGHT_SIZE2_WEIGHT_HEIGHT(1) |
                  NPU_CNA_WEIGHT_SIZE2_WEIGHT_KERNELS(p->n));
     tasm_reg(t, NPU_CNA_CBUF_CON0,
-             NPU_CNA_CBUF_CON0_WEIGHT_BANK(11) | NPU_CNA_CBUF_CON0_DATA_BANK(1));
-    /* a line's bytes, each pixel's rounded up to 32, in 64-byte entries */
-    tasm_reg(t, NPU_CNA_CBUF_CON1,
-             NPU_CNA_CBUF_CON1_DATA_ENTRIES((p->w * ((row_bytes + 31u) / 32u) * 32u + 63u) / 64u));
+             NPU_CNA_CBUF_CON0_WEIGHT_BANK(soc->cbuf_banks - data_banks) |
+                 NPU_CNA_CBUF_CON0_DATA_BANK(data_banks));
+    tasm_reg(t, NPU_CNA_CBUF_CON1, NPU_CNA_CBUF_CON1_DATA_ENTRIES(entries));
     tasm_reg(t, NPU_CNA_CVT_CON0,
              NPU_CNA_CVT_CON0_DATA_SIGN(1) | NPU_CNA_CVT_CON0_CVT_TYPE(1) |
                  NPU_CNA_CVT_CON0_CVT_BYPASS(1));
@@ -334,6 +347,69 @@ static void test_native(enum mm_type ty, uint32_t m, uint32_t k, uint32_t n)
         printf("  %s failed\n", what);
 }
 
+/* Native A and C as the vendor tiles M when a line of M pixels is too much
+ * for one task (RK3588, vnpu.md §5.2): tiles of `tile` rows, the last one
+ * first, each one line of W pixels at its first row with GROUP_LINE_OFF,
+ * LINE_STRIDE = M and SURF_STRIDE = pitch - W (33x4096x256 int8: W 3 and
+ * 30, SURF_STRIDE 33 and 6), C at the same pitch. */
+static void test_native_tiled(enum mm_type ty, uint32_t m, uint32_t k, uint32_t n, uint32_t tile)
+{
+    uint32_t pitch = native_pitch(m), c2o = 16u / types[ty].out_bytes, ntask = 0;
+    uint32_t a_bytes = k / (128u / types[ty].bits) * pitch * 16u, c_bytes = n / c2o * pitch * 16u;
+    uint32_t a, b, c;
+    char what[64];
+
+    snprintf(what, sizeof what, "native tiled %s %lux%lux%lu", types[ty].name, (unsigned long)m,
+             (unsigned long)k, (unsigned long)n);
+    setup(RKNPU_SOC_RK3588);
+    fill_operands(ty, m, k, n);
+    a = place_a(ty, m, k, pitch, 1, a_bytes);
+    b = place_b(ty, k, n);
+    c = tasm_alloc(&mem, c_bytes, 64);
+    memset(tasm_host(&mem, c), SENTINEL, c_bytes);
+    for (uint32_t row = (m - 1u) / tile * tile;; row -= tile) {
+        uint32_t w = m - row < tile ? m - row : tile;
+        mm_task p = {ty,   w, 1, k, n, m, (int32_t)(pitch - w), 1, a + row * 16u, b, c + row * 16u,
+                     pitch};
+        vendor_task(&tasks[ntask++], &p);
+        if (row == 0)
+            break;
+    }
+    if (CHECK_EQ_U(run_tasks(ntask, what), 0))
+        CHECK_EQ_U(check_c(ty, m, k, n, c, pitch, 1, c_bytes, what), 0);
+}
+
+/* ---- weights beyond the model's weight scratch ----------------------------------- */
+
+/* Over 1 MiB of weights in one task (the model holds 1 MiB, fp16 as fp32),
+ * with row-major A: the model takes the kernels in parts as many as fit,
+ * the boundaries inside kernel groups (int8 1088 x 1024: 963 + 61 kernels,
+ * groups of 32; fp16 1056 x 512: 248 + 248 + 16, groups of 16), and the
+ * output channels leave room for fewer pixels than M in one accumulator
+ * chunk (two chunks: every part again for the second). C must equal the
+ * product, whatever the parts. */
+static void test_weight_parts(enum mm_type ty, uint32_t m, uint32_t k, uint32_t n)
+{
+    uint32_t atoms = k * types[ty].bits / 128u, c2o = 16u / types[ty].out_bytes;
+    uint32_t c_bytes = n / c2o * m * 16u;
+    char what[64];
+    mm_task p;
+
+    snprintf(what, sizeof what, "weight parts %s %lux%lux%lu", types[ty].name, (unsigned long)m,
+             (unsigned long)k, (unsigned long)n);
+    setup(RKNPU_SOC_RK3588);
+    fill_operands(ty, m, k, n);
+    CHECK((uint64_t)k * n * (ty == MM_FP16 ? 4u : 1u) > (1u << 20)); /* more than the scratch */
+    p = (mm_task){ty, 1, m, k, n, atoms, 0, 1, 0, 0, 0, m};
+    p.a = place_a(ty, m, k, 1, atoms, m * atoms * 16u);
+    p.b = place_b(ty, k, n);
+    p.c = tasm_alloc(&mem, c_bytes, 64);
+    memset(tasm_host(&mem, p.c), SENTINEL, c_bytes);
+    vendor_task(&tasks[0], &p);
+    if (CHECK_EQ_U(run_tasks(1, what), 0))
+        CHECK_EQ_U(check_c(ty, m, k, n, p.c, m, 1, c_bytes, what), 0);
+}
+
 /* ---- int4 with normal A and C: a task per row ----------------------------------- */
 
 static void test_int4_rows(uint32_t m, uint32_t k, uint32_t n)
@@ -391,9 +467,9 @@ static void test_rowmajor_rk3566(uint32_t m, uint32_t k, uint32_t n)
 
     setup(RKNPU_SOC_RK3566);
     for (uint32_t i = 0; i < m * k; i++)
-        A[i] = rnd_range(-7, 7);
+        A[i] = (int8_t)rnd_range(-7, 7);
     for (uint32_t i = 0; i < k * n; i++)
-        B[i] = rnd_range(-7, 7);
+        B[i] = (int8_t)rnd_range(-7, 7);
     tasm_conv_defaults(&c);
     c.hin = c.hout = m;
     c.win = c.wout = 1;
@@ -489,8 +565,8 @@ static void test_refusals(void)
     int4_base(RKNPU_SOC_RK3566);
     expect_refused(0, 0, "int4 IN_PRECISION outside RK3588");
 
-    /* GROUP_LINE_OFF: lines of more than one pixel (unseen), and surfaces
-     * that run into the next line */
+    /* GROUP_LINE_OFF: several lines of more than one pixel (unseen), and
+     * surfaces that run into the next line or into each other */
     setup(RKNPU_SOC_RK3588);
     fill_operands(MM_INT8, 4, 96, 32);
     base = (mm_task){MM_INT8, 1, 4, 96, 32, 6, 0, 1, 0, 0, 0, 4};
@@ -502,7 +578,17 @@ static void test_refusals(void)
     expect_refused(NPU_CNA_DMA_CON1, NPU_CNA_DMA_CON1_LINE_STRIDE(5), "surfaces overlap the lines");
     base.w = 2;
     base.h = 2;
-    expect_refused(0, 0, "more than one pixel");
+    expect_refused(0, 0, "GROUP_LINE_OFF with several NC1HWC2 lines of more than one pixel");
+    base.w = 4; /* one line (native A), then SURF_STRIDE + W below 0, below W */
+    base.h = 1;
+    base.line = 4;
+    base.surf = 0;
+    vendor_task(&tasks[0], &base);
+    CHECK_EQ_U(run_tasks(1, "one-line base"), 0);
+    expect_refused(NPU_CNA_DMA_CON2, NPU_CNA_DMA_CON2_SURF_STRIDE(0x0FFFFFFBu),
+                   "SURF_STRIDE + DATAIN_WIDTH is negative");
+    expect_refused(NPU_CNA_DMA_CON2, NPU_CNA_DMA_CON2_SURF_STRIDE(0x0FFFFFFEu),
+                   "surfaces overlap the lines");
 }
 
 int main(void)
@@ -519,6 +605,12 @@ int main(void)
     test_rowmajor_rk3588(MM_INT8, 17, 96, 64);
     test_rowmajor_rk3588(MM_FP16, 5, 64, 32);
     test_rowmajor_rk3566(9, 96, 32);
+    test_native_tiled(MM_INT8, 33, 64, 128, 30);
+    test_native_tiled(MM_FP16, 33, 64, 64, 16);
+    test_native_tiled(MM_FP16, 64, 128, 32, 8);
+    test_native_tiled(MM_INT8, 72, 96, 64, 16);
+    test_weight_parts(MM_INT8, 40, 1088, 1024);
+    test_weight_parts(MM_FP16, 72, 1056, 512);
     test_refusals();
     return test_report("vnpu_matmul");
 }
