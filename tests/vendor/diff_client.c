@@ -127,7 +127,7 @@ void mark(const char *key)
  * (Rockchip's runtime crashes on some): the child's answers are reported
  * as they come; a crash is reported under key. The parent's context is
  * untouched by what the child did. */
-static void isolated(const char *area, const char *key, void (*fn)(void *), void *arg)
+void isolated(const char *area, const char *key, void (*fn)(void *), void *arg)
 {
     pid_t pid;
     int status;

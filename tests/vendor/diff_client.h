@@ -30,6 +30,10 @@ void report_blob(const char *area, const char *key, const void *data, size_t siz
 /* The return code of a call, as "ret N". */
 void report_ret(const char *area, const char *key, int ret);
 
+/* Run fn(arg) in a child process, for steps a runtime may not survive:
+ * a crash is reported under (area, key) and the caller goes on. */
+void isolated(const char *area, const char *key, void (*fn)(void *), void *arg);
+
 /* A line {"mark":KEY} in the submission log (RKNPU_SUBMIT_LOG), so that the
  * submissions that follow are attributed to KEY. */
 void mark(const char *key);

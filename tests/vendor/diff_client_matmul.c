@@ -222,6 +222,19 @@ static void check_result(const char *key, rknn_matmul_type t, const mm_layout *l
            worst);
 }
 
+typedef struct {
+    const mm_type *ty;
+    const mm_shape *s;
+    int b_native, ac_native;
+} mm_case;
+
+/* The report key of a case: TYPE/MxKxN/B<layout>_AC<layout>. */
+static void case_key(const mm_case *c, char *key, size_t size)
+{
+    snprintf(key, size, "%s/%dx%dx%d/B%s_AC%s", c->ty->name, c->s->m, c->s->k, c->s->n,
+             c->b_native ? "native" : "normal", c->ac_native ? "native" : "normal");
+}
+
 static void one_case(const mm_type *ty, const mm_shape *s, int b_native, int ac_native)
 {
     rknn_matmul_info info;
@@ -234,8 +247,7 @@ static void one_case(const mm_type *ty, const mm_shape *s, int b_native, int ac_
     char key[160];
     int ret;
 
-    snprintf(key, sizeof key, "%s/%dx%dx%d/B%s_AC%s", ty->name, s->m, s->k, s->n,
-             b_native ? "native" : "normal", ac_native ? "native" : "normal");
+    case_key(&(mm_case){ty, s, b_native, ac_native}, key, sizeof key);
     if (getenv("DIFF_CLIENT_MATMUL_ONLY") && !strstr(key, getenv("DIFF_CLIENT_MATMUL_ONLY")))
         return;
     memset(&info, 0, sizeof info);
@@ -298,6 +310,13 @@ static void one_case(const mm_type *ty, const mm_shape *s, int b_native, int ac_
     free(b);
 }
 
+static void case_child(void *p)
+{
+    const mm_case *c = p;
+
+    one_case(c->ty, c->s, c->b_native, c->ac_native);
+}
+
 /* DIFF_CLIENT_MATMUL_ONLY=TEXT runs only the cases whose key contains TEXT;
  * grid "M,K,N" is that one shape (for investigating one case). */
 int matmul_main(const char *grid)
@@ -321,7 +340,13 @@ int matmul_main(const char *grid)
     for (size_t t = 0; t < sizeof types / sizeof types[0]; t++)
         for (size_t i = 0; i < n; i++)
             for (int bl = 0; bl < 2; bl++)
-                for (int acl = 0; acl < 2; acl++)
-                    one_case(&types[t], &shapes[i], bl, acl);
+                for (int acl = 0; acl < 2; acl++) {
+                    mm_case c = {&types[t], &shapes[i], bl, acl};
+                    char key[160];
+                    case_key(&c, key, sizeof key);
+                    /* librknnrt 1.6.0 dies of SIGFPE in rknn_matmul_create on some int4
+                     * shapes: each case in a process of its own */
+                    isolated("matmul", key, case_child, &c);
+                }
     return 0;
 }
