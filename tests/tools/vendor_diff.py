@@ -126,10 +126,13 @@ def describe_bytes(a, b, as_float=False):
     text = "%d of %d bytes differ, first at %s" % (len(diff), len(a),
                                                    ", ".join(str(int(i)) for i in diff[:4]))
     if as_float and len(a) % 4 == 0:
-        fx = np.frombuffer(a, np.float32).astype(np.float64)
-        fy = np.frombuffer(b, np.float32).astype(np.float64)
-        with np.errstate(invalid="ignore"):
-            text += "; as float32 max |d| %.6g" % np.nanmax(np.abs(fx - fy))
+        # the bytes may hold NaNs (signalling ones too): compare what is finite
+        with np.errstate(invalid="ignore", over="ignore"):
+            fx = np.frombuffer(a, np.float32).astype(np.float64)
+            fy = np.frombuffer(b, np.float32).astype(np.float64)
+            d = np.abs(fx - fy)
+        d = d[np.isfinite(d)]
+        text += "; as float32 max |d| %s" % ("%.6g" % d.max() if d.size else "n/a (not finite)")
     return text
 
 
