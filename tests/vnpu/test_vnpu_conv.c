@@ -51,11 +51,8 @@ static int rk356x(void)
 
 static void setup(rknpu_soc_id id)
 {
-    vnpu_dma_window w = {ARENA_BASE, ARENA_BYTES, arena};
-
-    soc = npu_soc_get(id);
-    CHECK(vnpu_init(&dev, soc, &w) == 0);
-    tasm_mem_init(&mem, arena, ARENA_BASE, ARENA_BYTES);
+    soc = tasm_setup(&dev, &mem, arena, ARENA_BASE, ARENA_BYTES, id);
+    CHECK(soc != NULL);
 }
 
 /* floor(n / 2^s) and round-to-nearest(n / 2^s) written with division. */

@@ -46,11 +46,8 @@ static const npu_soc_profile *soc;
 
 static void setup(rknpu_soc_id id)
 {
-    vnpu_dma_window w = {ARENA_BASE, ARENA_BYTES, arena};
-
-    soc = npu_soc_get(id);
-    CHECK(vnpu_init(&dev, soc, &w) == 0);
-    tasm_mem_init(&mem, arena, ARENA_BASE, ARENA_BYTES);
+    soc = tasm_setup(&dev, &mem, arena, ARENA_BASE, ARENA_BYTES, id);
+    CHECK(soc != NULL);
 }
 
 /* ---- operands ----------------------------------------------------------------- */
@@ -388,19 +385,15 @@ static void test_native_tiled(enum mm_type ty, uint32_t m, uint32_t k, uint32_t 
  * output channels leave room for fewer pixels than M in one accumulator
  * chunk (two chunks: every part again for the second). C must equal the
  * product, whatever the parts. */
-static void test_weight_parts(enum mm_type ty, uint32_t m, uint32_t k, uint32_t n)
+/* One task over the whole of a row-major A (LINE_STRIDE = a row's atoms,
+ * SURF_STRIDE 0: the next surface is the next atom), B in the vendor's
+ * native form, C checked against the CPU product. */
+static void run_rowmajor_task(enum mm_type ty, uint32_t m, uint32_t k, uint32_t n, const char *what)
 {
     uint32_t atoms = k * types[ty].bits / 128u, c2o = 16u / types[ty].out_bytes;
     uint32_t c_bytes = n / c2o * m * 16u;
-    char what[64];
-    mm_task p;
+    mm_task p = {ty, 1, m, k, n, atoms, 0, 1, 0, 0, 0, m};
 
-    snprintf(what, sizeof what, "weight parts %s %lux%lux%lu", types[ty].name, (unsigned long)m,
-             (unsigned long)k, (unsigned long)n);
-    setup(RKNPU_SOC_RK3588);
-    fill_operands(ty, m, k, n);
-    CHECK((uint64_t)k * n * (ty == MM_FP16 ? 4u : 1u) > (1u << 20)); /* more than the scratch */
-    p = (mm_task){ty, 1, m, k, n, atoms, 0, 1, 0, 0, 0, m};
     p.a = place_a(ty, m, k, 1, atoms, m * atoms * 16u);
     p.b = place_b(ty, k, n);
     p.c = tasm_alloc(&mem, c_bytes, 64);
@@ -408,6 +401,18 @@ static void test_weight_parts(enum mm_type ty, uint32_t m, uint32_t k, uint32_t 
     vendor_task(&tasks[0], &p);
     if (CHECK_EQ_U(run_tasks(1, what), 0))
         CHECK_EQ_U(check_c(ty, m, k, n, p.c, m, 1, c_bytes, what), 0);
+}
+
+static void test_weight_parts(enum mm_type ty, uint32_t m, uint32_t k, uint32_t n)
+{
+    char what[64];
+
+    snprintf(what, sizeof what, "weight parts %s %lux%lux%lu", types[ty].name, (unsigned long)m,
+             (unsigned long)k, (unsigned long)n);
+    setup(RKNPU_SOC_RK3588);
+    fill_operands(ty, m, k, n);
+    CHECK((uint64_t)k * n * (ty == MM_FP16 ? 4u : 1u) > (1u << 20)); /* more than the scratch */
+    run_rowmajor_task(ty, m, k, n, what);
 }
 
 /* ---- int4 with normal A and C: a task per row ----------------------------------- */
@@ -437,24 +442,13 @@ static void test_int4_rows(uint32_t m, uint32_t k, uint32_t n)
 
 static void test_rowmajor_rk3588(enum mm_type ty, uint32_t m, uint32_t k, uint32_t n)
 {
-    uint32_t atoms = k * types[ty].bits / 128u, c2o = 16u / types[ty].out_bytes;
-    uint32_t c_bytes = n / c2o * m * 16u;
     char what[64];
-    mm_task p;
 
     snprintf(what, sizeof what, "row-major %s %lux%lux%lu", types[ty].name, (unsigned long)m,
              (unsigned long)k, (unsigned long)n);
     setup(RKNPU_SOC_RK3588);
     fill_operands(ty, m, k, n);
-    /* A's row is LINE_STRIDE atoms; SURF_STRIDE 0: the next surface is the next atom */
-    p = (mm_task){ty, 1, m, k, n, atoms, 0, 1, 0, 0, 0, m};
-    p.a = place_a(ty, m, k, 1, atoms, m * atoms * 16u);
-    p.b = place_b(ty, k, n);
-    p.c = tasm_alloc(&mem, c_bytes, 64);
-    memset(tasm_host(&mem, p.c), SENTINEL, c_bytes);
-    vendor_task(&tasks[0], &p);
-    if (CHECK_EQ_U(run_tasks(1, what), 0))
-        CHECK_EQ_U(check_c(ty, m, k, n, p.c, m, 1, c_bytes, what), 0);
+    run_rowmajor_task(ty, m, k, n, what);
 }
 
 /* RK3566 (8-byte atoms, plain strides): the vendor's row-major A has

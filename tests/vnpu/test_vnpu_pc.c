@@ -28,11 +28,8 @@ static const npu_soc_profile *soc;
 
 static void setup(rknpu_soc_id id)
 {
-    vnpu_dma_window w = {ARENA_BASE, ARENA_BYTES, arena};
-
-    soc = npu_soc_get(id);
-    CHECK(vnpu_init(&dev, soc, &w) == 0);
-    tasm_mem_init(&mem, arena, ARENA_BASE, ARENA_BYTES);
+    soc = tasm_setup(&dev, &mem, arena, ARENA_BASE, ARENA_BYTES, id);
+    CHECK(soc != NULL);
 }
 
 static uint32_t rd(unsigned core, uint32_t off)

@@ -156,6 +156,19 @@ static inline int tasm_run(vnpu_device *dev, unsigned core, tasm_mem *m, const t
     return -2;
 }
 
+/* A virtual NPU for SoC `id` over the test's arena (NPU address `base`),
+ * with the arena's allocator reset: the SoC's profile, or NULL when the
+ * model refuses it. */
+static inline const npu_soc_profile *tasm_setup(vnpu_device *dev, tasm_mem *m, uint8_t *arena,
+                                                uint32_t base, uint32_t bytes, rknpu_soc_id id)
+{
+    vnpu_dma_window w = {base, bytes, arena};
+    const npu_soc_profile *soc = npu_soc_get(id);
+
+    tasm_mem_init(m, arena, base, bytes);
+    return vnpu_init(dev, soc, &w) == 0 ? soc : NULL;
+}
+
 /* ---- deterministic test data ------------------------------------------------ */
 
 /* xorshift32. Each test program sets its own seed (tasm_seed at the start
