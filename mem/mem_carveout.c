@@ -6,12 +6,8 @@
  */
 #include <string.h>
 
+#include "hal.h"
 #include "mem.h"
-
-static size_t align_up(size_t v, size_t a)
-{
-    return (v + a - 1) & ~(a - 1);
-}
 
 static int is_power_of_two(size_t v)
 {
@@ -26,7 +22,7 @@ mem_status mem_carveout_init(mem_carveout *c, void *base, size_t size)
         return MEM_ERR_PARAM;
     memset(c, 0, sizeof *c);
     b = (uintptr_t)base;
-    aligned = align_up(b, MEM_MIN_ALIGN);
+    aligned = hal_align_up(b, MEM_MIN_ALIGN);
     if (size < aligned - b + MEM_MIN_ALIGN)
         return MEM_ERR_PARAM;
     size = (size - (aligned - b)) & ~(size_t)(MEM_MIN_ALIGN - 1);
@@ -84,7 +80,7 @@ static int find_fit(const mem_carveout *c, size_t size, size_t align, uint32_t *
         if (block_used(c, i))
             continue;
         /* Align the address (not the offset): the base is only 64-aligned. */
-        addr = align_up(base + block_start(c, i), align);
+        addr = hal_align_up(base + block_start(c, i), align);
         end = (size_t)base + block_start(c, i) + block_size(c, i);
         if (addr + size <= end) {
             *start = (uint32_t)(addr - base);
@@ -115,7 +111,7 @@ mem_status mem_carveout_alloc(mem_carveout *c, size_t size, size_t align, void *
         note_failure(c);
         return MEM_ERR_NO_SPACE;
     }
-    size = align_up(size, MEM_MIN_ALIGN);
+    size = hal_align_up(size, MEM_MIN_ALIGN);
     found = find_fit(c, size, align, &start);
     if (found < 0) {
         note_failure(c);

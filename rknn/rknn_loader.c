@@ -11,11 +11,6 @@
 #include "rknn_io.h"
 #include "rknpu_platform_internal.h"
 
-static uint32_t align_up32(uint32_t v, uint32_t a)
-{
-    return (v + a - 1) & ~(a - 1);
-}
-
 static uint32_t dma32(const void *p)
 {
     return (uint32_t)rknpu_hook_virt_to_phys(p);
@@ -27,9 +22,9 @@ int rknn_loader_validate(const rknn_model_view *m, const npu_soc_profile *soc, r
 
     if (ret != RKNN_SUCC)
         return ret;
-    plan->io_plan_bytes = align_up32(m->n_inputs * (uint32_t)sizeof(rknn_io_plan), MEM_MIN_ALIGN);
+    plan->io_plan_bytes = hal_align_up(m->n_inputs * (uint32_t)sizeof(rknn_io_plan), MEM_MIN_ALIGN);
     plan->step_memo_bytes =
-        align_up32(m->n_nodes * (uint32_t)sizeof(rknn_step_memo), MEM_MIN_ALIGN);
+        hal_align_up(m->n_nodes * (uint32_t)sizeof(rknn_step_memo), MEM_MIN_ALIGN);
     return RKNN_SUCC;
 }
 
@@ -81,7 +76,7 @@ int rknn_loader_relocate(rknn_ctx *ctx)
         to.constants_dma = dma32(ctx->store->dma);
         to.blob_offsets = blob_offsets;
         to.arena_dma = dma32(ctx->arena);
-        to.bitmap = (uint32_t *)((uint8_t *)scratch + align_up32(m->n_blobs * 4u, 8));
+        to.bitmap = (uint32_t *)((uint8_t *)scratch + hal_align_up(m->n_blobs * 4u, 8));
         ret = rknn_model_relocate(m, &to);
     }
     mem_carveout_free(rknpu_platform_carveout(), scratch);

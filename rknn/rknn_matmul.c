@@ -19,130 +19,22 @@
  * unpacked to int8 when bound; the dequantising types through a CPU
  * epilogue), the int8 and fp16 ones on RK356x (mm_types); anything else
  * returns RKNN_ERR_PARAM_INVALID and logs why.
+ *
+ * This file: create/destroy, tiles, quantisation, run, dynamic shapes. The
+ * types and attributes are in rknn_matmul_shape.c, binding and layouts in
+ * rknn_matmul_layout.c (rknn_matmul_internal.h).
  */
 #include <string.h>
 
 #include "hal.h"
-#include "npu_builder.h"
 #include "npu_driver.h"
 #include "rknn_convert.h"
 #include "rknn_ctx.h"
-#include "rknn_matmul_api.h"
+#include "rknn_matmul_internal.h"
 #include "rknn_run.h"
 #include "rknpu_platform_internal.h"
 
-#define MM_ROWS_MIN    4u    /* fewer rows compute wrongly on RK3588 (hardware.md §4.5) */
-#define MM_ROWS_MAX    1020u /* rows per task (matmul.md hazards) */
-#define MM_KERNELS_MAX 4096u /* kernels per task */
-#define MM_SLICE       32u   /* K alignment: channels per weight slice (vnpu.md §6) */
-#define MM_BATCH       64u   /* tasks chained per submission */
-#define MM_MAX_SHAPES  64    /* dynamic shapes a context holds */
-#define MM_MATRICES    3u    /* A, B, C */
-#define MM_PARTIAL     3u    /* native[] slot of the K partial sums */
-
-typedef struct rknn_matmul_state {
-    rknn_matmul_info info;
-    rknn_matmul_io_attr io;
-    const npu_soc_profile *soc;
-    unsigned core;
-    uint32_t mp, kp, np;      /* padded M, K, N */
-    uint32_t e_in, e_out;     /* element bytes of A/B and of C as the NPU reads and writes them */
-    uint32_t a_bits, b_bits;  /* element bits of the client's A and B (4: int4, unpacked to int8) */
-    uint32_t c_kind, c_bytes; /* C: written by the NPU (MM_C_NPU) or the CPU epilogue; its bytes */
-    uint32_t c2_in, c2_out;   /* channels per atom of A and of C */
-    uint32_t kgroup;          /* kernels per weight group (native B) */
-    uint32_t kslice;          /* channels per weight slice the NPU reads */
-    uint32_t out_prec;        /* DPU output precision */
-    uint32_t mt, nt;          /* rows and kernels per task */
-    uint32_t kt, ksegs;       /* K per task and K segments (K splitting) */
-    uint32_t mt_cap, mp_max;  /* rows a task may hold; the largest M (dynamic shapes) */
-    rknn_matmul_shape *shapes; /* dynamic shapes (carve-out), n_shapes of them */
-    int32_t n_shapes;
-    uint32_t data_banks, weight_banks;
-    rknn_tensor_mem *bound[MM_MATRICES];
-    /* our native copies of A, B, C (NULL: the client's memory is used), then
-     * the fp32 K partial sums of an fp16 C (K splitting) */
-    uint8_t *native[MM_MATRICES + 1];
-    uint32_t native_bytes[MM_MATRICES + 1];
-    uint8_t *stream, *records;
-    size_t stream_bytes;
-    npu_task_words *tasks; /* one batch being built (carve-out: no static RAM) */
-    /* quantisation as set (copies: the client's arrays may go away) */
-    float scale[MM_MATRICES]; /* A, B (its first), C */
-    float *b_scale;           /* B: 1 or N values (carve-out) */
-    int32_t zp[MM_MATRICES];
-    int32_t b_scales;
-    int16_t *multiplier; /* int8 -> int8: per output channel (carve-out) */
-    uint32_t requant_shift;
-} mm_state;
-
-/* ---- types and shapes ----------------------------------------------------- */
-
-static int mm_fail(const char *fn, const char *why)
-{
-    HAL_LOG_ERR("%s: %s", fn, why);
-    return RKNN_ERR_PARAM_INVALID;
-}
-
-/* How C reaches the client: written by the NPU, or by the CPU from the
- * NPU's int32/fp32 sums (mm_epilogue), scaled and converted. */
-enum { MM_C_NPU, MM_C_F32, MM_C_F16, MM_C_BF16, MM_C_I8 };
-
-/* The types this implementation runs: the client's element bits of A and
- * B, the DPU's output precision and how C is made. int4 A and B are
- * unpacked to int8 when they are bound and run on the int8 path (exact;
- * the NPU's own int4 mode is not used yet); an int8 or int4 B of an fp16 A
- * becomes fp16 (exact). The types with a CPU epilogue give the dequantised
- * product: the NPU's sums times sA (int8 A) times sB_n (api.md §1.3). */
-static const struct {
-    uint8_t type, a_bits, b_bits, out_prec, c_kind;
-} mm_types[] = {
-    {RKNN_FLOAT16_MM_FLOAT16_TO_FLOAT32, 16, 16, 5, MM_C_NPU},
-    {RKNN_INT8_MM_INT8_TO_INT32, 8, 8, 4, MM_C_NPU},
-    {RKNN_INT8_MM_INT8_TO_INT8, 8, 8, 0, MM_C_NPU},
-    {RKNN_FLOAT16_MM_FLOAT16_TO_FLOAT16, 16, 16, 2, MM_C_NPU},
-    {RKNN_INT4_MM_INT4_TO_INT16, 4, 4, 1, MM_C_NPU},
-    {RKNN_INT8_MM_INT4_TO_INT32, 8, 4, 4, MM_C_NPU},
-    {RKNN_FLOAT16_MM_INT8_TO_FLOAT32, 16, 8, 5, MM_C_F32},
-    {RKNN_FLOAT16_MM_INT8_TO_FLOAT16, 16, 8, 5, MM_C_F16},
-    {RKNN_FLOAT16_MM_INT4_TO_FLOAT32, 16, 4, 5, MM_C_F32},
-    {RKNN_FLOAT16_MM_INT4_TO_FLOAT16, 16, 4, 5, MM_C_F16},
-    {RKNN_INT8_MM_INT8_TO_FLOAT32, 8, 8, 4, MM_C_F32},
-    {RKNN_FLOAT16_MM_INT4_TO_BFLOAT16, 16, 4, 5, MM_C_BF16},
-    {RKNN_INT8_MM_INT4_TO_FLOAT16, 8, 4, 4, MM_C_F16},
-};
-
-/* The type's row of mm_types on this SoC (RK356x: int8 and fp16 A and B,
- * what the vendor runs there), or -1. */
-static int mm_type_row(const npu_soc_profile *soc, rknn_matmul_type type)
-{
-    for (unsigned i = 0; i < sizeof mm_types / sizeof mm_types[0]; i++)
-        if (mm_types[i].type == type)
-            return !npu_soc_is_rk356x(soc) || (mm_types[i].a_bits == mm_types[i].b_bits &&
-                                               mm_types[i].a_bits >= 8 && !mm_types[i].c_kind)
-                       ? (int)i
-                       : -1;
-    return -1;
-}
-
-static uint32_t align_up(uint32_t v, uint32_t a)
-{
-    return (v + a - 1u) / a * a;
-}
-
-/* Kernels per weight group of B as the client lays it out natively:
- * RK3588 32 int8 / 16 fp16 / 64 int4, RK356x half (vnpu.md §6). */
-static uint32_t mm_b_group(const npu_soc_profile *soc, uint32_t b_bits)
-{
-    return (b_bits == 4 ? 64u : 256u / b_bits) / (npu_soc_is_rk356x(soc) ? 2u : 1u);
-}
-
-/* Channels per weight slice: 32, but 16 for fp16 on RK356x (its native B
- * [N/8][K/16][8][16], vnpu.md §6). */
-static uint32_t mm_b_slice(const npu_soc_profile *soc, uint32_t b_bits)
-{
-    return npu_soc_is_rk356x(soc) && b_bits == 16u ? MM_SLICE / 2u : MM_SLICE;
-}
+/* ---- shapes ------------------------------------------------------------- */
 
 static void mm_geometry(mm_state *s, int row)
 {
@@ -161,9 +53,9 @@ static void mm_geometry(mm_state *s, int row)
     s->kgroup = mm_b_group(s->soc, s->a_bits == 16 ? 16u : 8u);
     s->kslice = mm_b_slice(s->soc, s->a_bits == 16 ? 16u : 8u);
     s->mp = s->info.M < (int32_t)MM_ROWS_MIN ? MM_ROWS_MIN : (uint32_t)s->info.M;
-    s->kp = align_up((uint32_t)s->info.K, MM_SLICE);
-    s->np = align_up((uint32_t)s->info.N, s->kgroup > s->c2_out ? s->kgroup : s->c2_out);
-    s->np = align_up(s->np, mm_b_group(s->soc, s->b_bits));
+    s->kp = hal_align_up((uint32_t)s->info.K, MM_SLICE);
+    s->np = hal_align_up((uint32_t)s->info.N, s->kgroup > s->c2_out ? s->kgroup : s->c2_out);
+    s->np = hal_align_up(s->np, mm_b_group(s->soc, s->b_bits));
 }
 
 /* Kernels and rows per task for K channels per task, so that both fit the
@@ -198,7 +90,7 @@ static int mm_tiles(mm_state *s)
     if (!s->soc->cbuf_bank_bytes || s->soc->cbuf_banks < 3)
         return mm_fail("rknn_matmul_create", "the SoC's CBUF size is not known");
     for (s->ksegs = 1; s->ksegs * MM_SLICE <= s->kp; s->ksegs++)
-        if (mm_fit(s, align_up((s->kp + s->ksegs - 1u) / s->ksegs, MM_SLICE)))
+        if (mm_fit(s, hal_align_up((s->kp + s->ksegs - 1u) / s->ksegs, MM_SLICE)))
             break;
     if (s->ksegs * MM_SLICE > s->kp)
         return mm_fail("rknn_matmul_create", "not even 32 of K fit the CBUF with four rows");
@@ -222,78 +114,7 @@ static int mm_tiles(mm_state *s)
     return RKNN_SUCC;
 }
 
-static rknn_tensor_type mm_in_type(uint32_t bits)
-{
-    return bits == 16u ? RKNN_TENSOR_FLOAT16 : bits == 8u ? RKNN_TENSOR_INT8 : RKNN_TENSOR_INT4;
-}
-
-static rknn_tensor_type mm_out_type(const mm_state *s)
-{
-    static const uint8_t by_kind[] = {0, RKNN_TENSOR_FLOAT32, RKNN_TENSOR_FLOAT16,
-                                      RKNN_TENSOR_BFLOAT16, RKNN_TENSOR_INT8};
-
-    if (s->c_kind != MM_C_NPU)
-        return (rknn_tensor_type)by_kind[s->c_kind];
-    return s->out_prec == 0u   ? RKNN_TENSOR_INT8
-           : s->out_prec == 1u ? RKNN_TENSOR_INT16
-           : s->out_prec == 2u ? RKNN_TENSOR_FLOAT16
-           : s->out_prec == 5u ? RKNN_TENSOR_FLOAT32
-                               : RKNN_TENSOR_INT32;
-}
-
-/* One io attribute: its name, type and n dims (those beyond n zero); the
- * size is their product times the element bits, in bytes (int4: two a
- * byte), normal and native shapes alike. */
-static void mm_attr(rknn_matmul_tensor_attr *a, char name, rknn_tensor_type type, uint32_t bits,
-                    uint32_t n, uint32_t d0, uint32_t d1, uint32_t d2, uint32_t d3)
-{
-    uint32_t d[4] = {d0, d1, d2, d3};
-
-    memset(a, 0, sizeof *a);
-    a->name[0] = name;
-    a->n_dims = n;
-    a->size = bits;
-    for (uint32_t i = 0; i < n; i++) {
-        a->dims[i] = d[i];
-        a->size *= d[i];
-    }
-    a->size = (a->size + 7u) / 8u;
-    a->type = type;
-}
-
-/* The io attributes a client allocates from (normal or native shapes). */
-static void mm_io_attrs(mm_state *s)
-{
-    uint32_t M = (uint32_t)s->info.M, K = (uint32_t)s->info.K, N = (uint32_t)s->info.N;
-    int ac = s->info.AC_layout == RKNN_MM_LAYOUT_NATIVE;
-    int b = s->info.B_layout == RKNN_MM_LAYOUT_NATIVE;
-
-    uint32_t atom = s->soc->feature_atom_bytes, gb = mm_b_group(s->soc, s->b_bits);
-    uint32_t c2a = atom * 8u / s->a_bits, c2c = atom / s->c_bytes;
-
-    /* native A and C: [K/C2][M][C2] and [N/C2'][M][C2'] (C2 elements fill an
-     * atom); normal: [M][K], [M][N] */
-    mm_attr(&s->io.A, 'A', mm_in_type(s->a_bits), s->a_bits, ac ? 3u : 2u, ac ? s->kp / c2a : M,
-            ac ? M : K, c2a, 0);
-    mm_attr(&s->io.C, 'C', mm_out_type(s), s->c_bytes * 8u, ac ? 3u : 2u, ac ? s->np / c2c : M,
-            ac ? M : N, c2c, 0);
-    /* native B: [N/group][K/32][group][32]; normal: [K][N] */
-    mm_attr(&s->io.B, 'B', mm_in_type(s->b_bits), s->b_bits, b ? 4u : 2u, b ? s->np / gb : K,
-            b ? s->kp / mm_b_slice(s->soc, s->b_bits) : N, gb, mm_b_slice(s->soc, s->b_bits));
-}
-
 /* ---- context -------------------------------------------------------------- */
-
-static mm_state *mm_of(rknn_matmul_ctx handle, const char *fn)
-{
-    rknn_ctx *ctx = rknn_ctx_from_handle(handle);
-
-    if (!ctx || !ctx->matmul) {
-        HAL_LOG_ERR("%s: not a matmul context", fn);
-        return NULL;
-    }
-    return ctx->matmul;
-}
 
 static void mm_free(void *p)
 {
@@ -455,13 +276,6 @@ int rknn_matmul_set_core_mask(rknn_matmul_ctx handle, rknn_core_mask mask)
 
 /* ---- quantisation parameters (int8 -> int8 uses them) ---------------------- */
 
-static int mm_matrix_index(const char *name)
-{
-    unsigned i = (unsigned char)name[0] - (unsigned char)'A';
-
-    return name[1] == 0 && i < MM_MATRICES ? (int)i : -1; /* "A", "B", "C" */
-}
-
 /* Copy a matrix's parameters: one scale and zero point (B: N scales when
  * per channel). */
 static int mm_copy_quant(mm_state *s, int i, const rknn_quant_params *q)
@@ -545,169 +359,6 @@ static int mm_requant(mm_state *s)
     s->requant_shift = shift;
     rknpu_hook_cache_clean(s->multiplier, s->np * sizeof *s->multiplier);
     return RKNN_SUCC;
-}
-
-/* ---- layouts -------------------------------------------------------------- */
-
-/* Moves a rows x cols matrix between our native copy [cols/C2][rows_p][C2]
- * and the client's memory: row-major, or native without padding rows
- * (rows_p > rows only when M < 4). */
-/* noinline: called for A and for C, one copy of the loops (footprint) */
-__attribute__((noinline)) static void mm_relayout(uint8_t *native, uint32_t rows_p, uint8_t *client,
-                                                  int client_native, uint32_t rows, uint32_t cols,
-                                                  uint32_t c2, uint32_t e, int to_native)
-{
-    for (uint32_t r = 0; r < rows; r++)
-        for (uint32_t c = 0; c < cols; c++) {
-            size_t at = ((size_t)(c / c2) * rows_p + r) * c2 + c % c2;
-            size_t cl =
-                client_native ? ((size_t)(c / c2) * rows + r) * c2 + c % c2 : (size_t)r * cols + c;
-            if (to_native)
-                memcpy(native + at * e, client + cl * e, e);
-            else
-                memcpy(client + cl * e, native + at * e, e);
-        }
-}
-
-/* Our own native copy of matrix i (allocated once). */
-static int mm_native_buffer(mm_state *s, unsigned i, uint32_t bytes)
-{
-    void *p;
-    int ret;
-
-    if (s->native[i])
-        return RKNN_SUCC;
-    ret = rknpu_carve_alloc(bytes, 64, &p, "rknn_matmul_set_io_mem");
-    if (ret != RKNN_SUCC)
-        return ret;
-    /* no dirty line of the block's earlier use may be evicted onto what
-     * the NPU writes */
-    rknpu_hook_cache_clean(p, bytes);
-    s->native[i] = p;
-    s->native_bytes[i] = bytes;
-    return RKNN_SUCC;
-}
-
-/* Element i of packed int4 data: the low nibble first (normal layouts and
- * native A), or the high nibble first (native B), as the vendor's matmul
- * demo packs them (api.md §4.6). */
-static int8_t mm_int4(const uint8_t *p, size_t i, unsigned hi_first)
-{
-    unsigned v = (unsigned)(p[i / 2u] >> (((i & 1u) ^ hi_first) * 4u)) & 15u;
-
-    return (int8_t)((int)(v ^ 8u) - 8);
-}
-
-static int mm_bind_a(mm_state *s, rknn_tensor_mem *mem)
-{
-    const uint8_t *a = (const uint8_t *)mem->virt_addr + mem->offset;
-    int native = s->info.AC_layout == RKNN_MM_LAYOUT_NATIVE;
-    uint32_t M = (uint32_t)s->info.M, k_end = native ? s->kp : (uint32_t)s->info.K;
-    int ret;
-
-    if (native && M == s->mp && s->a_bits != 4u)
-        return RKNN_SUCC; /* the NPU reads the client's memory */
-    ret = mm_native_buffer(s, 0, s->kp * s->mp_max * s->e_in);
-    if (ret != RKNN_SUCC)
-        return ret;
-    /* the CPU reads what the CPU wrote: no cache maintenance here */
-    memset(s->native[0], 0, s->native_bytes[0]);
-    if (s->a_bits != 4u) {
-        mm_relayout(s->native[0], s->mp, (uint8_t *)(uintptr_t)a, native, M, k_end, s->c2_in,
-                    s->e_in, 1);
-        return RKNN_SUCC;
-    }
-    /* int4: [M][K] or [K/32][M][32] nibbles to int8 [K/C2][mp][C2] */
-    for (uint32_t r = 0; r < M; r++)
-        for (uint32_t c = 0; c < k_end; c++)
-            s->native[0][((c / s->c2_in) * s->mp + r) * s->c2_in + c % s->c2_in] = (uint8_t)mm_int4(
-                a, native ? ((c / 32u) * M + r) * 32u + c % 32u : r * k_end + c, 0);
-    return RKNN_SUCC;
-}
-
-/* An int4 or int8 B, [K][N] or native [N/G][K/32][G][32] (G for its type),
- * to the native B the NPU reads: int8 [N/32][K/32][32][32], or fp16
- * [N/16][K/32][16][32] when A is fp16 (every int8 is an fp16). */
-static void mm_unpack_b(mm_state *s, const uint8_t *b, int native)
-{
-    uint32_t g = s->kgroup, gb = mm_b_group(s->soc, s->b_bits), ks = s->kslice, kr = s->kp / ks;
-    uint32_t kb = mm_b_slice(s->soc, s->b_bits), kbr = s->kp / kb;
-    uint32_t k_end = native ? s->kp : (uint32_t)s->info.K;
-    uint32_t n_end = native ? s->np : (uint32_t)s->info.N;
-
-    memset(s->native[1], 0, s->native_bytes[1]);
-    for (uint32_t k = 0; k < k_end; k++)
-        for (uint32_t n = 0; n < n_end; n++) {
-            size_t d = (((n / g) * kr + k / ks) * g + n % g) * ks + k % ks;
-            size_t i =
-                native ? (((n / gb) * kbr + k / kb) * gb + n % gb) * kb + k % kb : k * n_end + n;
-            int8_t v = s->b_bits == 4u ? mm_int4(b, i, (unsigned)native) : (int8_t)b[i];
-            if (s->e_in == 2u) {
-                uint16_t h = rknn_f32_to_f16((float)v);
-                memcpy(s->native[1] + 2u * d, &h, 2);
-            } else {
-                s->native[1][d] = (uint8_t)v;
-            }
-        }
-}
-
-static int mm_bind_b(mm_state *s, rknn_tensor_mem *mem)
-{
-    const uint8_t *b = (const uint8_t *)mem->virt_addr + mem->offset;
-    int native = s->info.B_layout == RKNN_MM_LAYOUT_NATIVE;
-    int unpack = s->b_bits == 4u || s->b_bits != s->a_bits;
-    int ret;
-
-    if (native && !unpack)
-        return RKNN_SUCC;
-    ret = mm_native_buffer(s, 1, s->np * s->kp * s->e_in);
-    if (ret != RKNN_SUCC)
-        return ret;
-    if (unpack) {
-        mm_unpack_b(s, b, native);
-        return RKNN_SUCC;
-    }
-    return rknn_B_normal_layout_to_native_layout((void *)(uintptr_t)b, s->native[1], s->info.K,
-                                                 s->info.N, (int)s->kgroup, (int)s->kslice,
-                                                 s->info.type);
-}
-
-static int mm_bind_c(mm_state *s)
-{
-    int ret;
-
-    if (s->ksegs > 1u && s->e_out == 2u &&
-        (ret = mm_native_buffer(s, MM_PARTIAL, s->np * s->mp_max * 4u)) != RKNN_SUCC)
-        return ret;
-    if (s->c_kind == MM_C_NPU && s->info.AC_layout == RKNN_MM_LAYOUT_NATIVE &&
-        (uint32_t)s->info.M == s->mp)
-        return RKNN_SUCC; /* the NPU writes the client's memory */
-    return mm_native_buffer(s, 2, s->np * s->mp_max * s->e_out);
-}
-
-int rknn_matmul_set_io_mem(rknn_matmul_ctx handle, rknn_tensor_mem *mem,
-                           rknn_matmul_tensor_attr *attr)
-{
-    mm_state *s = mm_of(handle, "rknn_matmul_set_io_mem");
-    const rknn_matmul_tensor_attr *want;
-    int i, ret;
-
-    if (!s)
-        return RKNN_ERR_CTX_INVALID;
-    if (!mem || !attr || (i = mm_matrix_index(attr->name)) < 0)
-        return mm_fail("rknn_matmul_set_io_mem", "a memory and the attr of A, B or C are needed");
-    want = i == 0 ? &s->io.A : i == 1 ? &s->io.B : &s->io.C;
-    if (mem->size < want->size || !mem->virt_addr ||
-        !rknpu_platform_in_carveout((uint8_t *)mem->virt_addr + mem->offset, want->size)) {
-        HAL_LOG_ERR("rknn_matmul_set_io_mem: %s needs %lu bytes of rknn_create_mem memory (got "
-                    "%lu)",
-                    want->name, (unsigned long)want->size, (unsigned long)mem->size);
-        return RKNN_ERR_PARAM_INVALID;
-    }
-    ret = i == 0 ? mm_bind_a(s, mem) : i == 1 ? mm_bind_b(s, mem) : mm_bind_c(s);
-    if (ret == RKNN_SUCC)
-        s->bound[i] = mem;
-    return ret;
 }
 
 /* ---- run ------------------------------------------------------------------ */
@@ -990,80 +641,4 @@ int rknn_matmul_set_dynamic_shape(rknn_matmul_ctx handle, rknn_matmul_shape *sha
         return mm_fail("rknn_matmul_set_dynamic_shape",
                        "a shape, on a context made by rknn_matmul_create_dyn_shape");
     return mm_select_shape(s, shape);
-}
-
-/* The v2.3 signature (rknn_matmul_api.h): subN and subK as create reports
- * them for the info's type on this SoC. */
-int rknpu_bm_B_normal_layout_to_native_layout_info(void *B_input, void *B_output, int K, int N,
-                                                   rknn_matmul_info *info)
-{
-    int row;
-
-    if (!info || rknpu_board_autoinit() != RKNN_SUCC ||
-        (row = mm_type_row(rknpu_platform_profile(), info->type)) < 0)
-        return mm_fail("rknn_B_normal_layout_to_native_layout",
-                       "an info of a type this SoC runs, and a platform");
-    return rknn_B_normal_layout_to_native_layout(
-        B_input, B_output, K, N, (int)mm_b_group(rknpu_platform_profile(), mm_types[row].b_bits),
-        (int)mm_b_slice(rknpu_platform_profile(), mm_types[row].b_bits), info->type);
-}
-
-/* ---- B layout conversion (CPU) --------------------------------------------- */
-
-/* Element bits of B for each matmul type of the headers. */
-static int b_elem_bits(rknn_matmul_type type)
-{
-    switch (type) {
-    case RKNN_FLOAT16_MM_FLOAT16_TO_FLOAT32:
-    case RKNN_FLOAT16_MM_FLOAT16_TO_FLOAT16: return 16;
-    case RKNN_INT8_MM_INT8_TO_INT32:
-    case RKNN_INT8_MM_INT8_TO_INT8:
-    case RKNN_FLOAT16_MM_INT8_TO_FLOAT32:
-    case RKNN_FLOAT16_MM_INT8_TO_FLOAT16:
-    case RKNN_INT8_MM_INT8_TO_FLOAT32: return 8;
-    case RKNN_FLOAT16_MM_INT4_TO_FLOAT32:
-    case RKNN_FLOAT16_MM_INT4_TO_FLOAT16:
-    case RKNN_INT4_MM_INT4_TO_INT16:
-    case RKNN_INT8_MM_INT4_TO_INT32:
-    case RKNN_FLOAT16_MM_INT4_TO_BFLOAT16:
-    case RKNN_INT8_MM_INT4_TO_FLOAT16: return 4;
-    default: return 0;
-    }
-}
-
-/* Native B: [N/subN][K/subK][subN][subK], both divisions rounded up, padding
- * zero (api.md §4.6). int4 comes packed low nibble first ([K][N] as the
- * vendor's demo packs it) and leaves high nibble first. */
-int rknn_B_normal_layout_to_native_layout(void *B_input, void *B_output, int K, int N, int subN,
-                                          int subK, rknn_matmul_type type)
-{
-    int bits = b_elem_bits(type);
-    size_t e = (size_t)bits / 8u;
-    const uint8_t *src = B_input;
-    uint8_t *dst = B_output;
-    int nr, kr;
-
-    if (!src || !dst || K <= 0 || N <= 0 || subN <= 0 || subK <= 0 || !bits) {
-        HAL_LOG_ERR("rknn_B_normal_layout_to_native_layout: invalid argument (K %d N %d subN %d "
-                    "subK %d type %d)",
-                    K, N, subN, subK, (int)type);
-        return RKNN_ERR_PARAM_INVALID;
-    }
-    nr = (N + subN - 1) / subN;
-    kr = (K + subK - 1) / subK;
-    memset(dst, 0,
-           ((size_t)nr * (size_t)kr * (size_t)subN * (size_t)subK * (size_t)bits + 7u) / 8u);
-    for (int k = 0; k < K; k++)
-        for (int n = 0; n < N; n++) {
-            size_t d = (((size_t)(n / subN) * (size_t)kr + (size_t)(k / subK)) * (size_t)subN +
-                        (size_t)(n % subN)) *
-                           (size_t)subK +
-                       (size_t)(k % subK);
-            size_t i = (size_t)k * (size_t)N + (size_t)n;
-            if (bits == 4)
-                dst[d / 2u] |= (uint8_t)(((unsigned)mm_int4(src, i, 0) & 15u) << (d & 1u ? 0 : 4));
-            else
-                memcpy(dst + d * e, src + i * e, e);
-        }
-    return RKNN_SUCC;
 }

@@ -27,6 +27,13 @@
 extern "C" {
 #endif
 
+/* v rounded up to a multiple of a (a > 0; any a, not only powers of two):
+ * the one definition the layers above share. */
+static inline size_t hal_align_up(size_t v, size_t a)
+{
+    return (v + a - 1u) / a * a;
+}
+
 /* ---- MMIO ---------------------------------------------------------------- */
 
 uint32_t hal_mmio_read32(uintptr_t addr);
