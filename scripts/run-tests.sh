@@ -24,7 +24,8 @@ count_results() {
 
 # build_and_test NAME [CROSS_FILE] -> sets pass/fail
 build_and_test() {
-    dir=$root/$1
+    name=$1 dir=$root/$1
+    t0=$(date +%s)
     rm -rf "$dir"
     if [ -n "${2:-}" ]; then set -- --cross-file "$2"; else set --; fi
     if ! meson setup "$dir" "$@" >"$dir.setup.log" 2>&1 ||
@@ -35,7 +36,9 @@ build_and_test() {
         pass=0 fail=1 skip=0 xfail=0
         return
     fi
+    echo "$name: built in $(($(date +%s) - t0)) s"
     meson test -C "$dir" --num-processes 2 --print-errorlogs || true
+    echo "$name: tested in $(($(date +%s) - t0)) s"
     set -- $(count_results "$dir" "$target")
     pass=$1 fail=$2 skip=$3 xfail=$4
 }
@@ -43,10 +46,11 @@ build_and_test() {
 # extra_check NAME COMMAND... -> counts one more test
 extra_check() {
     name=$1; shift
+    t0=$(date +%s)
     if "$@" >"$root/$name.log" 2>&1; then
-        echo "check $name: OK"; pass=$((pass + 1))
+        echo "check $name: OK ($(($(date +%s) - t0)) s)"; pass=$((pass + 1))
     else
-        echo "check $name: FAIL"; tail -30 "$root/$name.log"; fail=$((fail + 1))
+        echo "check $name: FAIL ($(($(date +%s) - t0)) s)"; tail -30 "$root/$name.log"; fail=$((fail + 1))
     fi
 }
 
