@@ -22,6 +22,10 @@ const char *board_name(void);
  * timer, MMU and cache state. */
 void board_print_report(void);
 
+/* Print the NPU jobs and time of each owner (context, user argument) since
+ * boot, as the board's inference hooks counted them (board_npu_usage.c). */
+void board_print_npu_usage(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -26,6 +26,7 @@ int main(void)
     printf("rknpu selftest: %s, %s, NPU windows at 0x%08lx...\n", board_name(),
            rknpu_soc_name(p->soc), (unsigned long)p->npu_base[0]);
     ret = rknpu_selftest(&r);
+    board_print_npu_usage();
     if (ret == RKNN_SUCC)
         printf("rknpu selftest: PASS (%u core(s) bit-exact against the CPU reference: the test "
                "network and an int8 matmul, %llu us)\n",

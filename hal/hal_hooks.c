@@ -50,13 +50,15 @@ HAL_WEAK void rknpu_hook_unlock(void)
 {
 }
 
-HAL_WEAK void rknpu_hook_inference_begin(unsigned core_mask)
+HAL_WEAK void rknpu_hook_inference_begin(const rknpu_job_owner *owner, unsigned core_mask)
 {
+    (void)owner;
     (void)core_mask;
 }
 
-HAL_WEAK void rknpu_hook_inference_end(unsigned core_mask, int result)
+HAL_WEAK void rknpu_hook_inference_end(const rknpu_job_owner *owner, unsigned core_mask, int result)
 {
+    (void)owner;
     (void)core_mask;
     (void)result;
 }

@@ -235,7 +235,7 @@ static void finish(npu_device *dev, npu_pending *p, int result)
         mask |= core_bit(p->cs[i].job.core);
     }
     p->active = 0;
-    rknpu_hook_inference_end(mask, result);
+    rknpu_hook_inference_end(&p->owner, mask, result);
 }
 
 static void fail_all(npu_device *dev, npu_pending *p, int result)
@@ -248,7 +248,8 @@ static void fail_all(npu_device *dev, npu_pending *p, int result)
     finish(dev, p, result);
 }
 
-int npu_start(npu_device *dev, const npu_core_job *jobs, unsigned n, npu_pending *p)
+int npu_start(npu_device *dev, const npu_core_job *jobs, unsigned n, const rknpu_job_owner *owner,
+              npu_pending *p)
 {
     unsigned mask = 0;
     int ret = check_jobs(dev, jobs, n);
@@ -271,8 +272,10 @@ int npu_start(npu_device *dev, const npu_core_job *jobs, unsigned n, npu_pending
     p->n = n;
     p->core_mask = mask;
     p->busy = n;
+    if (owner)
+        p->owner = *owner;
     dev->stats.jobs++;
-    rknpu_hook_inference_begin(mask);
+    rknpu_hook_inference_begin(&p->owner, mask);
     p->start = rknpu_hook_time_us();
     for (unsigned i = 0; i < n; i++) {
         p->cs[i].job = jobs[i];
@@ -345,10 +348,11 @@ int npu_wait(npu_device *dev, npu_pending *p, npu_job_result *res)
     return ret;
 }
 
-int npu_run(npu_device *dev, const npu_core_job *jobs, unsigned n, npu_job_result *res)
+int npu_run(npu_device *dev, const npu_core_job *jobs, unsigned n, const rknpu_job_owner *owner,
+            npu_job_result *res)
 {
     npu_pending p;
-    int ret = npu_start(dev, jobs, n, &p);
+    int ret = npu_start(dev, jobs, n, owner, &p);
 
     if (ret != NPU_OK) {
         memset(res, 0, sizeof *res);

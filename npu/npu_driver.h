@@ -19,6 +19,7 @@
 
 #include "npu_regcmd.h"
 #include "npu_soc.h"
+#include "rknpu_hooks.h" /* rknpu_job_owner */
 
 #ifdef __cplusplus
 extern "C" {
@@ -76,6 +77,7 @@ typedef struct {
     unsigned core_mask; /* the cores of the job */
     uint64_t start, deadline;
     npu_job_result result;
+    rknpu_job_owner owner; /* passed to the inference hooks */
     uint8_t active;
 } npu_pending;
 
@@ -110,14 +112,17 @@ int npu_device_init(npu_device *dev, const npu_soc_profile *soc, const uintptr_t
  * NPU_OK, NPU_ERR_TIMEOUT (no completion within the timeout; cores reset),
  * NPU_ERR_FAIL (the NPU raised a DMA error; cores reset) or
  * NPU_ERR_PARAM. Every failure is logged with the core, the task
- * counter and the status bits. */
-int npu_run(npu_device *dev, const npu_core_job *jobs, unsigned n, npu_job_result *result);
+ * counter and the status bits. `owner` is what the inference hooks are
+ * told (NULL: context 0, no user argument). */
+int npu_run(npu_device *dev, const npu_core_job *jobs, unsigned n, const rknpu_job_owner *owner,
+            npu_job_result *result);
 
 /* The same in two halves: npu_start kicks every core and returns; npu_wait
  * polls until all finished (or fails and resets them). A pending job must
  * be waited for before the next one starts on the same cores: npu_start
  * refuses a busy core with NPU_ERR_UNAVAILABLE. */
-int npu_start(npu_device *dev, const npu_core_job *jobs, unsigned n, npu_pending *pending);
+int npu_start(npu_device *dev, const npu_core_job *jobs, unsigned n, const rknpu_job_owner *owner,
+              npu_pending *pending);
 int npu_wait(npu_device *dev, npu_pending *pending, npu_job_result *result);
 
 /* The started, not yet waited-for job that occupies a core, or NULL. */

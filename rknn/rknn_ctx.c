@@ -4,6 +4,8 @@
  * and the life cycle (rknn_init.c) stand on it; it calls none of them.
  */
 #include "rknn_ctx.h"
+#include "hal.h"
+#include "rknpu_bm.h"
 
 MEM_POOL_DEFINE(ctx_pool, rknn_ctx, RKNN_MAX_CONTEXTS);
 static unsigned contexts_taken; /* contexts out of ctx_pool, the one being made included */
@@ -15,6 +17,7 @@ rknn_ctx *rknn_ctx_take(uint32_t flags)
     if (ctx) {
         ctx->magic = RKNN_CTX_MAGIC;
         ctx->flags = flags;
+        ctx->owner.context = rknn_ctx_to_handle(ctx);
         contexts_taken++;
     }
     return ctx;
@@ -32,6 +35,18 @@ rknn_ctx *rknn_ctx_from_handle(rknn_context handle)
 rknn_context rknn_ctx_to_handle(const rknn_ctx *ctx)
 {
     return (rknn_context)(uintptr_t)ctx;
+}
+
+int rknpu_context_set_user(uint64_t context, void *user)
+{
+    rknn_ctx *ctx = rknn_ctx_from_handle((rknn_context)context);
+
+    if (!ctx || context != (rknn_context)context) {
+        HAL_LOG_ERR("rknpu_context_set_user: invalid context");
+        return RKNN_ERR_CTX_INVALID;
+    }
+    ctx->owner.user = user;
+    return RKNN_SUCC;
 }
 
 void rknn_ctx_give_back(rknn_ctx *ctx)

@@ -133,6 +133,7 @@ typedef struct rknn_ctx {
     uint8_t async_have_prev;
     rknn_step_memo *steps; /* [n_nodes], indexed by a step's first node (carve-out) */
     uint8_t steps_cores;   /* the core count the remembered steps are for */
+    rknpu_job_owner owner; /* what the inference hooks are told: handle, user argument */
 } rknn_ctx;
 
 /* Handle <-> context, validating the handle (pool membership and magic). */

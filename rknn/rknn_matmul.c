@@ -212,6 +212,7 @@ static int mm_create(rknn_matmul_ctx *handle, const rknn_matmul_info *info,
         return RKNN_ERR_MALLOC_FAIL;
     }
     memset(&tmp, 0, sizeof tmp);
+    tmp.owner = &ctx->owner;
     tmp.info = *info;
     tmp.soc = rknpu_platform_profile();
     mm_geometry(&tmp, row);
@@ -476,7 +477,7 @@ static int mm_run_batch(mm_state *s, uint32_t first, uint32_t n)
     }
     rknpu_hook_cache_clean(s->stream, s->stream_bytes + 40u * MM_BATCH);
     rknn_run_free_cores(NULL, &job.core, 1);
-    return npu_run(rknpu_platform_npu(), &job, 1, &res);
+    return npu_run(rknpu_platform_npu(), &job, 1, s->owner, &res);
 }
 
 /* int8 -> int8 on the CPU (K split): the rule the DPU applies (mm_requant),

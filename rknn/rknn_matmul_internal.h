@@ -33,6 +33,7 @@ typedef struct rknn_matmul_state {
     rknn_matmul_info info;
     rknn_matmul_io_attr io;
     const npu_soc_profile *soc;
+    const rknpu_job_owner *owner; /* its context's, for the inference hooks */
     unsigned core;
     uint32_t mp, kp, np;      /* padded M, K, N */
     uint32_t e_in, e_out;     /* element bytes of A/B and of C as the NPU reads and writes them */

@@ -150,7 +150,7 @@ static int start_next_step(rknn_ctx *ctx, int *started)
     if (ret != RKNN_SUCC || n == 0)
         return ret;
     *started = 1;
-    return npu_start(rknpu_platform_npu(), jobs, n, &ctx->pending);
+    return npu_start(rknpu_platform_npu(), jobs, n, &ctx->owner, &ctx->pending);
 }
 
 int rknn_run_settle(rknn_ctx *ctx)

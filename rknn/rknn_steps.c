@@ -72,7 +72,7 @@ int rknn_steps_run(rknn_ctx *ctx, const rknn_run_cores *rc, uint32_t from, uint3
         if ((ret = rknn_steps_next(ctx, rc, &from, to, jobs, &n)) != RKNN_SUCC || n == 0)
             return ret;
         memset(&res, 0, sizeof res);
-        ret = npu_run(rknpu_platform_npu(), jobs, n, &res);
+        ret = npu_run(rknpu_platform_npu(), jobs, n, &ctx->owner, &res);
         *hw_us += res.hw_time_us;
         if (ret != RKNN_SUCC)
             return ret;

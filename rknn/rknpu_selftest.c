@@ -277,7 +277,7 @@ static int run_core(unsigned core, const st_buffers *b, const st_data *st, const
     memset(b->out, 0x5A, ST_FEATURE_BYTES(ST_OUT));
     rknpu_hook_cache_clean(b->in, ST_BLOCK_BYTES - ST_DATA_BYTES);
     rknn_run_free_cores(NULL, &job.core, 1);
-    ret = npu_run(rknpu_platform_npu(), &job, 1, &res);
+    ret = npu_run(rknpu_platform_npu(), &job, 1, NULL, &res);
     if (ret != RKNN_SUCC)
         return ret;
     rknpu_hook_cache_invalidate(b->mid, ST_FEATURE_BYTES(ST_MID) + ST_FEATURE_BYTES(ST_OUT));

@@ -642,7 +642,7 @@ static void bench_vnpu(double seconds)
     t0 = now_ns();
     do {
         npu_core_job job = {0, records, 0, 1, dma_of(b.stream)};
-        if (npu_run(rknpu_platform_npu(), &job, 1, &res) != RKNN_SUCC) {
+        if (npu_run(rknpu_platform_npu(), &job, 1, NULL, &res) != RKNN_SUCC) {
             fprintf(stderr, "rknpu-bench: conv job failed: %s\n", vnpu_last_error(board_vnpu(), 0));
             return;
         }

@@ -60,11 +60,21 @@ void *rknpu_hook_phys_to_virt(uint64_t phys);
  * RK3588 board and the QEMU/host boards (virtual NPU) provide one. */
 int rknpu_hook_npu_reset(unsigned core);
 
+/* Whom an NPU job runs for: the rknn_context (its handle's value; 0 for a
+ * job of the library's own, such as the self-test's network) and the user
+ * argument set for it with rknpu_context_set_user() (NULL until set). */
+typedef struct {
+    uint64_t context;
+    void *user;
+} rknpu_job_owner;
+
 /* An NPU job begins on the cores of core_mask (bit n: core n), and ends
- * with result (RKNN_SUCC or the error rknn_run reports): for tracing,
- * power and clock management around inferences. Default: nothing. */
-void rknpu_hook_inference_begin(unsigned core_mask);
-void rknpu_hook_inference_end(unsigned core_mask, int result);
+ * with result (RKNN_SUCC or the error rknn_run reports): for tracing, power
+ * and clock management, and accounting NPU time per model. A run is one or
+ * more jobs (a graph with CPU operators: one per NPU segment). `owner` is
+ * never NULL and is valid only during the call. Default: nothing. */
+void rknpu_hook_inference_begin(const rknpu_job_owner *owner, unsigned core_mask);
+void rknpu_hook_inference_end(const rknpu_job_owner *owner, unsigned core_mask, int result);
 
 /* One slice of an NPU job as the driver is about to kick it on one core:
  * `count` packed rknpu_task records (40 bytes each, hardware.md §3.1) from

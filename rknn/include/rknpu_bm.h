@@ -110,6 +110,13 @@ typedef struct {
  * target platform). */
 int rknpu_model_mem_requirements(const void *model, size_t size, rknpu_model_mem *out);
 
+/* Tag a context (an rknn_context or rknn_matmul_ctx value) with a user
+ * argument: the inference hooks of its NPU jobs get it in
+ * rknpu_job_owner.user beside the context, so an RTOS can account time or
+ * power per model (rknpu_hooks.h). NULL until set; rknn_dup_context's new
+ * context starts with NULL. RKNN_SUCC or RKNN_ERR_CTX_INVALID. */
+int rknpu_context_set_user(uint64_t context, void *user);
+
 /* Host build only (the virtual NPU serves every SoC): run every model on
  * this SoC's profile instead of the one each model names, e.g. for
  * rknpu-run --soc. A model for another SoC then fails rknn_init with

@@ -2,8 +2,9 @@
  * test_npu_device - the driver's device object seen from outside: before a
  * core's first job its PC_VERSION is checked against the SoC profile (hardware.md
  * hardware.md §1.2: RK3588 reads 0x46495245, "FIRE"; a core that reads 0 is unpowered),
- * the inference begin/end hooks frame every job with its cores and result,
- * and the device counts jobs. The jobs are the boot-time self-test's (its
+ * the inference begin/end hooks frame every job with its cores, result and
+ * owner (the context and the user argument set for it, so two contexts are
+ * told apart), and the device counts jobs. The jobs are the boot-time self-test's (its
  * own CPU reference decides whether a core passed).
  */
 #include <stdio.h>
@@ -13,6 +14,7 @@
 #include "board_common.h"
 #include "npu_driver.h"
 #include "rknn_api.h"
+#include "rknn_matmul_api.h"
 #include "rknpu_bm.h"
 #include "rknpu_platform_internal.h"
 #include "test_soc.h"
@@ -25,17 +27,49 @@ static unsigned begins, ends, begin_masks, end_masks;
 static int last_result = 12345;
 static char last_error[256];
 
-void rknpu_hook_inference_begin(unsigned core_mask)
+/* Per owner seen by the hooks: its jobs begun and ended (a begin must be
+ * ended by the same owner before the next job begins: one core runs). */
+#define OWNERS 4
+static struct {
+    uint64_t context;
+    void *user;
+    unsigned begun, ended;
+} owners[OWNERS];
+static unsigned n_owners, owner_mixups;
+static rknpu_job_owner open_job;
+
+static unsigned owner_slot(const rknpu_job_owner *o)
+{
+    unsigned i = 0;
+
+    while (i < n_owners && (owners[i].context != o->context || owners[i].user != o->user))
+        i++;
+    if (i == n_owners && n_owners < OWNERS) {
+        owners[i].context = o->context;
+        owners[i].user = o->user;
+        owners[i].begun = owners[i].ended = 0;
+        n_owners++;
+    }
+    return i;
+}
+
+void rknpu_hook_inference_begin(const rknpu_job_owner *owner, unsigned core_mask)
 {
     begins++;
     begin_masks |= core_mask;
+    if (owner_slot(owner) < OWNERS)
+        owners[owner_slot(owner)].begun++;
+    open_job = *owner;
 }
 
-void rknpu_hook_inference_end(unsigned core_mask, int result)
+void rknpu_hook_inference_end(const rknpu_job_owner *owner, unsigned core_mask, int result)
 {
     ends++;
     end_masks |= core_mask;
     last_result = result;
+    if (owner_slot(owner) < OWNERS)
+        owners[owner_slot(owner)].ended++;
+    owner_mixups += owner->context != open_job.context || owner->user != open_job.user;
 }
 
 void rknpu_hook_log(rknpu_log_level level, const char *msg)
@@ -95,11 +129,84 @@ static void test_version_check(void)
     CHECK(rknpu_selftest(&r) == RKNN_SUCC && r.cores_passed == 7u);
 }
 
+/* A small int8 matmul context with its memories bound (A and B zero). */
+static rknn_matmul_ctx matmul_ready(rknn_tensor_mem **mem)
+{
+    rknn_matmul_info info = {0};
+    rknn_matmul_io_attr io;
+    rknn_matmul_ctx ctx = 0;
+
+    info.M = 4;
+    info.K = 32;
+    info.N = 32;
+    info.type = RKNN_INT8_MM_INT8_TO_INT32;
+    if (!CHECK(rknn_matmul_create(&ctx, &info, &io) == RKNN_SUCC))
+        return 0;
+    mem[0] = rknn_create_mem(ctx, io.A.size);
+    mem[1] = rknn_create_mem(ctx, io.B.size);
+    mem[2] = rknn_create_mem(ctx, io.C.size);
+    CHECK(mem[0] && mem[1] && mem[2]);
+    CHECK(rknn_matmul_set_io_mem(ctx, mem[0], &io.A) == RKNN_SUCC);
+    CHECK(rknn_matmul_set_io_mem(ctx, mem[1], &io.B) == RKNN_SUCC);
+    CHECK(rknn_matmul_set_io_mem(ctx, mem[2], &io.C) == RKNN_SUCC);
+    return ctx;
+}
+
+static unsigned jobs_of(uint64_t context, void *user)
+{
+    for (unsigned i = 0; i < n_owners; i++)
+        if (owners[i].context == context && owners[i].user == user)
+            return owners[i].begun == owners[i].ended ? owners[i].begun : 1000u;
+    return 0;
+}
+
+/* Two contexts, each tagged with its own user argument: the hooks tell
+ * their jobs apart; the self-test's network runs as the library's own. */
+static void test_hook_owners(void)
+{
+    static int tag_a, tag_b;
+    rknn_tensor_mem *ma[3] = {0}, *mb[3] = {0};
+    rknn_matmul_ctx a, b;
+    rknpu_selftest_result r;
+
+    fresh_npu(RKNPU_SOC_RK3588, RK3588_PC_VERSION);
+    a = matmul_ready(ma);
+    b = matmul_ready(mb);
+    if (!CHECK(a && b && a != b))
+        return;
+    CHECK(rknpu_context_set_user(a, &tag_a) == RKNN_SUCC);
+    CHECK(rknpu_context_set_user(b, &tag_b) == RKNN_SUCC);
+    CHECK(rknpu_context_set_user(0, &tag_a) == RKNN_ERR_CTX_INVALID);
+    n_owners = owner_mixups = 0;
+    CHECK(rknn_matmul_run(a) == RKNN_SUCC);
+    CHECK(rknn_matmul_run(b) == RKNN_SUCC);
+    CHECK(rknn_matmul_run(a) == RKNN_SUCC);
+    CHECK_EQ_U(jobs_of(a, &tag_a), 2); /* one job per run of this shape */
+    CHECK_EQ_U(jobs_of(b, &tag_b), 1);
+    CHECK_EQ_U(n_owners, 2);
+    CHECK_EQ_U(owner_mixups, 0);
+    /* untagged again: the context alone */
+    CHECK(rknpu_context_set_user(b, NULL) == RKNN_SUCC);
+    CHECK(rknn_matmul_run(b) == RKNN_SUCC);
+    CHECK_EQ_U(jobs_of(b, NULL), 1);
+    for (int i = 0; i < 3; i++) {
+        rknn_destroy_mem(a, ma[i]);
+        rknn_destroy_mem(b, mb[i]);
+    }
+    CHECK(rknn_matmul_destroy(a) == RKNN_SUCC && rknn_matmul_destroy(b) == RKNN_SUCC);
+    CHECK(rknpu_context_set_user(a, &tag_a) == RKNN_ERR_CTX_INVALID); /* destroyed */
+    /* the self-test's network jobs belong to no context */
+    n_owners = 0;
+    CHECK(rknpu_selftest(&r) == RKNN_SUCC);
+    CHECK(jobs_of(0, NULL) >= 3u && jobs_of(0, NULL) < 1000u);
+}
+
 int main(void)
 {
     if (!CHECK(board_init() == RKNN_SUCC))
         return test_report("npu_device");
     test_hooks_and_stats();
     test_version_check();
+    test_hook_owners();
     return test_report("npu_device");
 }
