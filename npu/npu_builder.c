@@ -36,7 +36,6 @@ void npu_task_reg(npu_task_words *t, uint32_t table_off, uint32_t value)
         t, npu_regcmd_make(npu_block_target((enum npu_block)block), (uint16_t)soc_off, value));
 }
 
-/* Defaults: every DPU stage bypassed, OUT_CVT identity. */
 /* The DPU's output cube and its BS -> BN -> EW -> OUT_CVT epilogue. */
 void npu_emit_dpu_output(npu_task_words *t, const npu_conv_desc *c, uint32_t w, uint32_t h,
                          uint32_t ch, uint32_t atoms)
@@ -108,33 +107,41 @@ void npu_conv_defaults(npu_conv_desc *c)
     c->oc_scale = 1;
 }
 
-void npu_build_conv(npu_task_words *t, const npu_soc_profile *soc, const npu_conv_desc *c)
+/* ---- convolution: one emitter per register block ----------------------------- */
+
+/* CNA: the convolution's shape, its CBUF split, the input converter and the
+ * feature/weight DMA. prec is the CNA/CORE precision code (0 int8, 2 fp16). */
+static void emit_cna(npu_task_words *t, const npu_conv_desc *c, int rk356x, uint32_t prec)
 {
-    int rk356x = npu_soc_is_rk356x(soc);
-    uint32_t prec = c->fp16 ? 2u : 0u, elem = c->fp16 ? 2u : 1u;
-    uint32_t atom = soc->feature_atom_bytes;
-    int rdma = c->brdma_use != 0 || !NPU_DPU_EW_CFG_EW_BYPASS_GET(c->ew_cfg);
-    uint32_t enable = NPU_UNIT_CNA | NPU_UNIT_CORE | NPU_UNIT_DPU | (rk356x ? NPU_UNIT_CMAC : 0) |
-                      (rdma || !rk356x ? NPU_UNIT_DPU_RDMA : 0);
-    uint32_t con1 = NPU_CNA_CONV_CON1_CONV_MODE(c->depthwise ? 3u : 0u) |
-                    NPU_CNA_CONV_CON1_IN_PRECISION(prec) | NPU_CNA_CONV_CON1_PROC_PRECISION(prec);
+    uint32_t elem = c->fp16 ? 2u : 1u, atom = t->soc->feature_atom_bytes;
     uint32_t wbytes = c->kh * c->kw * c->cin * elem;
     uint32_t in_surf_atoms = c->in_surf ? c->in_surf / atom : c->win * c->hin;
-    /* output atoms per pixel of one MAC kernel group (32 int8 / 16 fp16
-     * kernels on 16-byte atoms, half both on RK356x): SIZE_E + 1 and the
-     * SURFACE_ADD factor (hardware.md §4.5; every vendor stream follows it) */
-    uint32_t atoms = (c->out_prec >= 4 ? 4u
-                      : c->out_prec    ? 2u
-                                       : 1u) *
-                     (c->fp16 ? 1u : 2u) * (c->depthwise ? 2u : 1u);
+    uint32_t con1 = NPU_CNA_CONV_CON1_CONV_MODE(c->depthwise ? 3u : 0u) |
+                    NPU_CNA_CONV_CON1_IN_PRECISION(prec) | NPU_CNA_CONV_CON1_PROC_PRECISION(prec);
+    uint32_t entries, line, surf; /* CBUF_CON1, DMA_CON1, DMA_CON2 */
 
-    npu_task_begin(t, soc, enable, DPU_DONE);
-    if (c->argb)
+    if (c->argb) {
         con1 |=
             NPU_CNA_CONV_CON1_ARGB_IN(7u + c->cin_real) |
             (rk356x ? 0u : NPU_CNA_CONV_CON1_GROUP_LINE_OFF(1) | NPU_CNA_CONV_CON1_NONALIGN_DMA(1));
-    npu_task_reg(t, NPU_DPU_S_POINTER, NPU_S_POINTER_PP_ARM);
-    npu_task_reg(t, NPU_DPU_RDMA_S_POINTER, NPU_S_POINTER_PP_ARM);
+        entries = rk356x ? NPU_CNA_CBUF_CON1_RK356X_DATAIN_WIDTH(c->argb_pitch_px) |
+                               NPU_CNA_CBUF_CON1_DATA_ENTRIES(32u)
+                         : NPU_CNA_CBUF_CON1_DATA_ENTRIES(c->hin * c->argb_pitch_px);
+        line = c->win;
+        surf = c->win * (c->hin - 1u);
+    } else {
+        /* 64-byte entries holding a line of every channel (hardware.md §4.6) */
+        entries = NPU_CNA_CBUF_CON1_DATA_ENTRIES(rk356x ? (c->win * atom + 63u) / 64u
+                                                        : (c->win * c->cin * elem + 63u) / 64u);
+        if (rk356x) {
+            line = c->win;
+            surf = in_surf_atoms;
+        } else {
+            /* group-line form (hardware.md §4.2): line = 4W atoms, surface = line + surf */
+            line = 4u * c->win;
+            surf = NPU_CNA_DMA_CON2_SURF_STRIDE(in_surf_atoms - 4u * c->win);
+        }
+    }
     npu_task_reg(t, NPU_CNA_CONV_CON1, con1);
     npu_task_reg(t, NPU_CNA_CONV_CON2, NPU_CNA_CONV_CON2_FEATURE_GRAINS(c->hin + 1u));
     npu_task_reg(t, NPU_CNA_CONV_CON3,
@@ -156,15 +163,7 @@ void npu_build_conv(npu_task_words *t, const npu_soc_profile *soc, const npu_con
     npu_task_reg(t, NPU_CNA_CBUF_CON0,
                  NPU_CNA_CBUF_CON0_DATA_BANK(c->data_banks ? c->data_banks : 8u) |
                      NPU_CNA_CBUF_CON0_WEIGHT_BANK(c->weight_banks ? c->weight_banks : 4u));
-    if (c->argb)
-        npu_task_reg(t, NPU_CNA_CBUF_CON1,
-                     rk356x ? NPU_CNA_CBUF_CON1_RK356X_DATAIN_WIDTH(c->argb_pitch_px) |
-                                  NPU_CNA_CBUF_CON1_DATA_ENTRIES(32u)
-                            : NPU_CNA_CBUF_CON1_DATA_ENTRIES(c->hin * c->argb_pitch_px));
-    else /* 64-byte entries holding a line of every channel (hardware.md §4.6) */
-        npu_task_reg(t, NPU_CNA_CBUF_CON1,
-                     NPU_CNA_CBUF_CON1_DATA_ENTRIES(rk356x ? (c->win * atom + 63u) / 64u
-                                                           : (c->win * c->cin * elem + 63u) / 64u));
+    npu_task_reg(t, NPU_CNA_CBUF_CON1, entries);
     /* identity converter: scale 1, offset 0; bit 0 means bypass on RK3588 and
      * enable on RK356x (the virtual NPU's reading of the vendor streams) */
     npu_task_reg(t, NPU_CNA_CVT_CON0,
@@ -186,18 +185,8 @@ void npu_build_conv(npu_task_words *t, const npu_soc_profile *soc, const npu_con
                      ? NPU_CNA_DMA_CON0_DATA_BURST_LEN(7) | NPU_CNA_DMA_CON0_RK356X_UNDOC_12_10(7) |
                            NPU_CNA_DMA_CON0_WEIGHT_BURST_LEN(7) | NPU_CNA_DMA_CON0_UNDOC_20(1)
                      : NPU_CNA_DMA_CON0_DATA_BURST_LEN(15) | NPU_CNA_DMA_CON0_WEIGHT_BURST_LEN(15));
-    if (c->argb) {
-        npu_task_reg(t, NPU_CNA_DMA_CON1, c->win);
-        npu_task_reg(t, NPU_CNA_DMA_CON2, c->win * (c->hin - 1u));
-    } else if (rk356x) {
-        npu_task_reg(t, NPU_CNA_DMA_CON1, c->win);
-        npu_task_reg(t, NPU_CNA_DMA_CON2, in_surf_atoms);
-    } else {
-        /* group-line form (hardware.md §4.2): line = 4W atoms, surface = line + surf */
-        npu_task_reg(t, NPU_CNA_DMA_CON1, 4u * c->win);
-        npu_task_reg(t, NPU_CNA_DMA_CON2,
-                     NPU_CNA_DMA_CON2_SURF_STRIDE(in_surf_atoms - 4u * c->win));
-    }
+    npu_task_reg(t, NPU_CNA_DMA_CON1, line);
+    npu_task_reg(t, NPU_CNA_DMA_CON2, surf);
     npu_task_reg(t, NPU_CNA_FC_DATA_SIZE0,
                  NPU_CNA_FC_DATA_SIZE0_DMA_WIDTH(c->win) |
                      NPU_CNA_FC_DATA_SIZE0_DMA_HEIGHT(c->hin));
@@ -207,7 +196,11 @@ void npu_build_conv(npu_task_words *t, const npu_soc_profile *soc, const npu_con
     npu_task_reg(t, NPU_CNA_DCOMP_ADDR0, c->w_addr);
     if (!rk356x)
         npu_task_reg(t, NPU_CNA_PAD_CON1, c->pad_value);
-    /* CORE (and CMAC on RK356x) */
+}
+
+/* CORE (and on RK356x the CMAC in front of it): MAC mode and the output cube. */
+static void emit_core(npu_task_words *t, const npu_conv_desc *c, int rk356x, uint32_t prec)
+{
     if (rk356x) {
         npu_task_reg(t, NPU_CMAC_S_POINTER, NPU_S_POINTER_PP_ARM);
         npu_task_reg(t, NPU_CMAC_MISC_CFG,
@@ -225,7 +218,20 @@ void npu_build_conv(npu_task_words *t, const npu_soc_profile *soc, const npu_con
                      NPU_CORE_DATAOUT_SIZE_0_DATAOUT_WIDTH(c->wout - 1u));
     npu_task_reg(t, NPU_CORE_DATAOUT_SIZE_1, c->kout - 1u);
     npu_task_reg(t, NPU_CORE_CLIP_TRUNCATE, 0);
-    /* DPU */
+}
+
+/* DPU: mode and precisions, then the output cube, its epilogue and the
+ * surface step of one MAC kernel group. */
+static void emit_dpu(npu_task_words *t, const npu_conv_desc *c, int rk356x, uint32_t prec)
+{
+    /* output atoms per pixel of one MAC kernel group (32 int8 / 16 fp16
+     * kernels on 16-byte atoms, half both on RK356x): SIZE_E + 1 and the
+     * SURFACE_ADD factor (hardware.md §4.5; every vendor stream follows it) */
+    uint32_t atoms = (c->out_prec >= 4 ? 4u
+                      : c->out_prec    ? 2u
+                                       : 1u) *
+                     (c->fp16 ? 1u : 2u) * (c->depthwise ? 2u : 1u);
+
     npu_task_reg(
         t, NPU_DPU_FEATURE_MODE_CFG,
         rk356x ? NPU_DPU_FEATURE_MODE_CFG_CONV_MODE(1) | NPU_DPU_FEATURE_MODE_CFG_BURST_LEN(8)
@@ -235,29 +241,56 @@ void npu_build_conv(npu_task_words *t, const npu_soc_profile *soc, const npu_con
     npu_task_reg(t, NPU_DPU_OFFSET_PEND, 0);
     npu_emit_dpu_output(t, c, c->wout, c->hout, c->kout, atoms);
     npu_task_reg(t, NPU_DPU_SURFACE_ADD, c->out_surf * atoms);
-    /* DPU_RDMA */
-    if (enable & NPU_UNIT_DPU_RDMA) {
-        uint32_t fm = NPU_DPU_RDMA_FEATURE_MODE_CFG_BURST_LEN(rk356x ? 8u : 15u);
-        if (!rk356x)
-            fm |= c->comb_use ? NPU_DPU_RDMA_FEATURE_MODE_CFG_COMB_USE(c->comb_use)
-                              : NPU_DPU_RDMA_FEATURE_MODE_CFG_MRDMA_DISABLE(1);
-        npu_task_reg(t, NPU_DPU_RDMA_DATA_CUBE_WIDTH, c->wout - 1u);
-        npu_task_reg(t, NPU_DPU_RDMA_DATA_CUBE_HEIGHT, c->hout - 1u);
-        npu_task_reg(t, NPU_DPU_RDMA_DATA_CUBE_CHANNEL, c->kout - 1u);
-        npu_task_reg(t, NPU_DPU_RDMA_SRC_BASE_ADDR, c->src_addr);
-        npu_task_reg(t, NPU_DPU_RDMA_BRDMA_CFG,
-                     c->brdma_use ? NPU_DPU_RDMA_BRDMA_CFG_BRDMA_DATA_USE(c->brdma_use)
-                                  : NPU_DPU_RDMA_BRDMA_CFG_BRDMA_DISABLE(1));
-        npu_task_reg(t, NPU_DPU_RDMA_BS_BASE_ADDR, c->bs_addr);
-        npu_task_reg(t, NPU_DPU_RDMA_NRDMA_CFG, NPU_DPU_RDMA_NRDMA_CFG_NRDMA_DISABLE(1));
-        npu_task_reg(t, NPU_DPU_RDMA_ERDMA_CFG, npu_erdma_cfg(c));
-        npu_task_reg(t, NPU_DPU_RDMA_EW_BASE_ADDR, c->ew_addr);
-        npu_task_reg(t, NPU_DPU_RDMA_EW_SURF_STRIDE, c->ew_surf);
-        npu_task_reg(t, NPU_DPU_RDMA_FEATURE_MODE_CFG, fm);
-        npu_task_reg(t, NPU_DPU_RDMA_WEIGHT,
-                     NPU_DPU_RDMA_WEIGHT_WEIGHT_M(1) | NPU_DPU_RDMA_WEIGHT_WEIGHT_B(1) |
-                         NPU_DPU_RDMA_WEIGHT_WEIGHT_N(1) | NPU_DPU_RDMA_WEIGHT_WEIGHT_E(1));
-    }
+}
+
+/* DPU_RDMA: the BS and EW operand streams; MRDMA off unless COMB_USE feeds
+ * it (hardware.md §1.9). */
+static void emit_dpu_rdma(npu_task_words *t, const npu_conv_desc *c, int rk356x)
+{
+    uint32_t fm = NPU_DPU_RDMA_FEATURE_MODE_CFG_BURST_LEN(rk356x ? 8u : 15u);
+
+    if (!rk356x)
+        fm |= c->comb_use ? NPU_DPU_RDMA_FEATURE_MODE_CFG_COMB_USE(c->comb_use)
+                          : NPU_DPU_RDMA_FEATURE_MODE_CFG_MRDMA_DISABLE(1);
+    npu_task_reg(t, NPU_DPU_RDMA_DATA_CUBE_WIDTH, c->wout - 1u);
+    npu_task_reg(t, NPU_DPU_RDMA_DATA_CUBE_HEIGHT, c->hout - 1u);
+    npu_task_reg(t, NPU_DPU_RDMA_DATA_CUBE_CHANNEL, c->kout - 1u);
+    npu_task_reg(t, NPU_DPU_RDMA_SRC_BASE_ADDR, c->src_addr);
+    npu_task_reg(t, NPU_DPU_RDMA_BRDMA_CFG,
+                 c->brdma_use ? NPU_DPU_RDMA_BRDMA_CFG_BRDMA_DATA_USE(c->brdma_use)
+                              : NPU_DPU_RDMA_BRDMA_CFG_BRDMA_DISABLE(1));
+    npu_task_reg(t, NPU_DPU_RDMA_BS_BASE_ADDR, c->bs_addr);
+    npu_task_reg(t, NPU_DPU_RDMA_NRDMA_CFG, NPU_DPU_RDMA_NRDMA_CFG_NRDMA_DISABLE(1));
+    npu_task_reg(t, NPU_DPU_RDMA_ERDMA_CFG, npu_erdma_cfg(c));
+    npu_task_reg(t, NPU_DPU_RDMA_EW_BASE_ADDR, c->ew_addr);
+    npu_task_reg(t, NPU_DPU_RDMA_EW_SURF_STRIDE, c->ew_surf);
+    npu_task_reg(t, NPU_DPU_RDMA_FEATURE_MODE_CFG, fm);
+    npu_task_reg(t, NPU_DPU_RDMA_WEIGHT,
+                 NPU_DPU_RDMA_WEIGHT_WEIGHT_M(1) | NPU_DPU_RDMA_WEIGHT_WEIGHT_B(1) |
+                     NPU_DPU_RDMA_WEIGHT_WEIGHT_N(1) | NPU_DPU_RDMA_WEIGHT_WEIGHT_E(1));
+}
+
+/* A convolution task: CNA, CORE (with CMAC on RK356x), DPU and, when it is
+ * enabled, DPU_RDMA; the shared precision and SoC variant computed once. */
+void npu_build_conv(npu_task_words *t, const npu_soc_profile *soc, const npu_conv_desc *c)
+{
+    int rk356x = npu_soc_is_rk356x(soc);
+    uint32_t prec = c->fp16 ? 2u : 0u;
+    /* DPU_RDMA always on RK3588 (MRDMA off, hardware.md §1.9); on RK356x only for an
+     * operand stream */
+    int rdma = !rk356x || c->brdma_use != 0 || !NPU_DPU_EW_CFG_EW_BYPASS_GET(c->ew_cfg);
+
+    npu_task_begin(t, soc,
+                   NPU_UNIT_CNA | NPU_UNIT_CORE | NPU_UNIT_DPU | (rk356x ? NPU_UNIT_CMAC : 0) |
+                       (rdma ? NPU_UNIT_DPU_RDMA : 0),
+                   DPU_DONE);
+    npu_task_reg(t, NPU_DPU_S_POINTER, NPU_S_POINTER_PP_ARM);
+    npu_task_reg(t, NPU_DPU_RDMA_S_POINTER, NPU_S_POINTER_PP_ARM);
+    emit_cna(t, c, rk356x, prec);
+    emit_core(t, c, rk356x, prec);
+    emit_dpu(t, c, rk356x, prec);
+    if (rdma)
+        emit_dpu_rdma(t, c, rk356x);
 }
 
 /* ---- chains ------------------------------------------------------------------ */
