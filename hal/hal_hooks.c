@@ -1,6 +1,6 @@
 /*
  * hal_hooks.c - default (weak) implementations of the platform hooks
- * declared in rknpu_bm.h. An RTOS overrides any of them by defining a
+ * declared in rknpu_hooks.h. An RTOS overrides any of them by defining a
  * function with the same name; the linker then ignores the weak one.
  */
 #include "hal.h"

@@ -304,14 +304,14 @@ static int lower_model(rknn_ctx *ctx)
     return rknn_model_lower(&ctx->model, ctx->soc, buf, ctx->model.lowered_size);
 }
 
-static int load_model(rknn_ctx *ctx, void *model, uint32_t size)
+static int parse_model(rknn_ctx *ctx, void *model, uint32_t size)
 {
     const void *data = model;
     size_t len = size;
     int ret;
 
     if (size == 0) {
-        /* The vendor demos pass a path with size 0; only the host can open one. */
+        /* The vendor demos pass a path with size 0: the board opens it (rknpu_board.h) */
         ret = rknpu_board_map_file((const char *)model, &data, &len);
         if (ret != RKNN_SUCC)
             return ret;
@@ -355,7 +355,7 @@ static int init_locked(rknn_context *context, void *model, uint32_t size, uint32
                     RKNN_MAX_CONTEXTS);
         return RKNN_ERR_MALLOC_FAIL;
     }
-    ret = load_model(ctx, model, size);
+    ret = parse_model(ctx, model, size);
     if (ret == RKNN_SUCC)
         ret = keep_model(ctx, extend);
     if (ret == RKNN_SUCC && !(flags & RKNN_FLAG_COLLECT_MODEL_INFO_ONLY))

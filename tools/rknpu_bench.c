@@ -241,7 +241,7 @@ int read_file(const char *dir, const char *name, file_buf *f)
     return f->data ? 0 : -1;
 }
 
-int load_model(const char *dir, const char *name, file_buf *f)
+int bench_load_file(const char *dir, const char *name, file_buf *f)
 {
     if (read_file(dir, name, f) != 0) {
         fprintf(stderr, "rknpu-bench: cannot read %s/%s: %s\n", dir, name, strerror(errno));
@@ -271,7 +271,7 @@ static int bench_init_one(const char *dir, unsigned i, unsigned reps, double *ra
     uint64_t best = UINT64_MAX;
     int ret = -1;
 
-    if (load_model(dir, v6_samples[i].file, &model) != 0)
+    if (bench_load_file(dir, v6_samples[i].file, &model) != 0)
         return -1;
     if (use_soc(v6_samples[i].soc) != RKNN_SUCC ||
         rknpu_model_mem_requirements(model.data, model.size, &need) != RKNN_SUCC) {
@@ -360,7 +360,7 @@ static int mid_open(const char *dir, mid_bench *m, uint32_t flags)
     rknn_tensor_attr a[2];
 
     memset(m, 0, sizeof *m);
-    if (load_model(dir, MID_MODEL, &m->model) != 0 || use_soc(RKNPU_SOC_RK3588) != RKNN_SUCC)
+    if (bench_load_file(dir, MID_MODEL, &m->model) != 0 || use_soc(RKNPU_SOC_RK3588) != RKNN_SUCC)
         return -1;
     if (rknn_init(&m->ctx, m->model.data, (uint32_t)m->model.size, flags, NULL) != RKNN_SUCC) {
         fprintf(stderr, "rknpu-bench: rknn_init(%s) failed\n", MID_MODEL);

@@ -81,7 +81,7 @@ typedef struct {
 } file_buf;
 
 int read_file(const char *dir, const char *name, file_buf *f);
-int load_model(const char *dir, const char *name, file_buf *f); /* says why it failed */
+int bench_load_file(const char *dir, const char *name, file_buf *f); /* says why it failed */
 
 /* Instructions callgrind counted in `self loop_flag runs` with collection
  * toggled by `toggle` and off inside hal_mmio_read32/write32 (the virtual

@@ -53,8 +53,8 @@ static int ppocr_load(const char *dir, ppocr_bench *b)
     size_t hlen;
 
     memset(b, 0, sizeof *b);
-    if (load_model(dir, PPOCR_MODEL, &b->model) != 0 ||
-        load_model(dir, PPOCR_INPUT, &b->input) != 0)
+    if (bench_load_file(dir, PPOCR_MODEL, &b->model) != 0 ||
+        bench_load_file(dir, PPOCR_INPUT, &b->input) != 0)
         return -1;
     hlen = b->input.size > 10 ? (size_t)(b->input.data[8] | b->input.data[9] << 8) : 0;
     if (10 + hlen + PPOCR_IN_BYTES != b->input.size || use_soc(RKNPU_SOC_RK3588) != RKNN_SUCC) {

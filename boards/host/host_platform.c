@@ -20,6 +20,7 @@
 #include "board_common.h"
 #include "hal.h"
 #include "rknn_api.h"
+#include "rknpu_board.h"
 #include "rknpu_platform_internal.h"
 
 #define HOST_CARVEOUT_BYTES       (64u << 20)

@@ -1,12 +1,18 @@
 /*
- * rknpu_autoinit_none.c - bare-metal builds: the platform is never brought
- * up implicitly; firmware calls board_init() / rknpu_platform_init() first.
+ * rknpu_board_default.c - the library's defaults for the board port
+ * (rknpu_board.h), weak so that a port's own definitions replace them:
+ * the platform is never brought up implicitly (firmware calls
+ * rknpu_platform_init() first) and there is no file system. The host board
+ * defines all of these itself, so the host library does not build this file.
  */
 #include "hal.h"
 #include "rknn_api.h"
+#include "rknpu_board.h"
 #include "rknpu_platform_internal.h"
 
-int rknpu_board_autoinit(void)
+#define BOARD_DEFAULT __attribute__((weak))
+
+BOARD_DEFAULT int rknpu_board_autoinit(void)
 {
     if (rknpu_platform_get())
         return RKNN_SUCC;
@@ -14,7 +20,7 @@ int rknpu_board_autoinit(void)
     return RKNN_ERR_DEVICE_UNAVAILABLE;
 }
 
-int rknpu_board_map_file(const char *path, const void **data, size_t *size)
+BOARD_DEFAULT int rknpu_board_map_file(const char *path, const void **data, size_t *size)
 {
     (void)data;
     (void)size;
@@ -24,13 +30,13 @@ int rknpu_board_map_file(const char *path, const void **data, size_t *size)
     return RKNN_ERR_PARAM_INVALID;
 }
 
-void rknpu_board_unmap_file(const void *data, size_t size)
+BOARD_DEFAULT void rknpu_board_unmap_file(const void *data, size_t size)
 {
     (void)data;
     (void)size;
 }
 
-int rknpu_board_select_soc(const char *target_platform, int contexts_alive)
+BOARD_DEFAULT int rknpu_board_select_soc(const char *target_platform, int contexts_alive)
 {
     (void)target_platform; /* a firmware image is for one SoC */
     (void)contexts_alive;
