@@ -87,35 +87,24 @@ int rknn_perf_head(const rknn_ctx *ctx, char *buf, size_t cap)
 }
 
 /* With RKNN_FLAG_COLLECT_PERF_MASK the PERF_DETAIL text is written here,
- * with each core's task group (the NPU reports no time per task: one
+ * with each core's whole task group (the NPU reports no time per task: one
  * interrupt per chain, so no per-layer times); without the flag rknn_query
- * writes the first line only, when asked (nothing spent in the run path). */
-static void record_perf(rknn_ctx *ctx, const npu_core_job *jobs, unsigned n)
+ * writes the first line only, when asked (nothing spent in the run path).
+ * The jobs themselves are built in one place, rknn_steps_next. */
+static int record_perf(rknn_ctx *ctx, const rknn_run_cores *rc)
 {
     char *t = ctx->perf_text;
     size_t cap = sizeof ctx->perf_text;
     int len = rknn_perf_head(ctx, t, cap);
 
-    for (unsigned i = 0; i < n && len > 0 && (size_t)len < cap; i++)
-        len += snprintf(t + len, cap - (size_t)len,
-                        "  core %u: task group of %lu task(s) starting at task %lu\n", jobs[i].core,
-                        (unsigned long)jobs[i].count, (unsigned long)jobs[i].first);
-}
-
-/* The cores of this run and, per core, its whole task group (for
- * PERF_DETAIL and for finishing other contexts' runs on those cores). */
-static int group_jobs(rknn_ctx *ctx, const rknn_run_cores *rc, npu_core_job *jobs)
-{
-    for (unsigned i = 0; i < rc->n; i++) {
+    for (unsigned i = 0; i < rc->n && len > 0 && (size_t)len < cap; i++) {
         rknn_model_task_range g;
         int ret = rknn_model_task_group(&ctx->model, rc->n, i, &g);
         if (ret != RKNN_SUCC)
             return ret;
-        jobs[i].core = rc->core[i];
-        jobs[i].records = ctx->model.task_data;
-        jobs[i].first = g.first;
-        jobs[i].count = g.count;
-        jobs[i].stream_dma = (uint32_t)rknpu_hook_virt_to_phys(ctx->regcmd);
+        len += snprintf(t + len, cap - (size_t)len,
+                        "  core %u: task group of %lu task(s) starting at task %lu\n", rc->core[i],
+                        (unsigned long)g.count, (unsigned long)g.first);
     }
     return RKNN_SUCC;
 }
@@ -124,18 +113,14 @@ static int group_jobs(rknn_ctx *ctx, const rknn_run_cores *rc, npu_core_job *job
  * total_us the whole run's (more when CPU operators ran). */
 static int run_completed(rknn_ctx *ctx, const rknn_run_cores *rc, uint64_t hw_us, uint64_t total_us)
 {
-    npu_core_job groups[RKNPU_MAX_CORES];
     int ret;
 
     ctx->runs++;
     ctx->last_npu_us = (int64_t)hw_us;
     ctx->last_run_us = (int64_t)(total_us > hw_us ? total_us : hw_us);
     ctx->last_cores = (uint8_t)rc->n;
-    if (ctx->flags & RKNN_FLAG_COLLECT_PERF_MASK) {
-        if ((ret = group_jobs(ctx, rc, groups)) != RKNN_SUCC)
-            return ret;
-        record_perf(ctx, groups, rc->n);
-    }
+    if ((ctx->flags & RKNN_FLAG_COLLECT_PERF_MASK) && (ret = record_perf(ctx, rc)) != RKNN_SUCC)
+        return ret;
     return rknn_io_after_run(ctx);
 }
 
