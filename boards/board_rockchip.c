@@ -5,6 +5,7 @@
  * writes, bounded waits) and PSCI through TF-A at EL3 (SMC).
  */
 #include <stddef.h>
+#include <unistd.h>
 
 #include "board_rockchip.h"
 #include "board_uboot.h"
@@ -50,7 +51,7 @@ int board_rockchip_init(rknpu_soc_id soc, int (*npu_power_on)(void))
  * U-Boot's handlers. */
 __attribute__((constructor(101))) static void board_early_init(void)
 {
-    hal_exceptions_install();
+    hal_exceptions_install(_exit); /* the C library's, or uboot_exit.c's */
 }
 
 void board_rockchip_write_bit(uintptr_t reg, unsigned bit, unsigned value)

@@ -7,6 +7,7 @@
  */
 #include <stdint.h>
 #include <stdio.h>
+#include <unistd.h>
 
 #include "board.h"
 #include "board_common.h"
@@ -24,7 +25,7 @@ static int mmu_on;
  * board_init(), is reported and exits 99 instead of hanging. */
 __attribute__((constructor(101))) static void board_early_init(void)
 {
-    hal_exceptions_install();
+    hal_exceptions_install(_exit); /* the C library's, or uboot_exit.c's */
 }
 
 #if defined(__aarch64__)

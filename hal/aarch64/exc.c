@@ -10,7 +10,6 @@
  */
 #include <stdint.h>
 #include <stdio.h>
-#include <unistd.h>
 
 #include "hal.h"
 
@@ -97,5 +96,5 @@ void hal_exc_handler(struct hal_exc_frame *f, unsigned kind)
     printf("\n*** unhandled exception: vector=%u EC=0x%02x ESR=0x%08llx FAR=0x%llx ELR=0x%llx\n",
            kind, ec, (unsigned long long)esr, (unsigned long long)far, (unsigned long long)f->elr);
     fflush(stdout);
-    _exit(99);
+    hal_exc_stop(99);
 }

@@ -121,9 +121,9 @@ exc_common:
     add  sp, sp, #272
     eret
 
-    .global hal_exceptions_install
-    .type hal_exceptions_install, %function
-hal_exceptions_install:
+    .global hal_arch_vectors_install
+    .type hal_arch_vectors_install, %function
+hal_arch_vectors_install:
     adr  x0, hal_exc_vectors
     msr  vbar_el1, x0
     isb

@@ -23,7 +23,6 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <unistd.h>
 
 #include "hal.h"
 
@@ -140,7 +139,7 @@ static void __attribute__((noreturn)) report_fatal(const hal_armv7_frame *frame,
            (unsigned long)read_dfar(), (unsigned long)read_ifsr(), (unsigned long)read_ifar(),
            (unsigned long)frame->cpsr, (unsigned long)frame->lr);
     fflush(stdout);
-    _exit(99);
+    hal_exc_stop(99);
 }
 
 /* ---- register file of the interrupted context ----------------------------- */

@@ -7,8 +7,9 @@
 #include "hal.h"
 
 void hal_armv7_vectors_install(void); /* vectors.S */
+void hal_arch_vectors_install(void);  /* for hal_exc_stop.c */
 
-void hal_exceptions_install(void)
+void hal_arch_vectors_install(void)
 {
     hal_armv7_vectors_install();
 }

@@ -80,8 +80,9 @@ uint64_t hal_time_freq_hz(void)
     return 1000000000u;
 }
 
-void hal_exceptions_install(void)
+void hal_exceptions_install(hal_fatal_fn on_fatal)
 {
+    (void)on_fatal;
 }
 
 int hal_mmu_enable(const hal_mem_map_entry *map, size_t count)

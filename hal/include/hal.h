@@ -134,8 +134,13 @@ void hal_log_site(rknpu_log_level level, unsigned line);
 /* ---- Exceptions and MMU (bare metal; no-ops on the host) ------------------ */
 
 /* Install the exception vectors: any unexpected exception prints a fault
- * report (kind, syndrome, fault address, PC) and exits with status 99. */
-void hal_exceptions_install(void);
+ * report (kind, syndrome, fault address, PC) and then calls on_fatal(99),
+ * the board's way to stop (its _exit, a power-off, a reset); with NULL the
+ * CPU halts. on_fatal must not return. */
+typedef void (*hal_fatal_fn)(int status);
+void hal_exceptions_install(hal_fatal_fn on_fatal);
+/* The end of a fault report: on_fatal(status), else a halt (hal_exc_stop.c). */
+__attribute__((noreturn)) void hal_exc_stop(int status);
 
 typedef enum {
     HAL_MEM_DEVICE,    /* Device-nGnRnE, execute-never */

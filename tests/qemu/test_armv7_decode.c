@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "hal.h"
 
@@ -248,7 +249,7 @@ static void run_negative(const char *what)
 
 int main(int argc, char **argv)
 {
-    hal_exceptions_install();
+    hal_exceptions_install(_exit);
     if (hal_mmio_register(&region) != 0) {
         printf("register failed\n");
         return 1;

@@ -13,6 +13,7 @@
  */
 #include <stdint.h>
 #include <stdio.h>
+#include <unistd.h>
 
 #include "hal.h"
 
@@ -264,7 +265,7 @@ static void test_time(void)
 
 int main(void)
 {
-    hal_exceptions_install();
+    hal_exceptions_install(_exit);
     CHECK(hal_mmio_register(&dev_region) == 0, "hal_mmio_register failed");
     uint32_t traps_before = hal_mmio_trap_count;
 
