@@ -1,6 +1,6 @@
 /*
  * npu_regs.h - names, offsets and bit fields of the RKNPU registers, all
- * generated from npu/regs.def (the single source of truth), plus lookups by
+ * generated from npu/hw/regs.def (the single source of truth), plus lookups by
  * offset and by name for the virtual NPU and trace printers.
  *
  * Generated names (BLOCK and NAME as written in regs.def):

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """check_register_literals.py SOURCE_ROOT - no register field is spelled out
 by hand: the files that build register values use the packers generated
-from npu/regs.def (npu/npu_regs.h), so a field's position lives in one
+from npu/hw/regs.def (npu/hw/npu_regs.h), so a field's position lives in one
 place and a search for its name finds every writer.
 
 In the files below, a shift (<<, >>) or a hexadecimal constant fails the
