@@ -31,8 +31,10 @@ export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 command -v clang >/dev/null 2>&1 || { echo "host-sanitize: clang not found (scripts/install-deps.sh)"; exit 1; }
 rm -rf "$build"
 # clang's warnings are errors too: the code is kept warning-free for both.
+# -O2 -g (debugoptimized): the sanitizers check the same accesses, and the
+# virtual NPU under them runs several times faster than at -O0 (CI time).
 if ! CC=clang CXX=clang++ meson setup "$build" -Db_sanitize=address,undefined -Db_lundef=false \
-        -Dfuzz=true -Dwerror=true >"$build.setup.log" 2>&1 ||
+        --buildtype=debugoptimized -Dfuzz=true -Dwerror=true >"$build.setup.log" 2>&1 ||
    ! ninja -C "$build" >"$build.build.log" 2>&1; then
     tail -n 40 "$build.setup.log"
     [ -f "$build.build.log" ] && tail -n 40 "$build.build.log"

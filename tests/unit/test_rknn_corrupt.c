@@ -17,7 +17,10 @@
  *      with big/negative/near-size 32-bit values;
  *   c) several thousand random 1-3 byte/word mutations (fixed seed).
  * A real network (MiBs, thousands of tables) gets an even spread of 256
- * structural words and 500 random mutations, so it runs in seconds.
+ * structural words and 500 random mutations, so it runs in seconds; under
+ * ASan+UBSan (RKNPU_TEST_REDUCED, scripts/run-host-sanitize.sh: a parse of
+ * a real network costs ~30x more there) a quarter of each for the real
+ * networks, the samples still whole.
  * Each copy lives in a buffer of exactly its length (so reads past the end
  * are caught) and goes through rknn_model_parse(); the result must be
  * RKNN_SUCC or RKNN_ERR_MODEL_INVALID, a rejection must log a line, and
@@ -548,13 +551,20 @@ static void word_values(uint32_t *vals, uint32_t original, uint32_t payload)
     vals[7] = original + 4; /* shifted by one slot */
 }
 
+/* 4 for a real network under RKNPU_TEST_REDUCED, else 1: its cases / it. */
+static size_t reduction(size_t size)
+{
+    return size > (1u << 20) && getenv("RKNPU_TEST_REDUCED") ? 4u : 1u;
+}
+
 static void truncations(const uint8_t *model, size_t size, const char *name)
 {
     char what[256];
 
     /* Past 256 bytes every 61st length, or about 512 lengths in all for a
      * large model (a real network: a parse costs about a millisecond). */
-    size_t step = size / 512 > 61 ? size / 512 : 61;
+    size_t lengths = 512u / reduction(size);
+    size_t step = size / lengths > 61 ? size / lengths : 61;
 
     for (size_t n = 0; n <= size; n = n < 256 ? n + 1 : n + step) {
         uint8_t *copy = malloc(n ? n : 1);
@@ -581,7 +591,8 @@ static void structural(uint8_t *buf, const uint8_t *model, size_t size, const po
 
     /* Every structural word, or an even spread of 256 of them (a real
      * network has thousands of tables; the samples cover the schema whole). */
-    size_t stride = s->count / 256 > 1 ? s->count / 256 : 1;
+    size_t spread = 256u / reduction(size);
+    size_t stride = s->count / spread > 1 ? s->count / spread : 1;
 
     for (size_t k = 0; k < s->count; k += stride) {
         uint32_t p = s->pos[k];
@@ -687,7 +698,8 @@ static void torture_model(const char *dir, const char *name)
     }
     truncations(model, size, name);
     structural(buf, model, size, &s, (uint32_t)(size - 72), parsed ? &orig : NULL, name);
-    random_mutations(buf, model, size, parsed ? &orig : NULL, name, size > (1u << 20) ? 500 : 4000);
+    random_mutations(buf, model, size, parsed ? &orig : NULL, name,
+                     size > (1u << 20) ? 500 / reduction(size) : 4000);
     printf("%s: %lu cases (%lu structural words)\n", name, cases_run - run0,
            (unsigned long)s.count);
     free(s.pos);
