@@ -28,7 +28,7 @@ extern "C" {
 /* What driver calls return. The values are the vendor API's error codes for
  * the same failures (rknn_api.h), so rknn_* functions pass them on unchanged
  * and rknpu_hook_inference_end sees what rknn_run reports; the runtime
- * (rknn/rknpu_platform.c) checks the equality at compile time. */
+ * (rknn/platform/rknpu_platform.c) checks the equality at compile time. */
 typedef enum {
     NPU_OK = 0,
     NPU_ERR_FAIL = -1,        /* the NPU raised a DMA error (cores reset) */

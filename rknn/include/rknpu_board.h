@@ -13,7 +13,7 @@
  *      a port defines the ones its system does differently.
  *   3. The board functions below, which the runtime calls when an rknn_*
  *      call needs something only a board can give. The library's defaults
- *      (rknn/rknpu_board_default.c) are weak: a port defines any of them
+ *      (rknn/platform/rknpu_board_default.c) are weak: a port defines any of them
  *      and the linker takes its definition. The host board (boards/host)
  *      defines all of them.
  *

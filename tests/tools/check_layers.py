@@ -35,7 +35,8 @@ LAYERS = [
     ("npu/model", 3),    # the virtual NPU: a peer of the hardware
     ("rknn/include", 4), # the public API's types and codes
     ("rknn/format", 5),
-    ("rknn", 6),
+    ("rknn/context", 6), ("rknn/io", 6), ("rknn/run", 6), ("rknn/memory", 6),
+    ("rknn/matmul", 6), ("rknn/custom", 6), ("rknn/platform", 6),
     ("boards", 7), ("boards/host", 7), ("boards/qemu-virt", 7), ("boards/rk3588", 7),
 ]
 PEERS = {("npu", "npu/model"), ("npu/model", "npu")}
@@ -172,8 +173,8 @@ def check_calls(archives, problems):
 
 
 FBS_WORDS = re.compile(r"\brknn_fbs_\w+|rknn_fbs\.h|(->|\.)fbs\.")
-ABOVE_FORMAT = ["rknn", "boards", "boards/host", "boards/qemu-virt", "boards/rk3588", "examples",
-                "tools"]
+ABOVE_FORMAT = [d for d, rank in LAYERS if rank > dict(LAYERS)["rknn/format"]] + ["examples",
+                                                                               "tools"]
 
 
 def check_flatbuffer_hidden(root, problems):

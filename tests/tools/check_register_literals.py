@@ -16,7 +16,7 @@ import sys
 # Writers (builder, self-test, driver) and the virtual NPU's unit decoders.
 # Not checked: npu/model/vnpu.c decodes MMIO addresses (block pages of the
 # offset, not fields of a value) and npu/model/vnpu_fp.c is fp16 arithmetic.
-CHECKED = ["npu/npu_builder.c", "npu/npu_builder_dpu.c", "npu/npu_driver.c", "rknn/rknpu_selftest.c",
+CHECKED = ["npu/npu_builder.c", "npu/npu_builder_dpu.c", "npu/npu_driver.c", "rknn/platform/rknpu_selftest.c",
            "npu/model/vnpu_cna.c", "npu/model/vnpu_cvt.c", "npu/model/vnpu_dcomp.c",
            "npu/model/vnpu_dpu.c", "npu/model/vnpu_ppu.c"]
 
@@ -33,12 +33,12 @@ ALLOWED = [
     ("npu/model/vnpu_dcomp.c", r"\(1u << k\) \+ v", "a weight-stream payload class's implicit leading bit"),
     ("npu/model/vnpu_dpu.c", r"scale != 0x3C00", "fp16 1.0, a value"),
     ("npu/model/vnpu_dpu.c", r"VNPU_INT_BOUND \(\(int64_t\)1 << 46\)", "an arithmetic range bound"),
-    ("rknn/rknpu_selftest.c", r"#define ST_SEED +0x", "the test pattern's PRNG seed"),
-    ("rknn/rknpu_selftest.c", r"return \*s >> 8;", "the PRNG"),
-    ("rknn/rknpu_selftest.c", r"\(int64_t\)1 << s", "rounding in the CPU reference"),
-    ("rknn/rknpu_selftest.c", r"v >> \(8 \* i\)", "little-endian bytes of a bias word"),
-    ("rknn/rknpu_selftest.c", r"1u << core", "a set of core numbers"),
-    ("rknn/rknpu_selftest.c", r"memset\(b->(mid|out), 0x5A", "a poison pattern, not a register"),
+    ("rknn/platform/rknpu_selftest.c", r"#define ST_SEED +0x", "the test pattern's PRNG seed"),
+    ("rknn/platform/rknpu_selftest.c", r"return \*s >> 8;", "the PRNG"),
+    ("rknn/platform/rknpu_selftest.c", r"\(int64_t\)1 << s", "rounding in the CPU reference"),
+    ("rknn/platform/rknpu_selftest.c", r"v >> \(8 \* i\)", "little-endian bytes of a bias word"),
+    ("rknn/platform/rknpu_selftest.c", r"1u << core", "a set of core numbers"),
+    ("rknn/platform/rknpu_selftest.c", r"memset\(b->(mid|out), 0x5A", "a poison pattern, not a register"),
 ]
 LITERAL = re.compile(r"<<|>>|\b0[xX][0-9a-fA-F]+")
 
