@@ -9,7 +9,7 @@
  * polls, and reports programming it does not understand as an error state
  * instead of computing something wrong.
  *
- * It includes only the register table (npu/regs.def via npu_regs.h), the SoC
+ * It includes only the register table (npu/hw/regs.def via npu_regs.h), the SoC
  * profiles and its own files; it never includes the driver or the HAL.
  * Boards wire it to the HAL's MMIO trap registry (boards/host,
  * boards/qemu-virt) and to the reset hook.

@@ -6,7 +6,7 @@
  *               faults; the only file that knows the units (vnpu_units.h)
  *   units       vnpu_cna.c (CNA + CORE), vnpu_dpu.c (DPU + DPU_RDMA),
  *               vnpu_ppu.c (PPU + PPU_RDMA); they do not call each other
- *   base        vnpu_base.c, vnpu_fp.c (this header)
+ *   base        vnpu_base.c, this header and vnpu_fp.h (fp16 conversion)
  *
  * Not part of the interface: only the model's own .c files include it.
  *
