@@ -2,7 +2,7 @@
  * vnpu.c - the virtual NPU's MMIO face and program controller (PC):
  * register file, regcmd fetch/decode, task chaining, ping-pong executers,
  * interrupts, fault injection, trace and error reporting. The compute
- * units live in vnpu_cna.c / vnpu_dpu.c / vnpu_ppu.c.
+ * units live in vnpu_cna.c / vnpu_dpu*.c / vnpu_ppu.c.
  *
  * Modelling decisions (hardware.md §1.2-§1.5, §3; vnpu.md §2):
  *  - One flat register file per core. The compilers rewrite every register a

@@ -4,7 +4,7 @@
  * levels, each calling only the ones below it:
  *   dispatcher  vnpu.c: MMIO face, PC front-end, task chaining, interrupts,
  *               faults; the only file that knows the units (vnpu_units.h)
- *   units       vnpu_cna.c (CNA + CORE), vnpu_dpu.c (DPU + DPU_RDMA),
+ *   units       vnpu_cna.c (CNA + CORE), vnpu_dpu*.c (DPU + DPU_RDMA),
  *               vnpu_ppu.c (PPU + PPU_RDMA); they do not call each other
  *   base        vnpu_base.c, this header and vnpu_fp.h (fp16 conversion)
  *

@@ -29,7 +29,7 @@ void vnpu_cna_accumulate(uint32_t p0, uint32_t n, int want_sumx, vnpu_acc_chunk 
 /* Add the task's multiply-accumulates to the core's statistics. */
 void vnpu_cna_count_macs(vnpu_task *t);
 
-/* ---- DPU + DPU_RDMA (vnpu_dpu.c) ------------------------------------------ */
+/* ---- DPU + DPU_RDMA (vnpu_dpu.c, vnpu_dpu_path.c, vnpu_dpu_fly.c) --------- */
 
 typedef struct vnpu_dpu_plan vnpu_dpu_plan;
 

@@ -18,7 +18,8 @@ import sys
 # offset, not fields of a value) and npu/model/vnpu_fp.c is fp16 arithmetic.
 CHECKED = ["npu/npu_builder.c", "npu/npu_builder_dpu.c", "npu/npu_driver.c", "rknn/platform/rknpu_selftest.c",
            "npu/model/vnpu_cna.c", "npu/model/vnpu_cvt.c", "npu/model/vnpu_dcomp.c",
-           "npu/model/vnpu_dpu.c", "npu/model/vnpu_ppu.c"]
+           "npu/model/vnpu_dpu.c", "npu/model/vnpu_dpu_path.c", "npu/model/vnpu_dpu_fly.c",
+           "npu/model/vnpu_dpu_unpool.c", "npu/model/vnpu_ppu.c"]
 
 ALLOWED = [
     # (file, regular expression, reason)
@@ -32,7 +33,7 @@ ALLOWED = [
     ("npu/model/vnpu_dcomp.c", r"acc \|= bit << \(len - 1u\);", "a weight-stream prefix code, bit by bit"),
     ("npu/model/vnpu_dcomp.c", r"\(1u << k\) \+ v", "a weight-stream payload class's implicit leading bit"),
     ("npu/model/vnpu_dpu.c", r"scale != 0x3C00", "fp16 1.0, a value"),
-    ("npu/model/vnpu_dpu.c", r"VNPU_INT_BOUND \(\(int64_t\)1 << 46\)", "an arithmetic range bound"),
+    ("npu/model/vnpu_dpu_path.c", r"VNPU_INT_BOUND \(\(int64_t\)1 << 46\)", "an arithmetic range bound"),
     ("rknn/platform/rknpu_selftest.c", r"#define ST_SEED +0x", "the test pattern's PRNG seed"),
     ("rknn/platform/rknpu_selftest.c", r"return \*s >> 8;", "the PRNG"),
     ("rknn/platform/rknpu_selftest.c", r"\(int64_t\)1 << s", "rounding in the CPU reference"),
