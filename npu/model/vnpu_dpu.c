@@ -276,34 +276,11 @@ static int vnpu_ew_reg_operand(vnpu_task *t, vnpu_dpu_plan *pl)
     return 0;
 }
 
-static int vnpu_ew_prepare(vnpu_task *t, vnpu_dpu_plan *pl)
+/* The EW operation: MUL (fp16 path only) or the ALU algorithm. */
+static int vnpu_ew_op_prepare(vnpu_task *t, vnpu_dpu_plan *pl, uint32_t ew)
 {
-    uint32_t ew = R(t, NPU_DPU_EW_CFG);
-    uint32_t er = R(t, NPU_DPU_RDMA_ERDMA_CFG);
-    uint32_t fm = R(t, NPU_DPU_RDMA_FEATURE_MODE_CFG);
-    uint32_t base, nsurf, operand_pixels;
     unsigned algo;
 
-    pl->ew_on = !NPU_DPU_EW_CFG_EW_BYPASS_GET(ew);
-    if (!pl->ew_on)
-        return 0;
-    if (!NPU_DPU_EW_CFG_EW_LUT_BYPASS_GET(ew) && vnpu_lut_prepare(t, pl) != 0)
-        return -1;
-    if (NPU_DPU_EW_CFG_EW_MUL_PRELU_GET(ew))
-        return vnpu_unsupported(t, NPU_DPU_EW_CFG, "EW PReLU");
-    if (NPU_DPU_EW_CFG_EW_BINARY_EN_GET(ew) || NPU_DPU_EW_CFG_EW_EQUAL_EN_GET(ew))
-        return vnpu_unsupported(t, NPU_DPU_EW_CFG, "EW binary/equal modes");
-    pl->ew_relu = !NPU_DPU_EW_CFG_EW_RELU_BYPASS_GET(ew);
-    pl->ew_relux = (uint8_t)NPU_DPU_EW_CFG_EW_RELUX_EN_GET(ew);
-    if (pl->ew_relux && !pl->ew_relu)
-        return vnpu_unsupported(t, NPU_DPU_EW_CFG, "EW ReLU-X with the ReLU bypassed");
-    pl->ew_relux_cmp = (int32_t)R(t, NPU_DPU_EW_RELUX_CMP_VALUE);
-    pl->ew_f_relux = vnpu_f32_from_bits(R(t, NPU_DPU_EW_RELUX_CMP_VALUE));
-    pl->ew_do_op = !NPU_DPU_EW_CFG_EW_OP_BYPASS_GET(ew);
-    if (!pl->ew_do_op)
-        return 0;
-    if (!NPU_DPU_EW_CFG_EW_OP_SRC_GET(ew) && vnpu_ew_reg_operand(t, pl) != 0)
-        return -1;
     if (NPU_DPU_EW_CFG_EW_OP_TYPE_GET(ew)) {
         if (!pl->fp)
             return vnpu_unsupported(t, NPU_DPU_EW_CFG, "EW MUL on the integer path");
@@ -319,7 +296,12 @@ static int vnpu_ew_prepare(vnpu_task *t, vnpu_dpu_plan *pl)
         default: return vnpu_unsupported(t, NPU_DPU_EW_CFG, "this EW ALU algorithm");
         }
     }
-    /* operand converter */
+    return 0;
+}
+
+/* The EW operand converter: on the fp16 path only the identity. */
+static int vnpu_ew_cvt_prepare(vnpu_task *t, vnpu_dpu_plan *pl, uint32_t ew)
+{
     pl->ew_cvt = !NPU_DPU_EW_CFG_EW_OP_CVT_BYPASS_GET(ew);
     if (pl->ew_cvt && pl->fp) {
         /* ab's hardware-tested fp16 elementwise recipe leaves the converter on
@@ -347,9 +329,17 @@ static int vnpu_ew_prepare(vnpu_task *t, vnpu_dpu_plan *pl)
         pl->ew_cvt_scale = NPU_DPU_EW_CVT_SCALE_VALUE_EW_OP_CVT_SCALE_GET(sc);
         pl->ew_cvt_shift = NPU_DPU_EW_CVT_SCALE_VALUE_EW_OP_CVT_SHIFT_GET(sc);
     }
-    if (pl->ew_reg_operand)
-        return 0;
-    /* ERDMA operand */
+    return 0;
+}
+
+/* The EW operand from ERDMA: per pixel or per channel, its precision, its
+ * surfaces (with COMB_USE from SRC_BASE), mapped for reading. */
+static int vnpu_ew_erdma_prepare(vnpu_task *t, vnpu_dpu_plan *pl)
+{
+    uint32_t er = R(t, NPU_DPU_RDMA_ERDMA_CFG);
+    uint32_t fm = R(t, NPU_DPU_RDMA_FEATURE_MODE_CFG);
+    uint32_t base, nsurf, operand_pixels;
+
     if (!(t->enable & NPU_UNIT_DPU_RDMA))
         return vnpu_unsupported(t, NPU_DPU_EW_CFG,
                                 "an ERDMA operand without DPU_RDMA in the op-enable mask");
@@ -387,6 +377,39 @@ static int vnpu_ew_prepare(vnpu_task *t, vnpu_dpu_plan *pl)
         t, base, (uint64_t)(nsurf - 1u) * pl->ew_surf + (uint64_t)operand_pixels * t->cfg->atom,
         "ERDMA (EW operand)");
     return pl->ew_base ? 0 : -1;
+}
+
+/* The EW stage: the LUT and the ReLUs, then the operation with its operand
+ * (EW_OP_VALUE or ERDMA) and the operand's converter. */
+static int vnpu_ew_prepare(vnpu_task *t, vnpu_dpu_plan *pl)
+{
+    uint32_t ew = R(t, NPU_DPU_EW_CFG);
+
+    pl->ew_on = !NPU_DPU_EW_CFG_EW_BYPASS_GET(ew);
+    if (!pl->ew_on)
+        return 0;
+    if (!NPU_DPU_EW_CFG_EW_LUT_BYPASS_GET(ew) && vnpu_lut_prepare(t, pl) != 0)
+        return -1;
+    if (NPU_DPU_EW_CFG_EW_MUL_PRELU_GET(ew))
+        return vnpu_unsupported(t, NPU_DPU_EW_CFG, "EW PReLU");
+    if (NPU_DPU_EW_CFG_EW_BINARY_EN_GET(ew) || NPU_DPU_EW_CFG_EW_EQUAL_EN_GET(ew))
+        return vnpu_unsupported(t, NPU_DPU_EW_CFG, "EW binary/equal modes");
+    pl->ew_relu = !NPU_DPU_EW_CFG_EW_RELU_BYPASS_GET(ew);
+    pl->ew_relux = (uint8_t)NPU_DPU_EW_CFG_EW_RELUX_EN_GET(ew);
+    if (pl->ew_relux && !pl->ew_relu)
+        return vnpu_unsupported(t, NPU_DPU_EW_CFG, "EW ReLU-X with the ReLU bypassed");
+    pl->ew_relux_cmp = (int32_t)R(t, NPU_DPU_EW_RELUX_CMP_VALUE);
+    pl->ew_f_relux = vnpu_f32_from_bits(R(t, NPU_DPU_EW_RELUX_CMP_VALUE));
+    pl->ew_do_op = !NPU_DPU_EW_CFG_EW_OP_BYPASS_GET(ew);
+    if (!pl->ew_do_op)
+        return 0;
+    if (!NPU_DPU_EW_CFG_EW_OP_SRC_GET(ew) && vnpu_ew_reg_operand(t, pl) != 0)
+        return -1;
+    if (vnpu_ew_op_prepare(t, pl, ew) != 0 || vnpu_ew_cvt_prepare(t, pl, ew) != 0)
+        return -1;
+    if (pl->ew_reg_operand)
+        return 0;
+    return vnpu_ew_erdma_prepare(t, pl);
 }
 
 static int vnpu_out_cvt_prepare(vnpu_task *t, vnpu_dpu_plan *pl)
