@@ -168,17 +168,16 @@ static int vnpu_int4_checks(vnpu_task *t, const vnpu_conv *g)
     return 0;
 }
 
-static int vnpu_conv_decode(vnpu_task *t, vnpu_conv *g)
+/* What kind of convolution (vnpu.md §5.4): direct or depthwise, the input
+ * precision, strides and deconvolution, decompressed weights or not, and the
+ * features the model refuses. */
+static int vnpu_conv_kind(vnpu_task *t, vnpu_conv *g)
 {
     uint32_t con1 = R(t, NPU_CNA_CONV_CON1);
     uint32_t con2 = R(t, NPU_CNA_CONV_CON2);
     uint32_t con3 = R(t, NPU_CNA_CONV_CON3);
-    uint32_t ws2 = R(t, NPU_CNA_WEIGHT_SIZE2);
-    uint32_t o0 = R(t, NPU_CORE_DATAOUT_SIZE_0);
-    uint32_t misc = R(t, NPU_CORE_MISC_CFG);
     unsigned mode = NPU_CNA_CONV_CON1_CONV_MODE_GET(con1);
 
-    memset(g, 0, sizeof *g);
     if (mode != 0 && mode != 3)
         return vnpu_unsupported(t, NPU_CNA_CONV_CON1,
                                 "this CONV_MODE (only 0 direct, 3 depthwise)");
@@ -220,6 +219,16 @@ static int vnpu_conv_decode(vnpu_task *t, vnpu_conv *g)
         return -1;
     if (NPU_CORE_CLIP_TRUNCATE_CLIP_TRUNCATE_GET(R(t, NPU_CORE_CLIP_TRUNCATE)))
         return vnpu_unsupported(t, NPU_CORE_CLIP_TRUNCATE, "an accumulator truncation");
+    return 0;
+}
+
+/* The input, kernel and output sizes and the padding, each non-empty and
+ * within the accumulator's range and the CBUF. */
+static int vnpu_conv_sizes(vnpu_task *t, vnpu_conv *g)
+{
+    uint32_t ws2 = R(t, NPU_CNA_WEIGHT_SIZE2);
+    uint32_t o0 = R(t, NPU_CORE_DATAOUT_SIZE_0);
+
     g->hin = NPU_CNA_DATA_SIZE0_DATAIN_HEIGHT_GET(R(t, NPU_CNA_DATA_SIZE0));
     g->win = NPU_CNA_DATA_SIZE0_DATAIN_WIDTH_GET(R(t, NPU_CNA_DATA_SIZE0));
     g->cin = NPU_CNA_DATA_SIZE1_DATAIN_CHANNEL_GET(R(t, NPU_CNA_DATA_SIZE1));
@@ -244,6 +253,15 @@ static int vnpu_conv_decode(vnpu_task *t, vnpu_conv *g)
                                 "more than 2^17 products per output (accumulator range)");
     if (vnpu_cbuf_check(t, g) != 0)
         return -1;
+    return 0;
+}
+
+/* The CNA's and CORE's registers describe the same convolution; a
+ * depthwise task's kernels. */
+static int vnpu_conv_core_match(vnpu_task *t, vnpu_conv *g)
+{
+    uint32_t misc = R(t, NPU_CORE_MISC_CFG);
+
     if (NPU_CNA_DATA_SIZE3_SURF_MODE_GET(R(t, NPU_CNA_DATA_SIZE3)))
         return vnpu_unsupported(t, NPU_CNA_DATA_SIZE3, "SURF_MODE");
     if (NPU_CNA_DATA_SIZE2_DATAOUT_WIDTH_GET(R(t, NPU_CNA_DATA_SIZE2)) != g->wout)
@@ -274,7 +292,14 @@ static int vnpu_conv_decode(vnpu_task *t, vnpu_conv *g)
         return vnpu_inconsistent(t, NPU_CORE_DATAOUT_SIZE_1, NPU_CNA_WEIGHT_SIZE2,
                                  "fewer CORE output channels than kernels");
     }
-    /* padded window: implicit bottom/right padding of at most kernel - 1 */
+    return 0;
+}
+
+/* The padded input window the output pixels read: the top/left padding,
+ * the input spread out by the deconvolution strides, and implicit
+ * bottom/right padding of at most kernel - 1. */
+static int vnpu_conv_window(vnpu_task *t, vnpu_conv *g)
+{
     uint64_t need_h = (uint64_t)(g->hout - 1u) * g->sy + g->kh;
     uint64_t need_w = (uint64_t)(g->wout - 1u) * g->sx + g->kw;
     g->hp = g->pt + (g->hin - 1u) * g->dy + 1u;
@@ -292,6 +317,16 @@ static int vnpu_conv_decode(vnpu_task *t, vnpu_conv *g)
                                      "padding");
         g->wp = (uint32_t)need_w;
     }
+    return 0;
+}
+
+/* The task's convolution from the CNA and CORE registers, checked. */
+static int vnpu_conv_decode(vnpu_task *t, vnpu_conv *g)
+{
+    memset(g, 0, sizeof *g);
+    if (vnpu_conv_kind(t, g) != 0 || vnpu_conv_sizes(t, g) != 0 ||
+        vnpu_conv_core_match(t, g) != 0 || vnpu_conv_window(t, g) != 0)
+        return -1;
     if (g->int4 && vnpu_int4_checks(t, g) != 0)
         return -1;
     uint32_t padv = t->cfg->rk356x ? NPU_CNA_PAD_CON0_RK356X_PAD_VALUE_GET(R(t, NPU_CNA_PAD_CON0))
