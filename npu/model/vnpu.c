@@ -5,12 +5,12 @@
  * units live in vnpu_cna.c / vnpu_dpu*.c / vnpu_ppu.c.
  *
  * Modelling decisions (hardware.md §1.2-§1.5, §3; vnpu.md §2):
- *  - One flat register file per core. The compilers rewrite every register a
- *    task's enabled units need (they only omit registers equal in both
- *    ping-pong groups), so two groups per block are not needed to compute;
- *    the groups are modelled only as each unit's EXECUTER bit, which selects
- *    the completion interrupt bit (group 0/1) and toggles per executed task
- *    when the unit's S_POINTER has EXECUTER_PP_EN.
+ *  - Two register groups per unit (ping-pong, vnpu.md §2): a write lands in
+ *    the group of the unit's pointer, a task reads the group of its
+ *    executer; PC registers and each unit's S_STATUS/S_POINTER exist once.
+ *    After a task each unit it enabled toggles its executer when S_POINTER
+ *    has EXECUTER_PP_EN and its pointer when it has POINTER_PP_EN; the
+ *    executer selects the completion interrupt bit (group 0/1).
  *  - A job (PC kick = PC OPERATION_ENABLE written with bit 0 set) runs
  *    synchronously: fetch (PC_DATA_AMOUNT + 1) * scale words at
  *    PC_DATA_ADDR, write them into the register file, execute at the 0x0081
