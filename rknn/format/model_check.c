@@ -22,11 +22,6 @@
 #define COMPILER_CODE_V4_MIN 10000u
 #define COMPILER_CODE_V4_MAX 10599u
 
-FMT_API uint64_t fmt_stream_word(const rknn_model_view *m, uint32_t index)
-{
-    return rknn_fbs_le64(m->regcmd + (size_t)index * RKNN_MODEL_REGCMD_WORD_SIZE);
-}
-
 FMT_API int fmt_is_activation(int kind)
 {
     return kind == RKNN_MODEL_KIND_INPUT || kind == RKNN_MODEL_KIND_OUTPUT ||
@@ -226,17 +221,6 @@ static int check_tail(const rknn_model_view *m, uint32_t t, const rknn_model_tas
     return RKNN_SUCC;
 }
 
-/* Task a's chain link holds task b's start. */
-static int links_to_record(const rknn_model_view *m, const rknn_model_task_info *a,
-                           const rknn_model_task_info *b)
-{
-    uint32_t at = (uint32_t)(a->regcmd_addr / RKNN_MODEL_REGCMD_WORD_SIZE) + a->regcfg_amount;
-    uint64_t addr = fmt_stream_word(m, at);
-
-    return npu_regcmd_target(addr) == NPU_TARGET_PC && npu_regcmd_reg(addr) == NPU_PC_DATA_ADDR &&
-           npu_regcmd_value(addr) == b->regcmd_addr;
-}
-
 /* Within one node's run of records on a core the chain links every record
  * to the next: a run is submitted as one chain. Its last record's link is
  * not followed (TASK_NUMBER stops the PC); in multi-core groups it points at
@@ -254,22 +238,13 @@ static int check_groups(const rknn_model_view *m, const npu_soc_profile *soc)
                 return ret;
             /* A node's last record may link to the next node's first (runs
              * then go to the NPU as one chain, rknn_steps.h): whole, then. */
-            has_next = has_next && (next.op_idx == ti.op_idx || links_to_record(m, &ti, &next));
+            has_next = has_next && (next.op_idx == ti.op_idx || fmt_links_to_record(m, &ti, &next));
             ret = check_tail(m, g.first + k, &ti, has_next ? &next : NULL, soc);
             if (ret != RKNN_SUCC)
                 return ret;
         }
     }
     return RKNN_SUCC;
-}
-
-int rknn_model_task_links_to(const rknn_model_view *m, uint32_t from, uint32_t to)
-{
-    rknn_model_task_info a, b;
-
-    if (rknn_model_task(m, from, &a) != RKNN_SUCC || rknn_model_task(m, to, &b) != RKNN_SUCC)
-        return 0;
-    return links_to_record(m, &a, &b);
 }
 
 FMT_API int fmt_check_tasks(const rknn_model_view *m, const npu_soc_profile *soc)

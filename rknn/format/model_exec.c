@@ -98,6 +98,35 @@ int rknn_model_task(const rknn_model_view *view, uint32_t i, rknn_model_task_inf
     return RKNN_SUCC;
 }
 
+/* ---- the command stream and its chain links (format.md §4.2) ------------------------- */
+
+FMT_API uint64_t fmt_stream_word(const rknn_model_view *m, uint32_t index)
+{
+    return rknn_fbs_le64(m->regcmd + (size_t)index * RKNN_MODEL_REGCMD_WORD_SIZE);
+}
+
+/* Task a's chain link holds task b's start. */
+FMT_API int fmt_links_to_record(const rknn_model_view *m, const rknn_model_task_info *a,
+                                const rknn_model_task_info *b)
+{
+    uint32_t at = (uint32_t)(a->regcmd_addr / RKNN_MODEL_REGCMD_WORD_SIZE) + a->regcfg_amount;
+    uint64_t addr = fmt_stream_word(m, at);
+
+    return npu_regcmd_target(addr) == NPU_TARGET_PC && npu_regcmd_reg(addr) == NPU_PC_DATA_ADDR &&
+           npu_regcmd_value(addr) == b->regcmd_addr;
+}
+
+int rknn_model_task_links_to(const rknn_model_view *m, uint32_t from, uint32_t to)
+{
+    rknn_model_task_info a, b;
+
+    if (rknn_model_task(m, from, &a) != RKNN_SUCC || rknn_model_task(m, to, &b) != RKNN_SUCC)
+        return 0;
+    return fmt_links_to_record(m, &a, &b);
+}
+
+/* ---- task groups and steps (format.md §4.2) ---------------------------------------- */
+
 /* Task i's node, for indices the caller has bounded by n_tasks (a group's
  * range is checked against n_tasks at parse time). */
 static uint32_t task_op_idx(const rknn_model_view *v, uint32_t i)

@@ -3,6 +3,33 @@
  * FlatBuffer slot numbers of the .rknn schema (docs/format.md) and the
  * decoding, logging and validation helpers. Nothing outside rknn/format/
  * includes it.
+ *
+ * The files form a one-way stack, bottom to top (rknn_format.c includes
+ * them in this order; the `layers` test, tests/tools/check_layers.py, fails
+ * on a call from a file to one above it):
+ *   rknn_fbs.c          the bounds-checked FlatBuffer reader
+ *   model_fields.c      one field of a table: vectors, strings, shapes, errors
+ *   model_attrs.c       BSON attribute documents
+ *   model_tensors.c     blobs, tensors, the graph's inputs, outputs, norms
+ *   model_v4_access.c   container 4 as read: task tables, register lists,
+ *                       the lowered payload's relocation tables
+ *   model_nodes.c       nodes
+ *   model_exec.c        relocations, task records, the stream's words and
+ *                       chain links, task groups and steps
+ *   model_check.c       SoC compatibility, stream and relocation checks
+ *   model_plan.c        the memory plan
+ *   model_reloc.c       relocation
+ *   model_v4.c          container 4 checked and lowered
+ *   model_container.c   the container, rknn_model_parse, rebasing a view
+ * The declarations below follow the same order. What a .c file keeps to
+ * itself (static functions and tables, macros, types) no other file uses:
+ * what files share is declared here, so that they would also compile one
+ * by one.
+ *
+ * rknn_model_parse (model_container.c) runs the whole-model validation
+ * steps fmt_validate_*: tensors, graph inputs and outputs, nodes, tasks,
+ * task order, relocations; on container 4, fmt_validate_v4 before the
+ * nodes, and rknn_model_lower the last three on the payload it built.
  */
 #ifndef RKNN_MODEL_INTERNAL_H
 #define RKNN_MODEL_INTERNAL_H
@@ -86,6 +113,8 @@ static inline int fmt_is_v4(const rknn_model_view *v)
     return v->container_version == RKNN_MODEL_CONTAINER_V4;
 }
 
+/* ---- model_fields.c ---------------------------------------------------- */
+
 /* Logging helpers: each logs one line and returns RKNN_ERR_MODEL_INVALID. */
 FMT_API int fmt_fb_error(const char *item, uint32_t index, const char *field,
                          const rknn_fbs_table *table, int err);
@@ -93,7 +122,7 @@ FMT_API int fmt_elem_error(const char *item, uint32_t index, const rknn_fbs_vect
 FMT_API int fmt_limit_error(const char *what, uint32_t count, uint32_t limit);
 FMT_API int fmt_is_error(int fbs_ret);
 
-/* Decoding helpers (model_container.c). */
+/* Decoding helpers. */
 FMT_API int fmt_get_vector_limited(const rknn_fbs_table *t, uint32_t slot, uint32_t elem_size,
                                    uint32_t limit, rknn_fbs_vector *out, const char *item,
                                    uint32_t index, const char *field);
@@ -103,45 +132,102 @@ FMT_API int fmt_get_shape(const rknn_fbs_table *t, uint32_t slot, uint32_t index
                           int32_t *dims, uint32_t *n_dims);
 FMT_API int fmt_check_view(const rknn_model_view *view);
 
-/* BSON attribute blobs (model_attrs.c): the blob's first bytes look like a
- * BSON document; the document is well formed (count: its top-level elements). */
+/* ---- model_attrs.c ----------------------------------------------------- */
+
+/* BSON attribute blobs: the blob's first bytes look like a BSON document;
+ * the document is well formed (count: its top-level elements). */
 FMT_API int fmt_bson_is_document(const uint8_t *d, uint32_t avail);
 FMT_API int fmt_bson_validate(const uint8_t *d, uint32_t avail, uint32_t depth, uint32_t *count);
 
-/* Node slot 10: the tasks node `t` adds to each core slot (model_nodes.c). */
-FMT_API int fmt_node_task_counts(const rknn_fbs_table *t, uint32_t index, uint32_t *counts,
-                                 uint32_t *n_slots);
+/* ---- model_tensors.c --------------------------------------------------- */
 
-/* Whole-model validation steps, run by rknn_model_parse in this order. */
-FMT_API int fmt_validate_tensors(rknn_model_view *v);          /* model_tensors.c */
-FMT_API int fmt_validate_graph_io(rknn_model_view *v);         /* model_tensors.c */
-FMT_API int fmt_validate_nodes(rknn_model_view *v);            /* model_nodes.c */
-FMT_API int fmt_validate_tasks(const rknn_model_view *v);      /* model_exec.c */
-FMT_API int fmt_validate_task_order(const rknn_model_view *v); /* model_exec.c */
-FMT_API int fmt_validate_relocs(rknn_model_view *v);           /* model_exec.c */
-/* Container 4 (model_v4.c): count and check what rknn_model_lower() builds;
- * a node's task count; relocation table i of a lowered view. */
-FMT_API int fmt_validate_v4(rknn_model_view *v);
+/* Entry i of a list of tensor indices (graph inputs or outputs, a node's). */
+FMT_API int fmt_index_from_list(const rknn_fbs_vector *v, uint32_t i, uint32_t limit,
+                                uint32_t *out);
+FMT_API int fmt_validate_tensors(rknn_model_view *v);
+FMT_API int fmt_validate_graph_io(rknn_model_view *v);
+
+/* ---- model_v4_access.c ------------------------------------------------- */
+
+/* Container 4: a node's task count; relocation table i of a lowered view
+ * (both stubs when container_v4=false). */
 FMT_API int fmt_v4_node_task_count(const rknn_model_view *v, uint32_t node, uint32_t *count);
 FMT_API int fmt_v4_reloc(const rknn_model_view *v, uint32_t i, rknn_model_reloc_info *out);
+#if RKNN_CONTAINER_V4
+#define V4_ENTRY_SIZE 8 /* u16 0, u16 register (the SoC's own offset), u32 value */
+#define V4_NO_LUT     UINT32_MAX
 
-/* Shared by the checks, the plan and relocation (model_check.c, model_plan.c). */
+/* One task of a node as read from its task table (format.md §5.1). */
+typedef struct {
+    uint32_t lut; /* kind-6 tensor the task needs in the DPU, or V4_NO_LUT */
+    uint32_t enable;
+    uint32_t int_mask;      /* the units' done bits the task completes with */
+    const uint8_t *entries; /* the register list */
+    uint32_t n_entries;
+} v4_task;
+
+/* The payload rknn_model_lower() builds: stream | records | relocation
+ * entries | per tensor its first entry (n_tensors + 1) | the relocated
+ * tensors in index order (n_tensors). */
+typedef struct {
+    uint32_t records, entries, first, relocated, total;
+} v4_layout;
+
+FMT_API int fmt_v4_reglist(const rknn_model_view *v, uint32_t tensor, int8_t kind, uint32_t node,
+                           uint32_t task, const uint8_t **entries, uint32_t *n_entries);
+FMT_API int fmt_v4_read_task(const rknn_model_view *v, const rknn_fbs_vector *tasks, uint32_t node,
+                             uint32_t i, v4_task *out);
+FMT_API int fmt_v4_task_tables(const rknn_model_view *v, uint32_t node, rknn_fbs_vector *out);
+FMT_API int fmt_v4_needs_lut_load(uint32_t task_in_node, const v4_task *t);
+FMT_API v4_layout fmt_v4_layout_of(const rknn_model_view *v);
+#endif
+
+/* ---- model_nodes.c ----------------------------------------------------- */
+
+/* Node slot 10: the tasks node `t` adds to each core slot. */
+FMT_API int fmt_node_task_counts(const rknn_fbs_table *t, uint32_t index, uint32_t *counts,
+                                 uint32_t *n_slots);
+FMT_API int fmt_validate_nodes(rknn_model_view *v);
+
+/* ---- model_exec.c ------------------------------------------------------ */
+
 FMT_API uint64_t fmt_stream_word(const rknn_model_view *m, uint32_t index);
+FMT_API int fmt_links_to_record(const rknn_model_view *m, const rknn_model_task_info *a,
+                                const rknn_model_task_info *b);
+FMT_API int fmt_validate_tasks(const rknn_model_view *v);
+FMT_API int fmt_validate_task_order(const rknn_model_view *v);
+FMT_API int fmt_validate_relocs(rknn_model_view *v);
+
+/* ---- model_check.c ----------------------------------------------------- */
+
+/* Shared with the plan, relocation and container 4. */
 FMT_API int fmt_is_activation(int kind);
 FMT_API int fmt_is_constant(int kind);
 FMT_API int fmt_blob_is_weight(const rknn_model_view *m, uint32_t b);
 FMT_API int fmt_is_address_word(uint64_t w);
+FMT_API int fmt_check_tasks(const rknn_model_view *m, const npu_soc_profile *soc);
 FMT_API int fmt_tensor_extent(const rknn_model_view *m, const rknn_model_tensor_info *t,
                               uint32_t *extent);
-FMT_API void fmt_put_word(uint8_t *stream, uint32_t index, uint64_t w);
-FMT_API int fmt_check_tasks(const rknn_model_view *m, const npu_soc_profile *soc);
 /* Checks one relocation table; marks its words in `patched` (may be NULL)
  * and hands back the table and its tensor (out_ri/out_t may be NULL). */
 FMT_API int fmt_check_reloc(const rknn_model_view *m, uint32_t r, uint32_t *patched,
                             rknn_model_reloc_info *out_ri, rknn_model_tensor_info *out_t);
 FMT_API int fmt_check_unrelocated(const rknn_model_view *m, const uint32_t *patched);
+
+/* ---- model_plan.c ------------------------------------------------------ */
+
 FMT_API uint32_t fmt_align_up32(uint32_t v, uint32_t a);
 FMT_API int fmt_weight_layout(const rknn_model_view *m, uint32_t *offsets, uint8_t *weights,
                               uint32_t *total);
+
+/* ---- model_reloc.c ----------------------------------------------------- */
+
+FMT_API void fmt_put_word(uint8_t *stream, uint32_t index, uint64_t w);
+
+/* ---- model_v4.c -------------------------------------------------------- */
+
+/* Container 4: count and check what rknn_model_lower() builds (run by
+ * rknn_model_parse before fmt_validate_nodes). */
+FMT_API int fmt_validate_v4(rknn_model_view *v);
 
 #endif

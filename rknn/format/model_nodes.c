@@ -116,42 +116,18 @@ int rknn_model_node(const rknn_model_view *view, uint32_t index, rknn_model_node
     return ret;
 }
 
-static int index_from_list(const rknn_fbs_vector *v, uint32_t i, uint32_t limit, uint32_t *out)
-{
-    int32_t idx;
-
-    if (!out || fmt_is_error(rknn_fbs_vec_i32(v, i, &idx)) || idx < 0 || (uint32_t)idx >= limit)
-        return RKNN_ERR_PARAM_INVALID;
-    *out = (uint32_t)idx;
-    return RKNN_SUCC;
-}
-
 int rknn_model_node_input(const rknn_model_node_info *node, uint32_t i, uint32_t *tensor)
 {
     if (!node)
         return RKNN_ERR_PARAM_INVALID;
-    return index_from_list(&node->inputs, i, node->tensor_limit, tensor);
+    return fmt_index_from_list(&node->inputs, i, node->tensor_limit, tensor);
 }
 
 int rknn_model_node_output(const rknn_model_node_info *node, uint32_t i, uint32_t *tensor)
 {
     if (!node)
         return RKNN_ERR_PARAM_INVALID;
-    return index_from_list(&node->outputs, i, node->tensor_limit, tensor);
-}
-
-int rknn_model_input(const rknn_model_view *view, uint32_t i, uint32_t *tensor)
-{
-    if (!fmt_check_view(view))
-        return RKNN_ERR_PARAM_INVALID;
-    return index_from_list(&view->fbs.inputs, i, view->n_tensors, tensor);
-}
-
-int rknn_model_output(const rknn_model_view *view, uint32_t i, uint32_t *tensor)
-{
-    if (!fmt_check_view(view))
-        return RKNN_ERR_PARAM_INVALID;
-    return index_from_list(&view->fbs.outputs, i, view->n_tensors, tensor);
+    return fmt_index_from_list(&node->outputs, i, node->tensor_limit, tensor);
 }
 
 /* Core slots: 1 -> one core (RK356x), 3 -> up to two, 6 -> up to three (RK3588). */

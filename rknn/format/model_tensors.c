@@ -169,6 +169,34 @@ int rknn_model_find_tensor(const rknn_model_view *view, const char *name, uint32
     return RKNN_ERR_PARAM_INVALID;
 }
 
+/* ---- graph inputs and outputs (format.md §3.2 Graph slots 2, 3) ---------------------- */
+
+/* Entry i of a list of tensor indices (the graph's inputs or outputs, a
+ * node's), which must be below limit. */
+FMT_API int fmt_index_from_list(const rknn_fbs_vector *v, uint32_t i, uint32_t limit, uint32_t *out)
+{
+    int32_t idx;
+
+    if (!out || fmt_is_error(rknn_fbs_vec_i32(v, i, &idx)) || idx < 0 || (uint32_t)idx >= limit)
+        return RKNN_ERR_PARAM_INVALID;
+    *out = (uint32_t)idx;
+    return RKNN_SUCC;
+}
+
+int rknn_model_input(const rknn_model_view *view, uint32_t i, uint32_t *tensor)
+{
+    if (!fmt_check_view(view))
+        return RKNN_ERR_PARAM_INVALID;
+    return fmt_index_from_list(&view->fbs.inputs, i, view->n_tensors, tensor);
+}
+
+int rknn_model_output(const rknn_model_view *view, uint32_t i, uint32_t *tensor)
+{
+    if (!fmt_check_view(view))
+        return RKNN_ERR_PARAM_INVALID;
+    return fmt_index_from_list(&view->fbs.outputs, i, view->n_tensors, tensor);
+}
+
 /* ---- normalisation (format.md §3.2 Graph slot 4) ------------------------------------ */
 
 int rknn_model_norm(const rknn_model_view *view, uint32_t i, rknn_model_norm_info *out)

@@ -1,11 +1,12 @@
 /*
  * model_v4.c - container 4 / schema 1 ("RKNPU lite", RKNN-Toolkit2 1.x;
  * format.md §5.1). The file keeps one register list per task instead of a
- * command stream, task records and relocations. Here: reading those lists,
- * the rules that say which tensor each address register points into,
- * checking every entry at parse time, and lowering them into the payload a
- * container-6 file carries, which the rest of the runtime then checks,
- * relocates and runs exactly as it does a v6 file's.
+ * command stream, task records and relocations. Here, at the top of the
+ * format layer below the entry points: the rules that say which tensor each
+ * address register points into, checking every entry at parse time, and
+ * lowering the lists into the payload a container-6 file carries, which the
+ * rest of the runtime then checks, relocates and runs exactly as it does a
+ * v6 file's. Reading the lists and the built payload is model_v4_access.c.
  */
 #include "model_internal.h"
 
@@ -16,16 +17,6 @@
 #include "rknn_api.h"
 
 #if RKNN_CONTAINER_V4
-
-/* Node slot 6: one table per task, in submission order. */
-enum { N_V4_TASKS = 6 };
-/* Task table slots. Not used: slot 2, 5..10, and slot 4, the toolkit-1.x
- * completion mask, which also waits for the CNA's fetches (0x3F3, 0x3FC,
- * 0x3FF): a task completes as in a v6 file, when the last unit is done. */
-enum { V4_TASK_REGLIST = 0, V4_TASK_LUT = 1, V4_TASK_ENABLE = 3 };
-
-#define V4_ENTRY_SIZE 8 /* u16 0, u16 register (the SoC's own offset), u32 value */
-#define V4_NO_LUT     UINT32_MAX
 
 /* What a node's tasks do, which decides where their address registers point. */
 typedef enum {
@@ -56,113 +47,6 @@ static v4_op op_of(rknn_model_string type)
             memcmp(type.ptr, v4_op_types[i].name, type.len) == 0)
             return v4_op_types[i].op;
     return V4_OP_UNKNOWN;
-}
-
-typedef struct {
-    uint32_t lut; /* kind-6 tensor the task needs in the DPU, or V4_NO_LUT */
-    uint32_t enable;
-    uint32_t int_mask;      /* the units' done bits the task completes with */
-    const uint8_t *entries; /* the register list */
-    uint32_t n_entries;
-} v4_task;
-
-/* A register list tensor (kind 7, or a LUT's kind 6): its entries. */
-static int reglist_of(const rknn_model_view *v, uint32_t tensor, int8_t kind, uint32_t node,
-                      uint32_t task, const uint8_t **entries, uint32_t *n_entries)
-{
-    rknn_model_tensor_info t;
-
-    if (tensor >= v->n_tensors || rknn_model_tensor(v, tensor, &t) != RKNN_SUCC || t.kind != kind ||
-        !t.data || t.data_size == 0 || t.data_size % V4_ENTRY_SIZE != 0 ||
-        t.data_size / V4_ENTRY_SIZE > RKNN_MODEL_MAX_V4_TASK_REGS) {
-        HAL_LOG_ERR("rknn model: node %lu task %lu: tensor %lu is not a %s of 1 to %d 8-byte "
-                    "entries (kind %d)",
-                    (unsigned long)node, (unsigned long)task, (unsigned long)tensor,
-                    kind == RKNN_MODEL_KIND_LUT ? "LUT" : "register list",
-                    RKNN_MODEL_MAX_V4_TASK_REGS, kind);
-        return RKNN_ERR_MODEL_INVALID;
-    }
-    *entries = t.data;
-    *n_entries = t.data_size / V4_ENTRY_SIZE;
-    return RKNN_SUCC;
-}
-
-static int task_u32(const rknn_fbs_table *t, uint32_t slot, uint32_t def, uint32_t *out,
-                    uint32_t node, const char *field)
-{
-    int ret = rknn_fbs_get_u32(t, slot, def, out);
-
-    return fmt_is_error(ret) ? fmt_fb_error("node task of node", node, field, t, ret) : RKNN_SUCC;
-}
-
-/* Task `i` of node `node` (its table in Node slot 6). */
-static int read_task(const rknn_model_view *v, const rknn_fbs_vector *tasks, uint32_t node,
-                     uint32_t i, v4_task *out)
-{
-    rknn_fbs_table t;
-    uint32_t reglist;
-    int ret = rknn_fbs_vec_table(tasks, i, &t);
-
-    if (fmt_is_error(ret))
-        return fmt_elem_error("task table of node", node, tasks, ret);
-    if ((ret = task_u32(&t, V4_TASK_REGLIST, UINT32_MAX, &reglist, node,
-                        "register list (task slot 0)")) != RKNN_SUCC ||
-        (ret = task_u32(&t, V4_TASK_LUT, V4_NO_LUT, &out->lut, node, "LUT (task slot 1)")) !=
-            RKNN_SUCC ||
-        (ret = task_u32(&t, V4_TASK_ENABLE, 0, &out->enable, node, "unit enable (task slot 3)")) !=
-            RKNN_SUCC)
-        return ret;
-    /* the DPU ends every task it is in, else the PPU (the v6 toolkits' masks) */
-    out->int_mask = (out->enable & NPU_UNIT_DPU)   ? NPU_INT_DPU_DONE
-                    : (out->enable & NPU_UNIT_PPU) ? NPU_INT_PPU_DONE
-                                                   : 0;
-    if (out->int_mask == 0 || (out->enable & ~(uint32_t)NPU_UNIT_ALL)) {
-        HAL_LOG_ERR("rknn model: node %lu task %lu: unit enable 0x%lx (task slot 3) starts "
-                    "neither the DPU nor the PPU, or names no unit",
-                    (unsigned long)node, (unsigned long)i, (unsigned long)out->enable);
-        return RKNN_ERR_MODEL_INVALID;
-    }
-    return reglist_of(v, reglist, RKNN_MODEL_KIND_REGLIST_OLD, node, i, &out->entries,
-                      &out->n_entries);
-}
-
-static int node_task_tables(const rknn_model_view *v, uint32_t node, rknn_fbs_vector *out)
-{
-    rknn_fbs_table t;
-    int ret = rknn_fbs_vec_table(&v->fbs.nodes, node, &t);
-
-    if (fmt_is_error(ret))
-        return fmt_elem_error("node", node, &v->fbs.nodes, ret);
-    return fmt_get_vector_limited(&t, N_V4_TASKS, 4, RKNN_MODEL_MAX_TASKS, out, "node", node,
-                                  "task tables (slot 6)");
-}
-
-/* A node whose first task names a LUT gets one added task before it that
- * loads the LUT (as a v6 file has): each node then runs correctly as a step
- * of its own, whatever ran before. Later tasks may only name the same LUT
- * (checked by walk_node): they write only the registers that change, so a
- * load between them would leave the DPU set up for the load. */
-static int needs_lut_load(uint32_t task_in_node, const v4_task *t)
-{
-    return task_in_node == 0 && t->lut != V4_NO_LUT;
-}
-
-FMT_API int fmt_v4_node_task_count(const rknn_model_view *v, uint32_t node, uint32_t *count)
-{
-    rknn_fbs_vector tasks;
-    rknn_fbs_table t;
-    v4_task first = {V4_NO_LUT, 0, 0, NULL, 0};
-    int ret = node_task_tables(v, node, &tasks);
-
-    *count = 0;
-    if (ret != RKNN_SUCC || tasks.count == 0)
-        return ret;
-    ret = rknn_fbs_vec_table(&tasks, 0, &t);
-    if (fmt_is_error(ret))
-        return fmt_elem_error("task table of node", node, &tasks, ret);
-    ret = task_u32(&t, V4_TASK_LUT, V4_NO_LUT, &first.lut, node, "LUT (task slot 1)");
-    *count = tasks.count + (uint32_t)needs_lut_load(0, &first);
-    return ret;
 }
 
 /* ---- building (or only counting and checking) the payload ---------------- */
@@ -370,7 +254,7 @@ static int walk_lut_load(v4_walk *w, uint32_t lut, uint32_t task_in_node, v4_op 
     const uint8_t *entries;
     uint32_t n_entries;
     int ret =
-        reglist_of(w->v, lut, RKNN_MODEL_KIND_LUT, w->node, task_in_node, &entries, &n_entries);
+        fmt_v4_reglist(w->v, lut, RKNN_MODEL_KIND_LUT, w->node, task_in_node, &entries, &n_entries);
 
     if (ret != RKNN_SUCC)
         return ret;
@@ -389,7 +273,7 @@ static int walk_node(v4_walk *w, uint32_t k)
     int ret = rknn_model_node(w->v, k, &node);
 
     if (ret == RKNN_SUCC)
-        ret = node_task_tables(w->v, k, &tasks);
+        ret = fmt_v4_task_tables(w->v, k, &tasks);
     if (ret != RKNN_SUCC || tasks.count == 0)
         return ret;
     w->node = k;
@@ -405,10 +289,10 @@ static int walk_node(v4_walk *w, uint32_t k)
     for (uint32_t i = 0; ret == RKNN_SUCC && i < tasks.count; i++) {
         v4_task t;
         w->task_in_node = i;
-        ret = read_task(w->v, &tasks, k, i, &t);
+        ret = fmt_v4_read_task(w->v, &tasks, k, i, &t);
         if (ret != RKNN_SUCC)
             break;
-        if (needs_lut_load(i, &t)) {
+        if (fmt_v4_needs_lut_load(i, &t)) {
             ret = walk_lut_load(w, t.lut, i, w->op);
             lut = t.lut;
         } else if (t.lut != V4_NO_LUT && t.lut != lut) {
@@ -431,33 +315,6 @@ static int walk_all(v4_walk *w)
             return ret;
     }
     return RKNN_SUCC;
-}
-
-/* ---- layout of the built payload ------------------------------------------ */
-
-/* stream | records | relocation entries | per tensor its first entry
- * (n_tensors + 1) | the relocated tensors in index order (n_tensors). */
-typedef struct {
-    uint32_t records, entries, first, relocated, total;
-} v4_layout;
-
-static v4_layout layout_of(const rknn_model_view *v)
-{
-    v4_layout l;
-
-    l.records = v->regcmd_size;
-    l.entries = l.records + v->n_tasks * RKNN_MODEL_TASK_RECORD_SIZE;
-    l.first = l.entries + v->n_reloc_entries * RELOC_ENTRY_SIZE;
-    l.relocated = l.first + (v->n_tensors + 1) * 4u;
-    l.total = l.relocated + v->n_tensors * 4u;
-    return l;
-}
-
-/* A u32 of the per-tensor tables, which build() writes as native uint32_t
- * (the buffer is the runtime's own, 8-byte aligned; the offsets are too). */
-static uint32_t lowered_u32(const rknn_model_view *v, uint32_t offset, uint32_t i)
-{
-    return ((const uint32_t *)(const void *)(v->lowered + offset))[i];
 }
 
 /* Parse-time: count and check everything rknn_model_lower() will build,
@@ -487,7 +344,7 @@ FMT_API int fmt_validate_v4(rknn_model_view *v)
     v->n_regcmd_words = (uint32_t)w.n_words;
     v->regcmd_size = (uint32_t)(w.n_words * RKNN_MODEL_REGCMD_WORD_SIZE);
     v->n_reloc_entries = (uint32_t)w.n_relocated;
-    v->lowered_size = layout_of(v).total;
+    v->lowered_size = fmt_v4_layout_of(v).total;
     return RKNN_SUCC;
 }
 
@@ -514,22 +371,10 @@ static void write_tails(const rknn_model_view *v, const npu_soc_profile *soc, ui
     }
 }
 
-void rknn_model_attach_lowered(rknn_model_view *v, const void *buf)
-{
-    v4_layout l = layout_of(v);
-
-    v->lowered = buf;
-    v->regcmd = buf;
-    v->task_data = v->lowered + l.records;
-    v->n_relocs = 0;
-    for (uint32_t t = 0; t < v->n_tensors; t++)
-        v->n_relocs += lowered_u32(v, l.first, t + 1) > lowered_u32(v, l.first, t);
-}
-
 /* Relocation tables grouped by tensor: count per tensor, then place. */
 static int build(rknn_model_view *v, const npu_soc_profile *soc, uint8_t *buf)
 {
-    v4_layout l = layout_of(v);
+    v4_layout l = fmt_v4_layout_of(v);
     uint32_t *first = (uint32_t *)(void *)(buf + l.first);
     uint32_t *cursor = (uint32_t *)(void *)(buf + l.relocated);
     v4_walk w;
@@ -596,33 +441,6 @@ int rknn_model_lower(rknn_model_view *v, const npu_soc_profile *soc, void *buf, 
     return ret;
 }
 
-/* Relocation table i of a lowered view: the i-th relocated tensor. */
-FMT_API int fmt_v4_reloc(const rknn_model_view *v, uint32_t i, rknn_model_reloc_info *out)
-{
-    v4_layout l = layout_of(v);
-    rknn_model_tensor_info t;
-    uint32_t tensor, first, end;
-
-    if (!v->lowered || i >= v->n_relocs)
-        return RKNN_ERR_PARAM_INVALID;
-    tensor = lowered_u32(v, l.relocated, i);
-    if (tensor >= v->n_tensors)
-        return RKNN_ERR_MODEL_INVALID;
-    first = lowered_u32(v, l.first, tensor);
-    end = lowered_u32(v, l.first, tensor + 1);
-    if (first > end || end > v->n_reloc_entries || rknn_model_tensor(v, tensor, &t) != RKNN_SUCC)
-        return RKNN_ERR_MODEL_INVALID;
-    out->tensor_name = t.name;
-    out->tensor_index = tensor;
-    out->n_entries = end - first;
-    out->entries.buf.data = v->lowered;
-    out->entries.buf.size = v->lowered_size;
-    out->entries.pos = l.entries + first * RELOC_ENTRY_SIZE;
-    out->entries.count = end - first;
-    out->entries.elem_size = RELOC_ENTRY_SIZE;
-    return RKNN_SUCC;
-}
-
 #else /* meson option container_v4=false: container-4 files are refused */
 
 FMT_API int fmt_validate_v4(rknn_model_view *v)
@@ -632,23 +450,6 @@ FMT_API int fmt_validate_v4(rknn_model_view *v)
                 "(meson option container_v4=false)");
     return RKNN_ERR_MODEL_INVALID;
 }
-
-FMT_API int fmt_v4_node_task_count(const rknn_model_view *v, uint32_t node, uint32_t *count)
-{
-    (void)v;
-    (void)node;
-    *count = 0;
-    return RKNN_SUCC;
-}
-
-FMT_API int fmt_v4_reloc(const rknn_model_view *v, uint32_t i, rknn_model_reloc_info *out)
-{
-    (void)v;
-    (void)i;
-    (void)out;
-    return RKNN_ERR_PARAM_INVALID;
-}
-
 int rknn_model_lower(rknn_model_view *v, const npu_soc_profile *soc, void *buf, uint32_t size)
 {
     (void)buf;
@@ -656,12 +457,6 @@ int rknn_model_lower(rknn_model_view *v, const npu_soc_profile *soc, void *buf, 
     if (!v || !soc)
         return RKNN_ERR_PARAM_INVALID;
     return fmt_is_v4(v) ? RKNN_ERR_MODEL_INVALID : RKNN_SUCC;
-}
-
-void rknn_model_attach_lowered(rknn_model_view *v, const void *buf)
-{
-    (void)v;
-    (void)buf;
 }
 
 #endif
