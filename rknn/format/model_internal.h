@@ -216,7 +216,6 @@ FMT_API int fmt_check_unrelocated(const rknn_model_view *m, const uint32_t *patc
 
 /* ---- model_plan.c ------------------------------------------------------ */
 
-FMT_API uint32_t fmt_align_up32(uint32_t v, uint32_t a);
 FMT_API int fmt_weight_layout(const rknn_model_view *m, uint32_t *offsets, uint8_t *weights,
                               uint32_t *total);
 

@@ -10,11 +10,6 @@
 #include "hal.h"
 #include "rknn_api.h"
 
-FMT_API uint32_t fmt_align_up32(uint32_t v, uint32_t a)
-{
-    return (v + a - 1) & ~(a - 1);
-}
-
 /* Walk the weight blobs in blob order: record each one's offset in the
  * weights region (offsets, optional), copy it there (weights, optional,
  * zero-padding to the next blob because the NPU may prefetch it), and give
@@ -40,9 +35,9 @@ FMT_API int fmt_weight_layout(const rknn_model_view *m, uint32_t *offsets, uint8
         }
         if (weights) {
             memcpy(weights + off, data, size);
-            memset(weights + off + size, 0, fmt_align_up32(size, RKNN_DMA_ALIGN) - size);
+            memset(weights + off + size, 0, hal_align_up(size, RKNN_DMA_ALIGN) - size);
         }
-        off = fmt_align_up32(off + size, RKNN_DMA_ALIGN);
+        off = hal_align_up(off + size, RKNN_DMA_ALIGN);
     }
     *total = off;
     return RKNN_SUCC;
@@ -103,7 +98,7 @@ int rknn_model_input_home_size(const rknn_model_view *m, uint32_t input, uint32_
         ret = rknn_model_tensor(m, t, &ti);
     if (ret != RKNN_SUCC)
         return ret;
-    *size = arena_shared(m, t, &ti) ? fmt_align_up32(ti.size, RKNN_DMA_ALIGN) : 0;
+    *size = arena_shared(m, t, &ti) ? hal_align_up(ti.size, RKNN_DMA_ALIGN) : 0;
     return RKNN_SUCC;
 }
 
@@ -123,8 +118,7 @@ static int input_home_bytes(const rknn_model_view *m, uint32_t *total)
 static uint32_t scratch_size(const rknn_model_view *m)
 {
     /* blob offset table + one bit per stream word */
-    return fmt_align_up32(m->n_blobs * 4u, 8) +
-           fmt_align_up32((m->n_regcmd_words + 31) / 32 * 4u, 8);
+    return hal_align_up(m->n_blobs * 4u, 8) + hal_align_up((m->n_regcmd_words + 31) / 32 * 4u, 8);
 }
 
 /* The stream and relocation checks (model_check.c). A container-4 view has
@@ -158,14 +152,14 @@ int rknn_model_plan(const rknn_model_view *m, const npu_soc_profile *soc, rknn_m
     memset(plan, 0, sizeof *plan);
     if ((ret = fmt_weight_layout(m, NULL, NULL, &plan->weight_bytes)) != RKNN_SUCC)
         return ret;
-    plan->regcmd_bytes = fmt_align_up32(m->regcmd_size, RKNN_DMA_ALIGN);
-    plan->arena_bytes = fmt_align_up32((uint32_t)m->arena_size, RKNN_DMA_ALIGN);
+    plan->regcmd_bytes = hal_align_up(m->regcmd_size, RKNN_DMA_ALIGN);
+    plan->arena_bytes = hal_align_up((uint32_t)m->arena_size, RKNN_DMA_ALIGN);
     plan->scratch_bytes = scratch_size(m);
     if ((ret = input_home_bytes(m, &plan->input_home_bytes)) != RKNN_SUCC)
         return ret;
-    plan->image_bytes = fmt_align_up32((uint32_t)m->file_size, RKNN_DMA_ALIGN);
+    plan->image_bytes = hal_align_up((uint32_t)m->file_size, RKNN_DMA_ALIGN);
     plan->blobs_aligned = (uint8_t)blobs_aligned(m);
-    plan->lowered_bytes = fmt_align_up32(m->lowered_size, RKNN_DMA_ALIGN);
+    plan->lowered_bytes = hal_align_up(m->lowered_size, RKNN_DMA_ALIGN);
     return RKNN_SUCC;
 }
 
