@@ -64,6 +64,11 @@ static int fill_common(const rknn_model_tensor_info *t, uint32_t index, rknn_ten
         a->qnt_type = RKNN_TENSOR_QNT_AFFINE_ASYMMETRIC;
         a->zp = zp;
         a->scale = scale;
+    } else if (a->type == RKNN_TENSOR_FLOAT16 || a->type == RKNN_TENSOR_FLOAT32) {
+        /* as Rockchip's runtime answers (1.6.0, compat.md): a float tensor
+         * is AFFINE with scale 1 and zero point 0, i.e. value = stored */
+        a->qnt_type = RKNN_TENSOR_QNT_AFFINE_ASYMMETRIC;
+        a->scale = 1.0f;
     }
     return RKNN_SUCC;
 }

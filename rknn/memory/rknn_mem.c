@@ -284,7 +284,8 @@ static int is_native(const rknn_tensor_attr *attr, const rknn_tensor_attr *nativ
 {
     return attr->type == native->type && attr->fmt == native->fmt &&
            (attr->pass_through || native->qnt_type == RKNN_TENSOR_QNT_NONE ||
-            attr->type == RKNN_TENSOR_INT8 || attr->type == RKNN_TENSOR_FLOAT16);
+            attr->type == RKNN_TENSOR_INT8 || attr->type == RKNN_TENSOR_FLOAT16 ||
+            attr->type == RKNN_TENSOR_FLOAT32);
 }
 
 static int bind_io(rknn_ctx *ctx, rknn_tensor_mem *mem, const rknn_tensor_attr *attr)

@@ -195,8 +195,9 @@ static void check_attr(rknn_context h, rknn_query_cmd cmd, uint32_t index, const
         CHECK(a.qnt_type == RKNN_TENSOR_QNT_AFFINE_ASYMMETRIC);
         CHECK(a.zp == zp);
         CHECK(a.scale > scale - 1e-5f && a.scale < scale + 1e-5f);
-    } else {
-        CHECK(a.qnt_type == RKNN_TENSOR_QNT_NONE);
+    } else { /* Rockchip's runtime 1.6.0: float tensors are AFFINE, scale 1, zp 0 */
+        CHECK(a.qnt_type == RKNN_TENSOR_QNT_AFFINE_ASYMMETRIC);
+        CHECK(a.zp == 0 && a.scale == 1.0f);
     }
 }
 

@@ -181,7 +181,9 @@ static void check_common(const rknn_tensor_attr *a, const sample *s, const io_fa
 {
     CHECK(strcmp(a->name, f->name) == 0);
     if (s->custom) {
-        CHECK(a->type == RKNN_TENSOR_FLOAT16 && a->qnt_type == RKNN_TENSOR_QNT_NONE);
+        /* Rockchip's runtime 1.6.0 answers AFFINE, scale 1, zp 0 for fp16 */
+        CHECK(a->type == RKNN_TENSOR_FLOAT16 && a->qnt_type == RKNN_TENSOR_QNT_AFFINE_ASYMMETRIC &&
+              a->scale == 1.0f && a->zp == 0);
     } else {
         CHECK(a->type == RKNN_TENSOR_INT8 && a->qnt_type == RKNN_TENSOR_QNT_AFFINE_ASYMMETRIC);
         /* inspector: inputs scale 1.0 zp -128; output scale 4.1423745 zp 20 */
