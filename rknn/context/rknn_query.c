@@ -73,27 +73,19 @@ static int query_native_nhwc(const rknn_ctx *ctx, int is_input, void *info)
     return ret == RKNN_SUCC ? rknn_tensor_nhwc_attr(&t, a->index, a) : ret;
 }
 
-/* A static model accepts one shape per input: the range is that shape (what
- * keeps vendor code that sizes buffers from the range working). */
-static int query_dynamic_range(const rknn_ctx *ctx, void *info)
+/* Rockchip's runtime 1.6.0 refuses the dynamic-shape queries on a static
+ * model (every model rknpu-bm loads): RKNN_ERR_MODEL_INVALID for the
+ * current and range attributes, RKNN_ERR_CTX_INVALID for the current native
+ * ones, whatever the index (compat.md). */
+static int refuse_static(rknn_query_cmd cmd)
 {
-    rknn_input_range *r = info;
-    rknn_tensor_attr a;
-    uint32_t index = r->index;
-    int ret;
+    int native =
+        cmd == RKNN_QUERY_CURRENT_NATIVE_INPUT_ATTR || cmd == RKNN_QUERY_CURRENT_NATIVE_OUTPUT_ATTR;
 
-    memset(&a, 0, sizeof a);
-    a.index = index;
-    if ((ret = query_attr(ctx, 1, 0, &a)) != RKNN_SUCC)
-        return ret;
-    memset(r, 0, sizeof *r);
-    r->index = index;
-    r->shape_number = 1;
-    r->fmt = a.fmt;
-    r->n_dims = a.n_dims;
-    memcpy(r->name, a.name, sizeof r->name);
-    memcpy(r->dyn_range[0], a.dims, sizeof r->dyn_range[0]);
-    return RKNN_SUCC;
+    HAL_LOG_ERR("rknn_query(%d): the model has static shapes; this query is for dynamic-shape "
+                "models (refused as Rockchip's runtime refuses it)",
+                (int)cmd);
+    return native ? RKNN_ERR_CTX_INVALID : RKNN_ERR_MODEL_INVALID;
 }
 
 static int query_mem_size(const rknn_ctx *ctx, void *info)
@@ -163,17 +155,17 @@ static int query_dispatch(rknn_ctx *ctx, rknn_query_cmd cmd, void *info)
         ((rknn_input_output_num *)info)->n_input = ctx->model.n_inputs;
         ((rknn_input_output_num *)info)->n_output = ctx->model.n_outputs;
         return RKNN_SUCC;
-    case RKNN_QUERY_INPUT_ATTR:
-    case RKNN_QUERY_CURRENT_INPUT_ATTR: return query_attr(ctx, 1, 0, info);
-    case RKNN_QUERY_OUTPUT_ATTR:
-    case RKNN_QUERY_CURRENT_OUTPUT_ATTR: return query_attr(ctx, 0, 0, info);
-    case RKNN_QUERY_NATIVE_INPUT_ATTR:
-    case RKNN_QUERY_CURRENT_NATIVE_INPUT_ATTR: return query_attr(ctx, 1, 1, info);
-    case RKNN_QUERY_NATIVE_OUTPUT_ATTR:
-    case RKNN_QUERY_CURRENT_NATIVE_OUTPUT_ATTR: return query_attr(ctx, 0, 1, info);
+    case RKNN_QUERY_INPUT_ATTR: return query_attr(ctx, 1, 0, info);
+    case RKNN_QUERY_OUTPUT_ATTR: return query_attr(ctx, 0, 0, info);
+    case RKNN_QUERY_NATIVE_INPUT_ATTR: return query_attr(ctx, 1, 1, info);
+    case RKNN_QUERY_NATIVE_OUTPUT_ATTR: return query_attr(ctx, 0, 1, info);
+    case RKNN_QUERY_CURRENT_INPUT_ATTR:
+    case RKNN_QUERY_CURRENT_OUTPUT_ATTR:
+    case RKNN_QUERY_CURRENT_NATIVE_INPUT_ATTR:
+    case RKNN_QUERY_CURRENT_NATIVE_OUTPUT_ATTR:
+    case RKNN_QUERY_INPUT_DYNAMIC_RANGE: return refuse_static(cmd);
     case RKNN_QUERY_NATIVE_NHWC_INPUT_ATTR: return query_native_nhwc(ctx, 1, info);
     case RKNN_QUERY_NATIVE_NHWC_OUTPUT_ATTR: return query_native_nhwc(ctx, 0, info);
-    case RKNN_QUERY_INPUT_DYNAMIC_RANGE: return query_dynamic_range(ctx, info);
     case RKNN_QUERY_PERF_DETAIL: return query_perf_detail(ctx, info);
     case RKNN_QUERY_PERF_RUN:
         ((rknn_perf_run *)info)->run_duration = ctx->last_run_us;
