@@ -52,12 +52,13 @@ static int mm_native_buffer(mm_state *s, unsigned i, uint32_t bytes)
     return RKNN_SUCC;
 }
 
-/* Element i of packed int4 data: the low nibble first (normal layouts and
- * native A), or the high nibble first (native B), as the vendor's matmul
- * demo packs them (api.md §4.6). */
-static int8_t mm_int4(const uint8_t *p, size_t i, unsigned hi_first)
+/* Element i of packed int4 data: two a byte, the even element in the high
+ * nibble, in every layout (what Rockchip's runtime 1.6.0 reads: the only
+ * order that reproduces the native B it makes from a normal one; api.md
+ * §4.6, vnpu.md §6.3). */
+static int8_t mm_int4(const uint8_t *p, size_t i)
 {
-    unsigned v = (unsigned)(p[i / 2u] >> (((i & 1u) ^ hi_first) * 4u)) & 15u;
+    unsigned v = (unsigned)(p[i / 2u] >> ((i & 1u) ? 0u : 4u)) & 15u;
 
     return (int8_t)((int)(v ^ 8u) - 8);
 }
@@ -84,8 +85,8 @@ static int mm_bind_a(mm_state *s, rknn_tensor_mem *mem)
     /* int4: [M][K] or [K/32][M][32] nibbles to int8 [K/C2][mp][C2] */
     for (uint32_t r = 0; r < M; r++)
         for (uint32_t c = 0; c < k_end; c++)
-            s->native[0][((c / s->c2_in) * s->mp + r) * s->c2_in + c % s->c2_in] = (uint8_t)mm_int4(
-                a, native ? ((c / 32u) * M + r) * 32u + c % 32u : r * k_end + c, 0);
+            s->native[0][((c / s->c2_in) * s->mp + r) * s->c2_in + c % s->c2_in] =
+                (uint8_t)mm_int4(a, native ? ((c / 32u) * M + r) * 32u + c % 32u : r * k_end + c);
     return RKNN_SUCC;
 }
 
@@ -105,7 +106,7 @@ static void mm_unpack_b(mm_state *s, const uint8_t *b, int native)
             size_t d = (((n / g) * kr + k / ks) * g + n % g) * ks + k % ks;
             size_t i =
                 native ? (((n / gb) * kbr + k / kb) * gb + n % gb) * kb + k % kb : k * n_end + n;
-            int8_t v = s->b_bits == 4u ? mm_int4(b, i, (unsigned)native) : (int8_t)b[i];
+            int8_t v = s->b_bits == 4u ? mm_int4(b, i) : (int8_t)b[i];
             if (s->e_in == 2u) {
                 uint16_t h = rknn_f32_to_f16((float)v);
                 memcpy(s->native[1] + 2u * d, &h, 2);
@@ -214,8 +215,8 @@ static int b_elem_bits(rknn_matmul_type type)
 }
 
 /* Native B: [N/subN][K/subK][subN][subK], both divisions rounded up, padding
- * zero (api.md §4.6). int4 comes packed low nibble first ([K][N] as the
- * vendor's demo packs it) and leaves high nibble first. */
+ * zero (api.md §4.6). int4 is packed the even element in the high nibble,
+ * in and out (mm_int4). */
 int rknn_B_normal_layout_to_native_layout(void *B_input, void *B_output, int K, int N, int subN,
                                           int subK, rknn_matmul_type type)
 {
@@ -243,7 +244,7 @@ int rknn_B_normal_layout_to_native_layout(void *B_input, void *B_output, int K, 
                        (size_t)(k % subK);
             size_t i = (size_t)k * (size_t)N + (size_t)n;
             if (bits == 4)
-                dst[d / 2u] |= (uint8_t)(((unsigned)mm_int4(src, i, 0) & 15u) << (d & 1u ? 0 : 4));
+                dst[d / 2u] |= (uint8_t)(((unsigned)mm_int4(src, i) & 15u) << (d & 1u ? 0 : 4));
             else
                 memcpy(dst + d * e, src + i * e, e);
         }

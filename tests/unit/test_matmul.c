@@ -377,16 +377,17 @@ static void run_dynamic(rknn_matmul_type type)
 
 /* ---- int4 types (api.md §4.6): packed two a byte, typed out here ---------- */
 
-/* Nibble i of p: low nibble first, or high first (native B). */
-static int nib_get(const uint8_t *p, size_t i, int hi_first)
+/* Nibble i of p: two a byte, the even element in the high nibble, in every
+ * layout (what Rockchip's runtime 1.6.0 reads, measured: vnpu.md §6.3). */
+static int nib_get(const uint8_t *p, size_t i)
 {
-    int v = (p[i / 2] >> (((i % 2) != (size_t)hi_first) ? 4 : 0)) & 15;
+    int v = (p[i / 2] >> (i % 2 ? 0 : 4)) & 15;
     return v >= 8 ? v - 16 : v;
 }
 
-static void nib_set(uint8_t *p, size_t i, int hi_first, int v)
+static void nib_set(uint8_t *p, size_t i, int v)
 {
-    int shift = ((i % 2) != (size_t)hi_first) ? 4 : 0;
+    int shift = i % 2 ? 0 : 4;
     p[i / 2] = (uint8_t)((p[i / 2] & ~(15 << shift)) | ((v & 15) << shift));
 }
 
@@ -405,7 +406,7 @@ static size_t a_index(const int4_case *c, uint32_t m, uint32_t k)
     return c->ac ? ((size_t)(k / c2) * (uint32_t)c->M + m) * c2 + k % c2 : (size_t)m * c->K + k;
 }
 
-/* Element (k, n) of B: [K][N] nibbles, or [N/64][Kp/32][64][32] high first. */
+/* Element (k, n) of B: [K][N] nibbles, or [N/64][Kp/32][64][32] (nibbles as above). */
 static size_t b_index(const int4_case *c, uint32_t k, uint32_t n)
 {
     uint32_t kr = ((uint32_t)c->K + 31) / 32;
@@ -447,14 +448,13 @@ static void run_int4_case(const int4_case *c)
         for (uint32_t k = 0; k < K; k++) {
             int v = c->extreme ? -8 : int4_a ? (int)(rnd() % 16) - 8 : (int8_t)rnd();
             if (int4_a)
-                nib_set(mem[0]->virt_addr, a_index(c, m, k), 0, v);
+                nib_set(mem[0]->virt_addr, a_index(c, m, k), v);
             else
                 ((int8_t *)mem[0]->virt_addr)[a_index(c, m, k)] = (int8_t)v;
         }
     for (uint32_t k = 0; k < K; k++)
         for (uint32_t n = 0; n < N; n++)
-            nib_set(mem[1]->virt_addr, b_index(c, k, n), c->b,
-                    c->extreme ? -8 : (int)(rnd() % 16) - 8);
+            nib_set(mem[1]->virt_addr, b_index(c, k, n), c->extreme ? -8 : (int)(rnd() % 16) - 8);
     CHECK(rknn_matmul_set_io_mem(ctx, mem[0], &io.A) == RKNN_SUCC);
     CHECK(rknn_matmul_set_io_mem(ctx, mem[1], &io.B) == RKNN_SUCC);
     CHECK(rknn_matmul_set_io_mem(ctx, mem[2], &io.C) == RKNN_SUCC);
@@ -465,9 +465,8 @@ static void run_int4_case(const int4_case *c)
             int64_t sum = 0, got;
             for (uint32_t k = 0; k < K; k++) {
                 size_t ai = a_index(c, m, k);
-                int a =
-                    int4_a ? nib_get(mem[0]->virt_addr, ai, 0) : ((int8_t *)mem[0]->virt_addr)[ai];
-                sum += (int64_t)a * nib_get(mem[1]->virt_addr, b_index(c, k, n), c->b);
+                int a = int4_a ? nib_get(mem[0]->virt_addr, ai) : ((int8_t *)mem[0]->virt_addr)[ai];
+                sum += (int64_t)a * nib_get(mem[1]->virt_addr, b_index(c, k, n));
             }
             if (int4_a) { /* int16, saturated (api.md §1.3) */
                 size_t ci = c->ac ? ((size_t)(n / 8) * M + m) * 8 + n % 8 : (size_t)m * N + n;
@@ -597,7 +596,7 @@ static void run_dequant_case(rknn_matmul_type type, int32_t M, int32_t K, int32_
             size_t at = bl ? (((size_t)(n / g) * kr + k / 32) * g + n % g) * 32 + k % 32
                            : (size_t)k * N + n;
             if (b4)
-                nib_set(mem[1]->virt_addr, at, bl, (int)(rnd() % 16) - 8);
+                nib_set(mem[1]->virt_addr, at, (int)(rnd() % 16) - 8);
             else
                 ((int8_t *)mem[1]->virt_addr)[at] = (int8_t)rnd();
         }
@@ -620,7 +619,7 @@ static void run_dequant_case(rknn_matmul_type type, int32_t M, int32_t K, int32_
                                : (size_t)k * N + n;
                 double a = a8 ? ((int8_t *)mem[0]->virt_addr)[ai]
                               : value_in((uint8_t *)mem[0]->virt_addr + 2 * ai, 1);
-                int b = b4 ? nib_get(mem[1]->virt_addr, bi, bl) : ((int8_t *)mem[1]->virt_addr)[bi];
+                int b = b4 ? nib_get(mem[1]->virt_addr, bi) : ((int8_t *)mem[1]->virt_addr)[bi];
                 sum += (float)a * (float)b; /* exact for int8 A: |sum| < 2^24 here */
                 mag += a * b < 0 ? -a * b : a * b;
             }

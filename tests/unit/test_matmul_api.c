@@ -74,12 +74,13 @@ int main(void)
                     }
         CHECK_EQ_U(bad, 0);
     }
-    /* int4 B: [K][N] packed low nibble first in, native packed high nibble
-     * first out (api.md §4.6), typed out here as nibble walks */
+    /* int4 B: [K][N] in, native out, both packed the even element in the
+     * high nibble as Rockchip's runtime reads them (api.md §4.6), typed out
+     * here as nibble walks */
     {
         static uint8_t p4[(K * N + 1) / 2], n4[3 * 3 * SUBN * SUBK / 2];
         for (int i = 0; i < K * N; i++)
-            p4[i / 2] |= (uint8_t)(((i * 5 + 3) & 15) << (i % 2 ? 4 : 0));
+            p4[i / 2] |= (uint8_t)(((i * 5 + 3) & 15) << (i % 2 ? 0 : 4));
         CHECK(rknn_B_normal_layout_to_native_layout(p4, n4, K, N, SUBN, SUBK,
                                                     RKNN_INT4_MM_INT4_TO_INT16) == RKNN_SUCC);
         bad = 0;
