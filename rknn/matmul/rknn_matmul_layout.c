@@ -54,8 +54,8 @@ static int mm_native_buffer(mm_state *s, unsigned i, uint32_t bytes)
 
 /* Element i of packed int4 data: two a byte, the even element in the high
  * nibble, in every layout (what Rockchip's runtime 1.6.0 reads: the only
- * order that reproduces the native B it makes from a normal one; api.md
- * §4.6, vnpu.md §6.3). */
+ * order that reproduces the native B it makes from a normal one;
+ * api.md §4.6, vnpu.md §6.3). */
 static int8_t mm_int4(const uint8_t *p, size_t i)
 {
     unsigned v = (unsigned)(p[i / 2u] >> ((i & 1u) ? 0u : 4u)) & 15u;
