@@ -71,12 +71,13 @@ static int b_bits(int type)
 }
 
 /* An element i of a buffer of `bits` elements: int4 packed two a byte, the
- * even one in the low nibble (the demo's packing), int8, or fp16 bits. */
+ * even one in the high nibble (what librknnrt 1.6.0 reads, measured side by
+ * side: docs/compat.md), int8, or fp16 bits. */
 static void put(unsigned char *p, int bits, size_t i, int v)
 {
     if (bits == 4)
         p[i / 2] =
-            (unsigned char)((p[i / 2] & (i % 2 ? 0x0F : 0xF0)) | (v & 15) << (i % 2 ? 4 : 0));
+            (unsigned char)((p[i / 2] & (i % 2 ? 0xF0 : 0x0F)) | (v & 15) << (i % 2 ? 0 : 4));
     else if (bits == 8)
         ((int8_t *)p)[i] = (int8_t)v;
     else
@@ -87,7 +88,7 @@ static void put(unsigned char *p, int bits, size_t i, int v)
 static double value(const unsigned char *p, int bits, size_t i)
 {
     if (bits == 4) {
-        int v = (p[i / 2] >> (i % 2 ? 4 : 0)) & 15;
+        int v = (p[i / 2] >> (i % 2 ? 0 : 4)) & 15;
         return v >= 8 ? v - 16 : v;
     }
     if (bits == 8)
