@@ -403,18 +403,6 @@ static void run_rowmajor_task(enum mm_type ty, uint32_t m, uint32_t k, uint32_t 
         CHECK_EQ_U(check_c(ty, m, k, n, p.c, m, 1, c_bytes, what), 0);
 }
 
-static void test_weight_parts(enum mm_type ty, uint32_t m, uint32_t k, uint32_t n)
-{
-    char what[64];
-
-    snprintf(what, sizeof what, "weight parts %s %lux%lux%lu", types[ty].name, (unsigned long)m,
-             (unsigned long)k, (unsigned long)n);
-    setup(RKNPU_SOC_RK3588);
-    fill_operands(ty, m, k, n);
-    CHECK((uint64_t)k * n * (ty == MM_FP16 ? 4u : 1u) > (1u << 20)); /* more than the scratch */
-    run_rowmajor_task(ty, m, k, n, what);
-}
-
 /* ---- int4 with normal A and C: a task per row ----------------------------------- */
 
 static void test_int4_rows(uint32_t m, uint32_t k, uint32_t n)
@@ -440,15 +428,24 @@ static void test_int4_rows(uint32_t m, uint32_t k, uint32_t n)
 
 /* ---- row-major A: one-pixel lines, surfaces inside them --------------------------- */
 
-static void test_rowmajor_rk3588(enum mm_type ty, uint32_t m, uint32_t k, uint32_t n)
+/* One RK3588 row-major case, named `label` in failure messages. */
+static void test_rowmajor_rk3588(const char *label, enum mm_type ty, uint32_t m, uint32_t k,
+                                 uint32_t n)
 {
     char what[64];
 
-    snprintf(what, sizeof what, "row-major %s %lux%lux%lu", types[ty].name, (unsigned long)m,
+    snprintf(what, sizeof what, "%s %s %lux%lux%lu", label, types[ty].name, (unsigned long)m,
              (unsigned long)k, (unsigned long)n);
     setup(RKNPU_SOC_RK3588);
     fill_operands(ty, m, k, n);
     run_rowmajor_task(ty, m, k, n, what);
+}
+
+/* Weights larger than the virtual NPU's 1 MiB scratch: repacked in parts. */
+static void test_weight_parts(enum mm_type ty, uint32_t m, uint32_t k, uint32_t n)
+{
+    CHECK((uint64_t)k * n * (ty == MM_FP16 ? 4u : 1u) > (1u << 20)); /* more than the scratch */
+    test_rowmajor_rk3588("weight parts", ty, m, k, n);
 }
 
 /* RK3566 (8-byte atoms, plain strides): the vendor's row-major A has
@@ -596,8 +593,8 @@ int main(void)
     test_native(MM_INT4, 64, 128, 64);
     test_int4_rows(5, 64, 128);
     test_int4_rows(3, 96, 64);
-    test_rowmajor_rk3588(MM_INT8, 17, 96, 64);
-    test_rowmajor_rk3588(MM_FP16, 5, 64, 32);
+    test_rowmajor_rk3588("row-major", MM_INT8, 17, 96, 64);
+    test_rowmajor_rk3588("row-major", MM_FP16, 5, 64, 32);
     test_rowmajor_rk3566(9, 96, 32);
     test_native_tiled(MM_INT8, 33, 64, 128, 30);
     test_native_tiled(MM_FP16, 33, 64, 64, 16);
