@@ -235,7 +235,7 @@ static void finish(npu_device *dev, npu_pending *p, int result)
         mask |= core_bit(p->cs[i].job.core);
     }
     p->active = 0;
-    rknpu_hook_inference_end(&p->owner, mask, result);
+    rknpu_hook_inference_end(p->owner, mask, result);
 }
 
 static void fail_all(npu_device *dev, npu_pending *p, int result)
@@ -247,6 +247,9 @@ static void fail_all(npu_device *dev, npu_pending *p, int result)
     }
     finish(dev, p, result);
 }
+
+/* The owner of the library's own jobs (the self-test's network). */
+static const rknpu_job_owner library_owner;
 
 int npu_start(npu_device *dev, const npu_core_job *jobs, unsigned n, const rknpu_job_owner *owner,
               npu_pending *p)
@@ -272,10 +275,9 @@ int npu_start(npu_device *dev, const npu_core_job *jobs, unsigned n, const rknpu
     p->n = n;
     p->core_mask = mask;
     p->busy = n;
-    if (owner)
-        p->owner = *owner;
+    p->owner = owner ? owner : &library_owner;
     dev->stats.jobs++;
-    rknpu_hook_inference_begin(&p->owner, mask);
+    rknpu_hook_inference_begin(p->owner, mask);
     p->start = rknpu_hook_time_us();
     for (unsigned i = 0; i < n; i++) {
         p->cs[i].job = jobs[i];

@@ -77,7 +77,7 @@ typedef struct {
     unsigned core_mask; /* the cores of the job */
     uint64_t start, deadline;
     npu_job_result result;
-    rknpu_job_owner owner; /* passed to the inference hooks */
+    const rknpu_job_owner *owner; /* the caller's, passed to the inference hooks */
     uint8_t active;
 } npu_pending;
 
@@ -113,7 +113,7 @@ int npu_device_init(npu_device *dev, const npu_soc_profile *soc, const uintptr_t
  * NPU_ERR_FAIL (the NPU raised a DMA error; cores reset) or
  * NPU_ERR_PARAM. Every failure is logged with the core, the task
  * counter and the status bits. `owner` is what the inference hooks are
- * told (NULL: context 0, no user argument). */
+ * told (NULL: context 0, no user argument); it must outlive the job. */
 int npu_run(npu_device *dev, const npu_core_job *jobs, unsigned n, const rknpu_job_owner *owner,
             npu_job_result *result);
 
