@@ -49,6 +49,22 @@ static int io_tensor(const rknn_ctx *ctx, int is_input, uint32_t index, rknn_mod
     return rknn_io_tensor(ctx, is_input, index, t);
 }
 
+/* An output's size_with_stride as Rockchip's runtime 1.6.0 answers it
+ * (compat.md): the bytes of its NC1HWC2 form with the width padded to C2
+ * too, measured on every shared model; its size for other shapes and types. */
+static uint32_t padded_output_bytes(const rknn_ctx *ctx, const rknn_tensor_attr *a)
+{
+    uint32_t elem = rknn_tensor_type_size(a->type), c2;
+    uint64_t bytes;
+
+    if (a->n_dims != 4 || a->fmt != RKNN_TENSOR_NCHW || (elem != 1 && elem != 2))
+        return a->size;
+    c2 = elem == 1 ? ctx->soc->c2_int8 : ctx->soc->c2_fp16;
+    bytes = (uint64_t)a->dims[0] * hal_align_up(a->dims[1], c2) * a->dims[2] *
+            hal_align_up(a->dims[3], c2) * elem;
+    return bytes > UINT32_MAX ? a->size : (uint32_t)bytes;
+}
+
 static int query_attr(const rknn_ctx *ctx, int is_input, int native, void *info)
 {
     rknn_tensor_attr *a = info;
@@ -57,8 +73,12 @@ static int query_attr(const rknn_ctx *ctx, int is_input, int native, void *info)
 
     if (ret != RKNN_SUCC)
         return ret;
-    return native ? rknn_tensor_native_attr(&t, a->index, a)
-                  : rknn_tensor_user_attr(&t, a->index, is_input, a);
+    if (native)
+        return rknn_tensor_native_attr(&t, a->index, a);
+    ret = rknn_tensor_user_attr(&t, a->index, is_input, a);
+    if (ret == RKNN_SUCC && !is_input)
+        a->size_with_stride = padded_output_bytes(ctx, a);
+    return ret;
 }
 
 /* The native type in NHWC order: the NPU's own layout for packed-NHWC
@@ -70,7 +90,7 @@ static int query_native_nhwc(const rknn_ctx *ctx, int is_input, void *info)
     rknn_model_tensor_info t;
     int ret = io_tensor(ctx, is_input, a->index, &t);
 
-    return ret == RKNN_SUCC ? rknn_tensor_nhwc_attr(&t, a->index, a) : ret;
+    return ret == RKNN_SUCC ? rknn_tensor_nhwc_attr(&t, a->index, is_input, a) : ret;
 }
 
 /* Rockchip's runtime 1.6.0 refuses the dynamic-shape queries on a static
@@ -112,37 +132,40 @@ static int query_mem_size(const rknn_ctx *ctx, void *info)
     return RKNN_SUCC; /* no SRAM on this runtime: sram sizes are 0 */
 }
 
+/* The versions of Rockchip's runtime and kernel driver whose answers and
+ * interface rknpu-bm follows (docs/compat.md). */
+#define RKNPU_COMPAT_API_VERSION "1.6.0"
+#define RKNPU_COMPAT_DRV_VERSION "0.9.3"
+
 static int query_sdk_version(const rknn_ctx *ctx, void *info)
 {
     rknn_sdk_version *v = info;
 
     memset(v, 0, sizeof *v);
-    /* The vendor's shape ("1.5.2 (71720f3fc@2023-08-21T09:29:52)", "0.7.2"):
-     * the version number first, details after. */
-    snprintf(v->api_version, sizeof v->api_version, "%s (rknpu-bm, rknn_api 2.x compatible)",
+    /* The vendor's form ("1.6.0 (9a7b5d24c@2023-12-13T17:32:13)", "0.9.3"):
+     * the rknn_api release whose answers this one gives (compat.md) and the
+     * kernel-driver interface version its driver follows, our own version
+     * after them. */
+    snprintf(v->api_version, sizeof v->api_version, "%s (rknpu-bm %s)", RKNPU_COMPAT_API_VERSION,
              RKNPU_BM_VERSION_STRING);
-    snprintf(v->drv_version, sizeof v->drv_version,
-             "%s (rknpu-bm bare-metal driver, %s, %u core(s))", RKNPU_BM_VERSION_STRING,
-             ctx->soc->name, ctx->soc->core_count);
+    snprintf(v->drv_version, sizeof v->drv_version, "%s (rknpu-bm %s, %s, %u core(s))",
+             RKNPU_COMPAT_DRV_VERSION, RKNPU_BM_VERSION_STRING, ctx->soc->name,
+             ctx->soc->core_count);
     return RKNN_SUCC;
 }
 
-/* The vendor answers without RKNN_FLAG_COLLECT_PERF_MASK too (its custom-op
- * demo asks): then the text is the last run's total NPU time, with the flag
- * also each core's task group (rknn_run.c record_perf). The text lives in
- * the context until the next run or query. */
+/* With RKNN_FLAG_COLLECT_PERF_MASK: the last run's total NPU time and each
+ * core's task group (rknn_run.c record_perf). Without it, as Rockchip's
+ * runtime 1.6.0 answers (compat.md): success with an empty text. The text
+ * lives in the context until the next run or query. */
 static int query_perf_detail(rknn_ctx *ctx, void *info)
 {
     rknn_perf_detail *p = info;
 
-    if (!ctx->runs) {
+    if (!(ctx->flags & RKNN_FLAG_COLLECT_PERF_MASK))
+        ctx->perf_text[0] = '\0';
+    else if (!ctx->runs)
         snprintf(ctx->perf_text, sizeof ctx->perf_text, "no run yet\n");
-    } else if (!(ctx->flags & RKNN_FLAG_COLLECT_PERF_MASK)) {
-        int len = rknn_perf_head(ctx, ctx->perf_text, sizeof ctx->perf_text);
-        if (len > 0 && (size_t)len < sizeof ctx->perf_text)
-            snprintf(ctx->perf_text + len, sizeof ctx->perf_text - (size_t)len,
-                     "(init with RKNN_FLAG_COLLECT_PERF_MASK for each core's task group)\n");
-    }
     p->perf_data = ctx->perf_text;
     p->data_len = strlen(ctx->perf_text);
     return RKNN_SUCC;

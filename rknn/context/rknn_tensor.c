@@ -136,9 +136,7 @@ int rknn_tensor_native_attr(const rknn_model_tensor_info *t, uint32_t index, rkn
         return RKNN_ERR_MODEL_INVALID;
     }
     elem = rknn_tensor_type_size(a->type);
-    a->n_elems = 1;
-    for (uint32_t i = 0; i < t->n_dims; i++)
-        a->n_elems *= (uint32_t)t->dims[i];
+    a->n_elems = rknn_tensor_elems(t);
     a->size = t->size;
     a->size_with_stride = t->size;
     if (t->n_native_dims == 5 && nd[1] == 1 && t->n_dims == 4 && nd[4] == t->dims[1]) {
@@ -154,21 +152,37 @@ int rknn_tensor_native_attr(const rknn_model_tensor_info *t, uint32_t index, rkn
         a->w_stride = row && t->size % row == 0 ? (uint32_t)(t->size / row) : a->dims[2];
         a->size = a->n_elems * elem;
     } else if (t->n_native_dims == 5) {
+        /* As Rockchip's runtime 1.6.0 answers (compat.md): the element count
+         * of the padded dims, w_stride 0 (the dims say the layout). */
         a->fmt = RKNN_TENSOR_NC1HWC2;
         a->n_dims = 5;
         for (uint32_t i = 0; i < 5; i++)
             a->dims[i] = (uint32_t)nd[i];
-        a->w_stride = a->dims[3];
+        a->n_elems = elems_of(a);
     } else {
+        /* 4-D natives the NPU may hold as NC1HWC2 (fp16 outputs): the vendor
+         * answers the NCHW form, which a binding gets converted (rknn_mem.c). */
         a->fmt = t->n_native_dims == 4 ? RKNN_TENSOR_NCHW : RKNN_TENSOR_UNDEFINED;
         a->n_dims = t->n_native_dims;
         for (uint32_t i = 0; i < t->n_native_dims; i++)
             a->dims[i] = (uint32_t)nd[i];
+        a->size = a->n_elems * elem;
+        a->size_with_stride = a->size;
     }
     return RKNN_SUCC;
 }
 
-int rknn_tensor_nhwc_attr(const rknn_model_tensor_info *t, uint32_t index, rknn_tensor_attr *a)
+uint32_t rknn_tensor_elems(const rknn_model_tensor_info *t)
+{
+    uint64_t n = 1;
+
+    for (uint32_t i = 0; i < t->n_dims && i < RKNN_MAX_DIMS; i++)
+        n *= t->dims[i] > 0 ? (uint32_t)t->dims[i] : 0u;
+    return n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
+}
+
+int rknn_tensor_nhwc_attr(const rknn_model_tensor_info *t, uint32_t index, int is_input,
+                          rknn_tensor_attr *a)
 {
     int ret = rknn_tensor_native_attr(t, index, a);
 
@@ -189,7 +203,9 @@ int rknn_tensor_nhwc_attr(const rknn_model_tensor_info *t, uint32_t index, rknn_
     a->dims[1] = (uint32_t)t->dims[2];
     a->dims[2] = (uint32_t)t->dims[3];
     a->dims[3] = (uint32_t)t->dims[1];
-    a->w_stride = a->dims[2];
+    a->n_elems = elems_of(a);
+    /* the vendor answers w_stride 0 for outputs (compat.md) */
+    a->w_stride = is_input ? a->dims[2] : 0;
     a->size = a->n_elems * rknn_tensor_type_size(a->type);
     a->size_with_stride = a->size;
     return RKNN_SUCC;

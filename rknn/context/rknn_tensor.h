@@ -19,6 +19,9 @@ int rknn_tensor_native_attr(const rknn_model_tensor_info *t, uint32_t index, rkn
 /* The native type in NHWC order (RKNN_QUERY_NATIVE_NHWC_*_ATTR): the native
  * attr itself where the NPU reads NHWC, else a layout the CPU converts to
  * and from; for a tensor that is not 4-D, the native attr unchanged. */
-int rknn_tensor_nhwc_attr(const rknn_model_tensor_info *t, uint32_t index, rknn_tensor_attr *a);
+int rknn_tensor_nhwc_attr(const rknn_model_tensor_info *t, uint32_t index, int is_input,
+                          rknn_tensor_attr *a);
+/* Elements of the tensor's logical shape (what a converted binding holds). */
+uint32_t rknn_tensor_elems(const rknn_model_tensor_info *t);
 
 #endif

@@ -288,6 +288,17 @@ static int is_native(const rknn_tensor_attr *attr, const rknn_tensor_attr *nativ
             attr->type == RKNN_TENSOR_FLOAT32);
 }
 
+/* A 4-D native the NPU holds as NC1HWC2 while its attribute says NCHW (as
+ * the vendor answers for fp16 outputs): binding it converts. */
+static int held_otherwise(const rknn_ctx *ctx, const rknn_model_tensor_info *t,
+                          const rknn_tensor_attr *native)
+{
+    rknn_layout l;
+
+    return native->fmt == RKNN_TENSOR_NCHW && rknn_io_native_layout(ctx, t, &l) == RKNN_SUCC &&
+           l.kind != RKNN_LAYOUT_NCHW;
+}
+
 static int bind_io(rknn_ctx *ctx, rknn_tensor_mem *mem, const rknn_tensor_attr *attr)
 {
     rknn_model_tensor_info t;
@@ -304,11 +315,14 @@ static int bind_io(rknn_ctx *ctx, rknn_tensor_mem *mem, const rknn_tensor_attr *
         return ret;
     /* Built aside: a refused binding leaves the previous one in force. */
     memset(&nb, 0, sizeof nb);
-    nb.native = (uint8_t)is_native(attr, &native);
-    need = nb.native ? native.size_with_stride : attr->n_elems * rknn_tensor_type_size(attr->type);
-    if (!nb.native && attr->n_elems != native.n_elems) {
+    nb.native = (uint8_t)(is_native(attr, &native) && !held_otherwise(ctx, &t, &native));
+    /* A converted binding holds the logical elements; its attr may be the
+     * native one with the type or layout changed (padded count, api.md). */
+    need = nb.native ? native.size_with_stride
+                     : rknn_tensor_elems(&t) * rknn_tensor_type_size(attr->type);
+    if (!nb.native && attr->n_elems != rknn_tensor_elems(&t) && attr->n_elems != native.n_elems) {
         HAL_LOG_ERR("rknn_set_io_mem: '%.64s' has %lu elements, the attr says %lu", attr->name,
-                    (unsigned long)native.n_elems, (unsigned long)attr->n_elems);
+                    (unsigned long)rknn_tensor_elems(&t), (unsigned long)attr->n_elems);
         return RKNN_ERR_PARAM_INVALID;
     }
     if (need == 0 || mem->size < need || (nb.native && mem_dma(mem) % 16u)) {

@@ -60,6 +60,12 @@ int rknn_set_core_mask(rknn_context context, rknn_core_mask core_mask)
         HAL_LOG_ERR("rknn_set_core_mask: invalid context");
         return RKNN_ERR_CTX_INVALID;
     }
+    if (ctx->soc->core_count == 1) {
+        /* as Rockchip's runtime 1.6.0 answers on RK3566 (compat.md) */
+        HAL_LOG_ERR("rknn_set_core_mask: %s has one NPU core; core masks are for multi-core SoCs",
+                    ctx->soc->name);
+        return RKNN_ERR_TARGET_PLATFORM_UNMATCH;
+    }
     if (cores_for_mask(ctx, (uint32_t)core_mask, cores, &n) != 0) {
         HAL_LOG_ERR("rknn_set_core_mask: mask 0x%lx cannot run on %s (%lu core(s)) with a model "
                     "built for %lu core configuration(s)",

@@ -288,7 +288,9 @@ static void repeat(const model_case *m, rknn_core_mask mask, int zero_copy)
         return;
     if (m->dual)
         CHECK(register_op(ctx) == RKNN_SUCC);
-    CHECK(rknn_set_core_mask(ctx, mask) == RKNN_SUCC);
+    /* one core: every mask is refused, as the vendor does (compat.md) */
+    CHECK(rknn_set_core_mask(ctx, mask) ==
+          (m->soc == RKNPU_SOC_RK3588 ? RKNN_SUCC : RKNN_ERR_TARGET_PLATFORM_UNMATCH));
     if (zero_copy) {
         CHECK(bind_all(ctx, m, &b) == 0);
     } else {
