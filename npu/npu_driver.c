@@ -122,7 +122,7 @@ static void announce_slice(const npu_device *dev, unsigned core, unsigned core_m
         .count = count,
         .stream_dma = job->stream_dma,
         .task_con = task_con,
-        .pingpong = 0,
+        .pingpong = job->ping_pong,
         .int_mask = int_mask,
         .int_clear = int_clear,
     };
@@ -136,7 +136,7 @@ static void submit_slice(npu_device *dev, unsigned core, unsigned core_mask,
                          uint32_t *last_int_mask)
 {
     const npu_soc_profile *soc = dev->soc;
-    uint32_t task_con = npu_soc_task_con(soc, count, false);
+    uint32_t task_con = npu_soc_task_con(soc, count, job->ping_pong != 0);
     npu_task t_first, t_last;
 
     npu_task_decode(job->records, first, &t_first);

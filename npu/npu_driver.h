@@ -54,6 +54,11 @@ typedef struct {
     const uint8_t *records; /* rknpu_task records */
     uint32_t first, count;  /* the chain: records [first, first + count) */
     uint32_t stream_dma;    /* DMA address regcmd_addr is relative to */
+    /* PC_TASK_CON.TASK_PP_EN: the PC fetches a task's registers while the
+     * one before runs. Off for a chain that uploads a DPU LUT (the upload
+     * would land while the previous task still reads the table), as
+     * Rockchip's runtime submits (hardware.md §3.2). */
+    uint8_t ping_pong;
 } npu_core_job;
 
 typedef struct {

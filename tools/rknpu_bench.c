@@ -641,7 +641,7 @@ static void bench_vnpu(double seconds)
     vnpu_get_stats(board_vnpu(), 0, &before);
     t0 = now_ns();
     do {
-        npu_core_job job = {0, records, 0, 1, dma_of(b.stream)};
+        npu_core_job job = {0, records, 0, 1, dma_of(b.stream), 1};
         if (npu_run(rknpu_platform_npu(), &job, 1, NULL, &res) != RKNN_SUCC) {
             fprintf(stderr, "rknpu-bench: conv job failed: %s\n", vnpu_last_error(board_vnpu(), 0));
             return;

@@ -220,6 +220,37 @@ int rknn_model_node_tasks(const rknn_model_view *view, uint32_t n_cores, uint32_
     return RKNN_SUCC;
 }
 
+/* Whether records [r.first, r.first + r.count) upload a DPU LUT (set
+ * LUT_ACCESS_CFG to write; every other task writes it 0): a step that
+ * does runs alone, ping-pong off. */
+static int range_uploads_lut(const rknn_model_view *v, rknn_model_task_range r)
+{
+    rknn_model_task_info t;
+
+    for (uint32_t i = r.first; i < r.first + r.count; i++) {
+        uint32_t word;
+        if (rknn_model_task(v, i, &t) != RKNN_SUCC)
+            return 0;
+        word = (uint32_t)(t.regcmd_addr / RKNN_MODEL_REGCMD_WORD_SIZE);
+        for (uint32_t k = 0; k < t.regcfg_amount; k++) {
+            uint64_t w = fmt_stream_word(v, word + k);
+            if (npu_regcmd_reg(w) == NPU_DPU_LUT_ACCESS_CFG &&
+                npu_regcmd_target(w) == NPU_TARGET_DPU &&
+                (npu_regcmd_value(w) & NPU_DPU_LUT_ACCESS_CFG_ACCESS_TYPE_MASK))
+                return 1; /* table access set to write: the data words follow */
+        }
+    }
+    return 0;
+}
+
+static int step_uploads_lut(const rknn_model_view *v, uint32_t n_cores, const rknn_model_step *s)
+{
+    for (uint32_t c = 0; c < n_cores; c++)
+        if (range_uploads_lut(v, s->core[c]))
+            return 1;
+    return 0;
+}
+
 /* Node `node`'s records on every core of an n_cores configuration; the
  * number of cores with records. */
 static uint32_t node_step(const rknn_model_view *v, uint32_t n_cores, uint32_t node,
@@ -240,6 +271,7 @@ int rknn_model_next_step(const rknn_model_view *view, uint32_t n_cores, uint32_t
 {
     rknn_model_step next;
     uint32_t used = 0, only = 0;
+    int lut_alone;
 
     if (!fmt_check_view(view) || !node || !out || n_cores == 0 || n_cores > view->max_cores ||
         end > view->n_nodes)
@@ -250,17 +282,27 @@ int rknn_model_next_step(const rknn_model_view *view, uint32_t n_cores, uint32_t
     for (uint32_t c = 0; c < n_cores; c++)
         if (out->core[c].count)
             only = c;
-    /* One core only: take the following nodes while they stay on that core
-     * and its chain runs on into them. */
-    while (used == 1 && *node < end) {
+    /* A container-6 node that uploads a LUT is a step of its own, so that
+     * the steps around it keep ping-pong (container 4: no cut, as the
+     * vendor submits its register lists). */
+    lut_alone = !fmt_is_v4(view);
+    out->ping_pong = (uint8_t) !(used && step_uploads_lut(view, n_cores, out));
+    /* One core only: take the following nodes while they stay on that core,
+     * its chain runs on into them and neither side is a LUT cut. */
+    while (used == 1 && !(lut_alone && !out->ping_pong) && *node < end) {
         rknn_model_task_range *r = &out->core[only];
         uint32_t n = node_step(view, n_cores, *node, &next);
+        int lut;
         if (n > 1 ||
             (n == 1 &&
              (next.core[only].count == 0 || next.core[only].first != r->first + r->count ||
               !rknn_model_task_links_to(view, r->first + r->count - 1, next.core[only].first))))
             break;
+        lut = step_uploads_lut(view, n_cores, &next);
+        if (lut && lut_alone)
+            break;
         r->count += next.core[only].count;
+        out->ping_pong = (uint8_t)(out->ping_pong && !lut);
         ++*node;
     }
     return RKNN_SUCC;

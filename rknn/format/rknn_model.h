@@ -371,13 +371,16 @@ int rknn_model_task_links_to(const rknn_model_view *view, uint32_t from, uint32_
  * a run of records, all started together; count 0 leaves the core idle. */
 typedef struct {
     rknn_model_task_range core[RKNPU_MAX_CORES];
+    uint8_t ping_pong; /* 0 when the step uploads a DPU LUT (PC_TASK_CON.TASK_PP_EN) */
 } rknn_model_step;
 
 /* The next step of nodes [*node, end) on n_cores cores, *node moved past it;
  * all counts 0 when no node left has records. A step is one node on every
  * core that has records for it (a node split across cores reads what all
  * cores wrote before), or consecutive nodes on one single core whose chain
- * runs on from one into the next. */
+ * runs on from one into the next. ping_pong is 0 for a step that uploads a
+ * DPU LUT; in container 6 such a node is a step of its own (Rockchip's
+ * runtime submits so, format.md §4.2). */
 int rknn_model_next_step(const rknn_model_view *view, uint32_t n_cores, uint32_t *node,
                          uint32_t end, rknn_model_step *out);
 

@@ -461,7 +461,7 @@ static int mm_run_batch(mm_state *s, uint32_t first, uint32_t n)
 {
     npu_task_words *tasks = s->tasks;
     uint32_t m_tiles = (s->mp + s->mt - 1u) / s->mt;
-    npu_core_job job = {s->core, s->records, 0, n, mm_dma(s->stream)};
+    npu_core_job job = {s->core, s->records, 0, n, mm_dma(s->stream), 1};
     npu_job_result res;
 
     /* K segments of one tile run back to back, in order (each adds to the

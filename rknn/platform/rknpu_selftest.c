@@ -269,7 +269,7 @@ static int carve(st_buffers *b, st_data **st, void **block)
 static int run_core(unsigned core, const st_buffers *b, const st_data *st, const uint8_t *records,
                     uint32_t atom, uint32_t *wrong)
 {
-    npu_core_job job = {core, records, 0, 2, dma(b->stream)};
+    npu_core_job job = {core, records, 0, 2, dma(b->stream), 1};
     npu_job_result res;
     int ret;
 

@@ -53,6 +53,7 @@ int rknn_steps_next(rknn_ctx *ctx, const rknn_run_cores *rc, uint32_t *node, uin
         jobs[*n_jobs].first = step.core[i].first;
         jobs[*n_jobs].count = step.core[i].count;
         jobs[*n_jobs].stream_dma = (uint32_t)rknpu_hook_virt_to_phys(ctx->regcmd);
+        jobs[*n_jobs].ping_pong = step.ping_pong;
         ++*n_jobs;
     }
     return RKNN_SUCC;

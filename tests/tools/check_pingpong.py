@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+"""Ping-pong and job cuts as Rockchip's runtime submits them (format.md §4.2).
+
+Runs rknpu-run on real models with RKNPU_SUBMIT_LOG and reads every slice the
+driver kicked. The words are decoded here, independently of the library:
+
+* a slice has PC_TASK_CON.TASK_PP_EN (bit 12, and the log's "pp") set exactly
+  when none of its tasks sets DPU LUT_ACCESS_CFG (0x4100, target DPU 0x1001)
+  to write (ACCESS_TYPE, bit 17): a LUT upload must not be prefetched over;
+* in a container-6 model a slice that uploads a LUT holds one node's records
+  (librknnrt 1.6.0 cuts its jobs there: 70 jobs for PP-OCRv4 det);
+* the slices of one run cover the model's records once, in order.
+
+usage: check_pingpong.py RKNPU_RUN MODELS_DIR WORK_DIR
+"""
+import json
+import os
+import subprocess
+import sys
+
+DPU_TARGET = 0x1001
+LUT_ACCESS_CFG = 0x4100
+ACCESS_TYPE_WRITE = 1 << 17
+TASK_PP_EN = 1 << 12
+
+
+def uploads_lut(task):
+    for text in task["words"]:
+        w = int(text, 16)
+        if w >> 48 == DPU_TARGET and w & 0xFFFF == LUT_ACCESS_CFG and (w >> 16) & ACCESS_TYPE_WRITE:
+            return True
+    return False
+
+
+def slices_of(run, model, inputs, work):
+    log = os.path.join(work, os.path.basename(model) + ".jsonl")
+    if os.path.exists(log):
+        os.remove(log)
+    env = dict(os.environ, RKNPU_SUBMIT_LOG=log)
+    args = [run, model, "--output-dir", work]
+    for path in inputs:
+        args += ["--input", path]
+    subprocess.run(args, env=env, check=True, stdout=subprocess.DEVNULL)
+    with open(log) as f:
+        return [j for j in map(json.loads, f) if j.get("ev") == "slice"]
+
+
+def check(name, slices, lut_alone, failures):
+    expect_first = 0
+    luts = 0
+    for s in slices:
+        lut = any(uploads_lut(t) for t in s["tasks"])
+        luts += lut
+        where = "%s job %d (records %d+%d)" % (name, s["job"], s["first"], s["count"])
+        if s["pp"] != (0 if lut else 1) or bool(s["task_con"] & TASK_PP_EN) != bool(s["pp"]):
+            failures.append("%s: pp %d, task_con 0x%x, uploads a LUT: %s" %
+                            (where, s["pp"], s["task_con"], lut))
+        if lut and lut_alone and len({t["op_idx"] for t in s["tasks"]}) != 1:
+            failures.append("%s uploads a LUT but holds several nodes" % where)
+        if s["first"] != expect_first or len(s["tasks"]) != s["count"]:
+            failures.append("%s does not follow record %d" % (where, expect_first))
+        expect_first = s["first"] + s["count"]
+    print("  %-28s %3d job(s), %d with a LUT upload (ping-pong off)" % (name, len(slices), luts))
+    return luts
+
+
+def main():
+    run, models, work = sys.argv[1:4]
+    os.makedirs(work, exist_ok=True)
+    # (model, inputs: a shared .npy or the byte size of a raw uint8 NHWC
+    # input whose content does not matter here, LUT node alone)
+    cases = [
+        ("rk3588_ppocrv4_det.v6.rknn", ["ppocrv4_det/test1_nhwc_u8.npy"], True),
+        ("rk3588_multiple_input_demo.v6.rknn", [128 * 128, 128 * 128 * 3], True),
+        ("rk3566_yolov8n.v4.rknn", [640 * 640 * 3], False),
+    ]
+    failures = []
+    for name, inputs, lut_alone in cases:
+        model = os.path.join(models, name)
+        paths = []
+        for k, inp in enumerate(inputs):
+            if isinstance(inp, int):
+                path = os.path.join(work, "%s.in%d.bin" % (name, k))
+                with open(path, "wb") as f:
+                    f.write(bytes(i * 7 % 256 for i in range(inp)))
+            else:
+                path = os.path.join(models, inp)
+            paths.append(path)
+        for path in [model] + paths:
+            if not os.path.exists(path):
+                print("FAIL: missing %s" % path)
+                return 1
+        slices = slices_of(run, model, paths, work)
+        luts = check(name, slices, lut_alone, failures)
+        if name.startswith("rk3588_ppocr") and luts == 0:
+            failures.append("%s: no LUT upload seen (the check would prove nothing)" % name)
+    for f in failures:
+        print("FAIL: " + f)
+    print("pingpong: %s" % ("FAIL" if failures else "OK"))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
