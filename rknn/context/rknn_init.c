@@ -410,6 +410,8 @@ static int dup_locked(rknn_ctx *src, rknn_context *out)
     ctx->store = src->store;
     ctx->store->refs++;
     ret = bind_memory(ctx);
+    if (ret == RKNN_SUCC)
+        ret = rknn_custom_copy_ops(ctx, src);
     if (ret != RKNN_SUCC) {
         ctx_release(ctx);
         return ret;

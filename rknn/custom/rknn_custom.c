@@ -292,6 +292,20 @@ int rknn_register_custom_ops(rknn_context context, rknn_custom_op *op, uint32_t 
     return ret;
 }
 
+int rknn_custom_copy_ops(rknn_ctx *dst, const rknn_ctx *src)
+{
+    int ret = RKNN_SUCC;
+
+    for (uint32_t i = 0; i < src->n_custom && ret == RKNN_SUCC; i++) {
+        int known = 0;
+        for (uint32_t k = 0; k < dst->n_custom; k++)
+            known |= strcmp(dst->custom[k]->op.op_type, src->custom[i]->op.op_type) == 0;
+        if (!known) /* one registration binds every node of the type */
+            ret = register_op(dst, &src->custom[i]->op);
+    }
+    return ret;
+}
+
 void rknn_custom_release_all(rknn_ctx *ctx)
 {
     while (ctx->n_custom)

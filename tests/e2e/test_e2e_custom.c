@@ -176,6 +176,29 @@ static float check_outputs(rknn_context ctx)
     return max;
 }
 
+/* rknn_dup_context copies the registered ops: the copy runs without a new
+ * registration, as Rockchip's runtime's does (compat.md). */
+static void test_dup(rknn_context ctx, rknpu_soc_id soc)
+{
+    rknn_context copy = 0;
+    int inits = calls_init, destroys = calls_destroy;
+    float err;
+
+    if (!CHECK(rknn_dup_context(&ctx, &copy) == RKNN_SUCC))
+        return;
+    CHECK(calls_init == inits + 1); /* the op's init for the copy's node */
+    CHECK(set_inputs(copy) == RKNN_SUCC);
+    if (CHECK(rknn_run(copy, NULL) == RKNN_SUCC)) {
+        err = check_outputs(copy);
+        printf("  %s duplicated context: max |error| %.5f against the float32 formula\n",
+               rknpu_soc_name(soc), (double)err);
+        CHECK(err <= TOL);
+    }
+    CHECK(rknn_destroy(copy) == RKNN_SUCC);
+    CHECK(calls_destroy == destroys + 1);
+    calls_destroy = destroys; /* the caller counts its own context's destroy */
+}
+
 static void test_model(const char *file, rknpu_soc_id soc)
 {
     /* Each mask twice and back to earlier ones: a run of several steps (CPU
@@ -225,6 +248,7 @@ static void test_model(const char *file, rknpu_soc_id soc)
           seen_in[0].attr.dims[1] == C && seen_in[0].attr.dims[3] == HW);
     CHECK(calls_prepare == calls_compute && calls_compute >= 1);
     CHECK(calls_destroy == 0);
+    test_dup(ctx, soc);
     CHECK(rknn_destroy(ctx) == RKNN_SUCC);
     CHECK(calls_destroy == 1); /* once, in rknn_destroy */
 }
