@@ -566,9 +566,9 @@ static int lower(rknn_model_view *m, const npu_soc_profile *soc, void **buf)
     ret = rknn_model_lower(m, soc, *buf, m->lowered_size);
     capture_errors = 0;
     if (ret == RKNN_SUCC)
-        printf("lowered     container 4 register lists -> %" PRIu32 " tasks, %" PRIu32
+        printf("lowered     container %" PRIu32 " register lists -> %" PRIu32 " tasks, %" PRIu32
                " stream bytes, %" PRIu32 " relocated words (format.md §5.1)\n",
-               m->n_tasks, m->regcmd_size, m->n_reloc_entries);
+               m->container_version, m->n_tasks, m->regcmd_size, m->n_reloc_entries);
     return ret;
 }
 

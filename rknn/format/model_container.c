@@ -17,11 +17,12 @@ static void log_unsupported_version(uint64_t version)
 {
     if (version >= 1 && version <= 5)
         HAL_LOG_ERR("rknn model: container version %lu is not supported: rknpu-bm reads "
-                    "versions 6 (RKNN-Toolkit2 >= 1.6) and 4 (toolkit 1.x, \"RKNPU lite\"); "
-                    "re-export the model with a newer toolkit",
+                    "versions 6 (RKNN-Toolkit2 >= 1.6), 4 and 2 (toolkit 1.x); re-export the "
+                    "model with a newer toolkit",
                     (unsigned long)version);
     else
-        HAL_LOG_ERR("rknn model: unknown container version 0x%08lx%08lx (4 and 6 are supported)",
+        HAL_LOG_ERR("rknn model: unknown container version 0x%08lx%08lx (2, 4 and 6 are "
+                    "supported)",
                     (unsigned long)(version >> 32), (unsigned long)(version & 0xffffffffu));
 }
 
@@ -44,7 +45,8 @@ static int parse_container(const uint8_t *d, size_t size, rknn_model_view *v)
         return RKNN_ERR_MODEL_INVALID;
     }
     version = rknn_fbs_le64(d + 8);
-    if (version != RKNN_MODEL_CONTAINER_VERSION && version != RKNN_MODEL_CONTAINER_V4) {
+    if (version != RKNN_MODEL_CONTAINER_VERSION && version != RKNN_MODEL_CONTAINER_V4 &&
+        version != RKNN_MODEL_CONTAINER_V2) {
         log_unsupported_version(version);
         return RKNN_ERR_MODEL_INVALID;
     }

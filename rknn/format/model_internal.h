@@ -11,15 +11,15 @@
  *   model_fields.c      one field of a table: vectors, strings, shapes, errors
  *   model_attrs.c       BSON attribute documents
  *   model_tensors.c     blobs, tensors, the graph's inputs, outputs, norms
- *   model_v4_access.c   container 4 as read: task tables, register lists,
- *                       the lowered payload's relocation tables
+ *   model_v4_access.c   containers 4 and 2 as read: task tables, register
+ *                       lists, the lowered payload's relocation tables
  *   model_nodes.c       nodes
  *   model_exec.c        relocations, task records, the stream's words and
  *                       chain links, task groups and steps
  *   model_check.c       SoC compatibility, stream and relocation checks
  *   model_plan.c        the memory plan
  *   model_reloc.c       relocation
- *   model_v4.c          container 4 checked and lowered
+ *   model_v4.c          containers 4 and 2 checked and lowered
  *   model_container.c   the container, rknn_model_parse, rebasing a view
  * The declarations below follow the same order. What a .c file keeps to
  * itself (static functions and tables, macros, types) no other file uses:
@@ -28,7 +28,7 @@
  *
  * rknn_model_parse (model_container.c) runs the whole-model validation
  * steps fmt_validate_*: tensors, graph inputs and outputs, nodes, tasks,
- * task order, relocations; on container 4, fmt_validate_v4 before the
+ * task order, relocations; on containers 4 and 2, fmt_validate_v4 before the
  * nodes, and rknn_model_lower the last three on the payload it built.
  */
 #ifndef RKNN_MODEL_INTERNAL_H
@@ -66,7 +66,7 @@ enum {
     M_SHAPE_MODE = 16,
     M_BLOBS = 20,
     M_CUSTOM_OP_TYPES = 21,
-    M_V4_BLOBS = 4, /* container 4: the [Blob] table (format.md §5.1) */
+    M_V4_BLOBS = 4, /* containers 4, 2: the [Blob] table (format.md §5.1) */
 };
 
 /* Graph slots (format.md §3.2). */
@@ -107,10 +107,13 @@ enum { NORM_MEAN = 0, NORM_STD = 1, NORM_ORDER = 2 }; /* Norm slots (format.md �
 
 #define RELOC_ENTRY_SIZE 8 /* {u32 addend, u32 word_index} */
 
-/* A container-4 view (format.md §5.1): register lists, payload built by rknn_model_lower. */
+/* A schema-1 view: container 4 or 2 (format.md §5.1, §5.2), register lists,
+ * payload built by rknn_model_lower. "v4" names this path in the code
+ * (model_v4.c, the meson option container_v4): container 2 shares it. */
 static inline int fmt_is_v4(const rknn_model_view *v)
 {
-    return v->container_version == RKNN_MODEL_CONTAINER_V4;
+    return v->container_version == RKNN_MODEL_CONTAINER_V4 ||
+           v->container_version == RKNN_MODEL_CONTAINER_V2;
 }
 
 /* ---- model_fields.c ---------------------------------------------------- */
@@ -149,19 +152,23 @@ FMT_API int fmt_validate_graph_io(rknn_model_view *v);
 
 /* ---- model_v4_access.c ------------------------------------------------- */
 
-/* Container 4: a node's task count; relocation table i of a lowered view
- * (both stubs when container_v4=false). */
-FMT_API int fmt_v4_node_task_count(const rknn_model_view *v, uint32_t node, uint32_t *count);
+/* Containers 4 and 2: a node's task count per core slot (format.md §4.2's
+ * slots; *n_slots 0 for a node without tasks); relocation table i of a
+ * lowered view (both stubs when container_v4=false). */
+FMT_API int fmt_v4_node_task_count(const rknn_model_view *v, uint32_t node, uint32_t *counts,
+                                   uint32_t *n_slots);
 FMT_API int fmt_v4_reloc(const rknn_model_view *v, uint32_t i, rknn_model_reloc_info *out);
 #if RKNN_CONTAINER_V4
 #define V4_ENTRY_SIZE 8 /* u16 0, u16 register (the SoC's own offset), u32 value */
 #define V4_NO_LUT     UINT32_MAX
 
-/* One task of a node as read from its task table (format.md §5.1). */
+/* One task of a node as read from its task table (format.md §5.1, §5.2). */
 typedef struct {
     uint32_t lut; /* kind-6 tensor the task needs in the DPU, or V4_NO_LUT */
     uint32_t enable;
     uint32_t int_mask;      /* the units' done bits the task completes with */
+    uint32_t n_cores;       /* the core configuration it belongs to: 1 to 3 cores */
+    uint32_t slot;          /* its core slot (format.md §4.2): configuration and core */
     const uint8_t *entries; /* the register list */
     uint32_t n_entries;
 } v4_task;
@@ -178,7 +185,7 @@ FMT_API int fmt_v4_reglist(const rknn_model_view *v, uint32_t tensor, int8_t kin
 FMT_API int fmt_v4_read_task(const rknn_model_view *v, const rknn_fbs_vector *tasks, uint32_t node,
                              uint32_t i, v4_task *out);
 FMT_API int fmt_v4_task_tables(const rknn_model_view *v, uint32_t node, rknn_fbs_vector *out);
-FMT_API int fmt_v4_needs_lut_load(uint32_t task_in_node, const v4_task *t);
+FMT_API int fmt_v4_needs_lut_load(int first_in_slot, const v4_task *t);
 FMT_API v4_layout fmt_v4_layout_of(const rknn_model_view *v);
 #endif
 
@@ -225,7 +232,7 @@ FMT_API void fmt_put_word(uint8_t *stream, uint32_t index, uint64_t w);
 
 /* ---- model_v4.c -------------------------------------------------------- */
 
-/* Container 4: count and check what rknn_model_lower() builds (run by
+/* Containers 4 and 2: count and check what rknn_model_lower() builds (run by
  * rknn_model_parse before fmt_validate_nodes). */
 FMT_API int fmt_validate_v4(rknn_model_view *v);
 

@@ -105,9 +105,9 @@ int rknn_model_node(const rknn_model_view *view, uint32_t index, rknn_model_node
     if (ret == RKNN_SUCC)
         ret = fmt_node_task_counts(&t, index, out->tasks_per_slot, &out->n_core_slots);
     if (ret == RKNN_SUCC && fmt_is_v4(view)) {
-        /* one core slot, counted from the node's task tables (format.md §5.1) */
-        ret = fmt_v4_node_task_count(view, index, &out->tasks_per_slot[0]);
-        out->n_core_slots = out->tasks_per_slot[0] != 0;
+        /* the core slots, counted from the node's task tables (format.md §5.2) */
+        memset(out->tasks_per_slot, 0, sizeof out->tasks_per_slot);
+        ret = fmt_v4_node_task_count(view, index, out->tasks_per_slot, &out->n_core_slots);
     }
     if (ret == RKNN_SUCC)
         ret = node_attrs(&t, index, out);

@@ -292,7 +292,8 @@ FMT_API int fmt_validate_tensors(rknn_model_view *v)
     if (fmt_is_v4(v)) {
         /* No stream or records in the file (format.md §5.1): every blob is a constant. */
         if (v->regcmd_tensor != UINT32_MAX || v->task_tensor != UINT32_MAX) {
-            HAL_LOG_ERR("rknn model: container 4 with a regcmd or task tensor");
+            HAL_LOG_ERR("rknn model: container %lu with a regcmd or task tensor",
+                        (unsigned long)v->container_version);
             return RKNN_ERR_MODEL_INVALID;
         }
         v->regcmd_blob = v->task_blob = UINT32_MAX;

@@ -1,6 +1,6 @@
 /*
- * model_v4.c - container 4 / schema 1 ("RKNPU lite", RKNN-Toolkit2 1.x;
- * format.md §5.1). The file keeps one register list per task instead of a
+ * model_v4.c - containers 4 and 2 / schema 1 (RKNN-Toolkit2 1.x;
+ * format.md §5.1, §5.2). The file keeps one register list per task instead of a
  * command stream, task records and relocations. Here, at the top of the
  * format layer below the entry points: the rules that say which tensor each
  * address register points into, checking every entry at parse time, and
@@ -22,12 +22,14 @@
 typedef enum {
     V4_OP_UNKNOWN,
     V4_OP_CONV,
+    V4_OP_CONV_ADD, /* a Conv whose DPU adds input 3 (container 2, format.md §5.2) */
     V4_OP_ADD,
     V4_OP_SPLIT,
     V4_OP_CONCAT,
     V4_OP_MAXPOOL,
     V4_OP_RESIZE,
     V4_OP_LUT_LOAD, /* the task the runtime adds to load a LUT tensor */
+    V4_OP_MC_SYNC,  /* a multi-core configuration's closing PPU task (format.md §5.2) */
 } v4_op;
 
 /* The op types whose addressing format.md §5.1 worked out; others are refused. */
@@ -35,10 +37,15 @@ static const struct {
     const char *name;
     v4_op op;
 } v4_op_types[] = {
-    {"Conv", V4_OP_CONV},       {"ConvExSwish", V4_OP_CONV}, {"ConvSigmoid", V4_OP_CONV},
-    {"Add", V4_OP_ADD},         {"Split", V4_OP_SPLIT},      {"Concat", V4_OP_CONCAT},
-    {"MaxPool", V4_OP_MAXPOOL}, {"Resize", V4_OP_RESIZE},
+    {"Conv", V4_OP_CONV},        {"ConvExSwish", V4_OP_CONV}, {"ConvSigmoid", V4_OP_CONV},
+    {"ConvAdd", V4_OP_CONV_ADD}, {"Add", V4_OP_ADD},          {"Split", V4_OP_SPLIT},
+    {"Concat", V4_OP_CONCAT},    {"MaxPool", V4_OP_MAXPOOL},  {"Resize", V4_OP_RESIZE},
 };
+
+/* The tensors a multi-core configuration's closing PPU task reads and
+ * writes: constants of the file, named so in every RK3588 sample (the v6
+ * files relocate the same task's registers to them by these names). */
+static const char *const v4_temp_mc_names[2] = {"tempMC11_input", "tempMC11_output"};
 
 static v4_op op_of(rknn_model_string type)
 {
@@ -50,6 +57,15 @@ static v4_op op_of(rknn_model_string type)
 }
 
 /* ---- building (or only counting and checking) the payload ---------------- */
+
+/* The weight decompressor's registers one task writes (format.md §5.2). */
+#define V4_DCOMP_STREAMS 16u
+enum { V4_DCOMP_CTRL = 1u << 16, V4_DCOMP_REGNUM = 1u << 17, V4_DCOMP_ADDR = 1u << 18 };
+typedef struct {
+    uint32_t written; /* bit n: DCOMP_AMOUNTn, and the V4_DCOMP_* bits */
+    uint32_t ctrl, regnum, addr;
+    uint32_t amount[V4_DCOMP_STREAMS];
+} v4_dcomp;
 
 /* One pass over every task. Without outputs it counts and checks (the
  * parse); with them it writes the stream, records and relocation entries. */
@@ -64,11 +80,15 @@ typedef struct {
     uint64_t n_words;     /* stream words so far */
     uint32_t n_tasks;     /* records so far */
     uint64_t n_relocated; /* relocation entries so far */
+    uint32_t slot;        /* the core slot walked (format.md §4.2) */
     uint32_t node;        /* what is being walked, for the log */
     const rknn_model_node_info *node_info;
     v4_op op;
     uint32_t task_in_node; /* index in the node's task tables */
+    uint32_t task_in_slot; /* index among the node's tasks of this core slot */
     uint32_t lut;          /* the LUT a LUT_LOAD task loads */
+    uint32_t temp_mc[2];   /* v4_temp_mc_names' tensors, UINT32_MAX if absent */
+    v4_dcomp dcomp;        /* of the task being walked */
 } v4_walk;
 
 static void put_le32(uint8_t *p, uint32_t v)
@@ -88,8 +108,8 @@ static uint32_t node_tensor(const rknn_model_node_info *n, int output, uint32_t 
 
 /* Where an address register points (format.md §5.1): one of the node's
  * inputs or outputs, the given one or the task's own (Split writes output
- * t, Concat reads input t), or the LUT a LUT load loads. */
-enum { V4_IN, V4_OUT, V4_IN_OF_TASK, V4_OUT_OF_TASK, V4_THE_LUT };
+ * t, Concat reads input t), the LUT a LUT load loads, or a tempMC tensor. */
+enum { V4_IN, V4_OUT, V4_IN_OF_TASK, V4_OUT_OF_TASK, V4_THE_LUT, V4_TEMP_MC };
 
 static const struct {
     uint8_t op;
@@ -101,6 +121,9 @@ static const struct {
     {V4_OP_CONV, V4_IN, 1, NPU_CNA_DCOMP_ADDR0},       /* weights */
     {V4_OP_CONV, V4_IN, 2, NPU_DPU_RDMA_BS_BASE_ADDR}, /* bias */
     {V4_OP_CONV, V4_OUT, 0, NPU_DPU_DST_BASE_ADDR},
+    /* and Conv's four (bound_tensor); both RDMA reads are the added input */
+    {V4_OP_CONV_ADD, V4_IN, 3, NPU_DPU_RDMA_SRC_BASE_ADDR},
+    {V4_OP_CONV_ADD, V4_IN, 3, NPU_DPU_RDMA_EW_BASE_ADDR},
     {V4_OP_ADD, V4_IN, 0, NPU_DPU_RDMA_SRC_BASE_ADDR},
     {V4_OP_ADD, V4_IN, 1, NPU_DPU_RDMA_EW_BASE_ADDR},
     {V4_OP_ADD, V4_OUT, 0, NPU_DPU_DST_BASE_ADDR},
@@ -116,6 +139,9 @@ static const struct {
      * writes its own table (format.md §3.4), never address 0. */
     {V4_OP_LUT_LOAD, V4_THE_LUT, 0, NPU_DPU_RDMA_SRC_BASE_ADDR},
     {V4_OP_LUT_LOAD, V4_THE_LUT, 0, NPU_DPU_DST_BASE_ADDR},
+    /* The file leaves them 0 too; Rockchip's runtime points them there. */
+    {V4_OP_MC_SYNC, V4_TEMP_MC, 0, NPU_PPU_RDMA_SRC_BASE_ADDR},
+    {V4_OP_MC_SYNC, V4_TEMP_MC, 1, NPU_PPU_DST_BASE_ADDR},
 };
 
 /* The tensor address register `reg` (table offset) of the walked task
@@ -123,13 +149,18 @@ static const struct {
 static uint32_t bound_tensor(const v4_walk *w, uint32_t reg)
 {
     for (size_t i = 0; i < sizeof v4_bindings / sizeof v4_bindings[0]; i++) {
-        unsigned where = v4_bindings[i].where;
-        if (v4_bindings[i].op != w->op || v4_bindings[i].reg != reg)
+        unsigned where = v4_bindings[i].where, op = v4_bindings[i].op;
+        if ((op != w->op && !(op == V4_OP_CONV && w->op == V4_OP_CONV_ADD)) ||
+            v4_bindings[i].reg != reg)
             continue;
         if (where == V4_THE_LUT)
             return w->lut;
+        if (where == V4_TEMP_MC)
+            return w->temp_mc[v4_bindings[i].index];
         return node_tensor(w->node_info, where == V4_OUT || where == V4_OUT_OF_TASK,
-                           where >= V4_IN_OF_TASK ? w->task_in_node : v4_bindings[i].index);
+                           where == V4_IN_OF_TASK || where == V4_OUT_OF_TASK
+                               ? w->task_in_slot
+                               : v4_bindings[i].index);
     }
     return UINT32_MAX;
 }
@@ -187,6 +218,35 @@ static int address_entry(v4_walk *w, uint32_t e, uint32_t table_reg, uint32_t va
     return note_reloc(w, tensor, value, word);
 }
 
+/* Notes a write to the weight decompressor (table offset `reg`). */
+static void note_dcomp(v4_dcomp *d, uint32_t reg, uint32_t value)
+{
+    uint32_t n = (reg - NPU_CNA_DCOMP_AMOUNT0) / 4u;
+
+    if (reg == NPU_CNA_DCOMP_CTRL) {
+        d->ctrl = value;
+        d->written |= V4_DCOMP_CTRL;
+    } else if (reg == NPU_CNA_DCOMP_REGNUM) {
+        d->regnum = value;
+        d->written |= V4_DCOMP_REGNUM;
+    } else if (reg == NPU_CNA_DCOMP_ADDR0) {
+        d->addr = value;
+        d->written |= V4_DCOMP_ADDR;
+    } else if (reg >= NPU_CNA_DCOMP_AMOUNT0 && n < V4_DCOMP_STREAMS && reg % 4u == 0) {
+        d->amount[n] = value;
+        d->written |= 1u << n;
+    }
+}
+
+/* The driver arms CNA and CORE S_POINTER with the core's index before each
+ * submission on a multi-IRQ SoC (hardware.md §3.2 step 2); the lists write
+ * them with index 0, which on cores 1 and 2 would undo that (Rockchip's
+ * runtime patches in the index; v6 streams leave them out). */
+static int armed_by_driver(const v4_walk *w, uint32_t table)
+{
+    return w->soc->multi_irq && (table == NPU_CNA_S_POINTER || table == NPU_CORE_S_POINTER);
+}
+
 /* One register list entry: a register of a compute block of this SoC. */
 static int walk_entry(v4_walk *w, const uint8_t *p, uint32_t e)
 {
@@ -195,7 +255,7 @@ static int walk_entry(v4_walk *w, const uint8_t *p, uint32_t e)
     int block = table == NPU_SOC_NO_OFFSET ? -1 : npu_block_of_offset(table);
     /* blocks without a command target (DDMA, SDMA, GLOBAL) would become NOPs */
     uint16_t target = block < 0 ? 0 : npu_block_target((enum npu_block)block);
-    uint64_t word;
+    uint64_t word, at = w->n_words;
 
     if (rknn_fbs_le16(p) != 0)
         return entry_error(w, e, reg, value, "the first 16 bits are not 0");
@@ -204,11 +264,65 @@ static int walk_entry(v4_walk *w, const uint8_t *p, uint32_t e)
         return entry_error(w, e, reg, value,
                            w->op == V4_OP_LUT_LOAD ? "a LUT may only write DPU registers"
                                                    : "not a compute-unit register");
+    if (armed_by_driver(w, table))
+        return RKNN_SUCC;
+    note_dcomp(&w->dcomp, table, value);
     word = npu_regcmd_make(target, (uint16_t)reg, value);
-    if (w->stream)
-        fmt_put_word(w->stream, (uint32_t)w->n_words, word);
+    if (w->stream) {
+        if (at >= w->v->n_regcmd_words)
+            return changed_since_parse();
+        fmt_put_word(w->stream, (uint32_t)at, word);
+    }
+    w->n_words++;
     if (fmt_is_address_word(word))
-        return address_entry(w, e, table, value, w->n_words);
+        return address_entry(w, e, table, value, at);
+    return RKNN_SUCC;
+}
+
+/* Bytes the decompressor reads from DCOMP_ADDR0 (format.md §5.2): stream n
+ * is (AMOUNTn + 1) x 16 bytes, and the next starts 64-byte aligned. */
+static uint64_t dcomp_extent(const v4_dcomp *d)
+{
+    uint64_t at = d->addr;
+
+    for (uint32_t n = 0; n < V4_DCOMP_STREAMS; n++) {
+        at += ((uint64_t)d->amount[n] + 1u) * 16u;
+        if (n + 1 < V4_DCOMP_STREAMS)
+            at = (at + 63u) / 64u * 64u;
+    }
+    return at;
+}
+
+/* A convolution's weights: plain (DCOMP_CTRL 0), or compressed in the one
+ * layout known, whose streams must end inside the weight tensor. A task
+ * that leaves the decompressor as an earlier one set it cannot be checked:
+ * every task seen writes it. */
+static int check_dcomp(const v4_walk *w, uint32_t enable)
+{
+    const v4_dcomp *d = &w->dcomp;
+    const uint32_t all = V4_DCOMP_CTRL | V4_DCOMP_REGNUM | V4_DCOMP_ADDR | 0xFFFFu;
+    rknn_model_tensor_info t;
+    uint32_t extent = 0;
+    uint64_t end;
+
+    if (!(enable & NPU_UNIT_CNA) || ((d->written & V4_DCOMP_CTRL) && d->ctrl == 0))
+        return RKNN_SUCC;
+    if (d->ctrl != 1 || (d->written & all) != all || d->regnum != 0x55555555u) {
+        HAL_LOG_ERR("rknn model: node %lu task %lu: a convolution whose weight decompressor is "
+                    "not written or not the one layout known (CNA_DCOMP_CTRL 1, REGNUM "
+                    "0x55555555, ADDR0 and the 16 AMOUNTn; format.md §5.2)",
+                    (unsigned long)w->node, (unsigned long)w->task_in_node);
+        return RKNN_ERR_MODEL_INVALID;
+    }
+    end = dcomp_extent(d);
+    if (rknn_model_tensor(w->v, bound_tensor(w, NPU_CNA_DCOMP_ADDR0), &t) != RKNN_SUCC ||
+        fmt_tensor_extent(w->v, &t, &extent) != RKNN_SUCC || end > extent) {
+        HAL_LOG_ERR("rknn model: node %lu task %lu: compressed weight streams "
+                    "(CNA_DCOMP_AMOUNTn) end at byte %lu of a weight tensor of %lu",
+                    (unsigned long)w->node, (unsigned long)w->task_in_node,
+                    (unsigned long)(end > UINT32_MAX ? UINT32_MAX : end), (unsigned long)extent);
+        return RKNN_ERR_MODEL_INVALID;
+    }
     return RKNN_SUCC;
 }
 
@@ -217,17 +331,24 @@ static int walk_entry(v4_walk *w, const uint8_t *p, uint32_t e)
 static int walk_task(v4_walk *w, const uint8_t *entries, uint32_t n_entries, uint32_t enable,
                      uint32_t int_mask)
 {
-    uint64_t first = w->n_words, end = first + n_entries + NPU_PC_TAIL_WORDS;
+    uint64_t first = w->n_words;
+    uint32_t amount;
+    int ret = RKNN_SUCC;
 
-    if (w->stream && (end + end % 2 > w->v->n_regcmd_words || w->n_tasks >= w->v->n_tasks))
+    if (w->stream && w->n_tasks >= w->v->n_tasks)
         return changed_since_parse();
-    for (uint32_t e = 0; e < n_entries; e++, w->n_words++) {
-        int ret = walk_entry(w, entries + (size_t)e * V4_ENTRY_SIZE, e);
-        if (ret != RKNN_SUCC)
-            return ret;
-    }
+    memset(&w->dcomp, 0, sizeof w->dcomp);
+    for (uint32_t e = 0; e < n_entries && ret == RKNN_SUCC; e++)
+        ret = walk_entry(w, entries + (size_t)e * V4_ENTRY_SIZE, e);
+    if (ret == RKNN_SUCC && w->op != V4_OP_LUT_LOAD)
+        ret = check_dcomp(w, enable);
+    if (ret != RKNN_SUCC)
+        return ret;
+    amount = (uint32_t)(w->n_words - first);
     w->n_words += NPU_PC_TAIL_WORDS;
     w->n_words += w->n_words % 2; /* task starts are 16-byte aligned */
+    if (w->stream && w->n_words > w->v->n_regcmd_words)
+        return changed_since_parse();
     if (w->n_tasks >= RKNN_MODEL_MAX_TASKS ||
         w->n_words * RKNN_MODEL_REGCMD_WORD_SIZE > RKNN_MODEL_MAX_V4_STREAM_BYTES) {
         HAL_LOG_ERR("rknn model: node %lu: more than %d tasks or %lu stream bytes",
@@ -241,7 +362,7 @@ static int walk_task(v4_walk *w, const uint8_t *entries, uint32_t n_entries, uin
         put_le32(r + NPU_TASK_ENABLE_MASK, enable);
         put_le32(r + NPU_TASK_INT_MASK, int_mask);
         put_le32(r + NPU_TASK_INT_CLEAR, w->soc->int_clear_all);
-        put_le32(r + NPU_TASK_REGCFG_AMOUNT, n_entries);
+        put_le32(r + NPU_TASK_REGCFG_AMOUNT, amount);
         put_le32(r + NPU_TASK_REGCMD_ADDR, (uint32_t)(first * RKNN_MODEL_REGCMD_WORD_SIZE));
     }
     w->n_tasks++;
@@ -265,6 +386,60 @@ static int walk_lut_load(v4_walk *w, uint32_t lut, uint32_t task_in_node, v4_op 
     return ret;
 }
 
+/* The op of a node's task in this core slot: the node's, or the closing
+ * PPU task of a multi-core configuration. Only Conv and ConvAdd were seen
+ * split across cores (format.md §5.2): how other ops address their tensors
+ * there is not known. */
+static v4_op task_op(const v4_walk *w, v4_op node_op, const v4_task *t)
+{
+    if (t->n_cores == 1)
+        return node_op;
+    if (node_op != V4_OP_CONV && node_op != V4_OP_CONV_ADD)
+        return V4_OP_UNKNOWN;
+    if (t->enable != (NPU_UNIT_PPU | NPU_UNIT_PPU_RDMA))
+        return node_op;
+    return w->temp_mc[0] != UINT32_MAX && w->temp_mc[1] != UINT32_MAX ? V4_OP_MC_SYNC
+                                                                      : V4_OP_UNKNOWN;
+}
+
+static int unknown_op(uint32_t k, rknn_model_string type, const v4_task *t)
+{
+    HAL_LOG_ERR("rknn model: node %lu: op type \"%.*s\" on %lu core(s) in a schema-1 container "
+                "is not supported: which tensors its registers address is not known "
+                "(format.md §5.1, §5.2)",
+                (unsigned long)k, (int)(type.len > 48 ? 48 : type.len), type.ptr,
+                (unsigned long)t->n_cores);
+    return RKNN_ERR_MODEL_INVALID;
+}
+
+/* Task i of the node, when it belongs to the walked core slot. */
+static int walk_node_task(v4_walk *w, const rknn_fbs_vector *tasks, uint32_t i, v4_op node_op,
+                          uint32_t *lut)
+{
+    v4_task t;
+    int ret = fmt_v4_read_task(w->v, tasks, w->node, i, &t);
+
+    if (ret != RKNN_SUCC || t.slot != w->slot)
+        return ret;
+    w->task_in_node = i;
+    if ((w->op = task_op(w, node_op, &t)) == V4_OP_UNKNOWN)
+        return unknown_op(w->node, w->node_info->op_type, &t);
+    if (fmt_v4_needs_lut_load(w->task_in_slot == 0, &t)) {
+        ret = walk_lut_load(w, t.lut, i, w->op);
+        *lut = t.lut;
+    } else if (t.lut != V4_NO_LUT && t.lut != *lut) {
+        HAL_LOG_ERR("rknn model: node %lu task %lu needs LUT tensor %lu, which its first "
+                    "task does not load",
+                    (unsigned long)w->node, (unsigned long)i, (unsigned long)t.lut);
+        ret = RKNN_ERR_MODEL_INVALID;
+    }
+    if (ret == RKNN_SUCC)
+        ret = walk_task(w, t.entries, t.n_entries, t.enable, t.int_mask);
+    w->task_in_slot++;
+    return ret;
+}
+
+/* The node's tasks of the walked core slot, in file order. */
 static int walk_node(v4_walk *w, uint32_t k)
 {
     rknn_model_node_info node;
@@ -274,47 +449,39 @@ static int walk_node(v4_walk *w, uint32_t k)
 
     if (ret == RKNN_SUCC)
         ret = fmt_v4_task_tables(w->v, k, &tasks);
-    if (ret != RKNN_SUCC || tasks.count == 0)
+    if (ret != RKNN_SUCC || w->slot >= node.n_core_slots || node.tasks_per_slot[w->slot] == 0)
         return ret;
     w->node = k;
     w->node_info = &node;
-    w->op = op_of(node.op_type);
-    if (w->op == V4_OP_UNKNOWN) {
-        HAL_LOG_ERR("rknn model: node %lu: op type \"%.*s\" in container 4 is not supported: "
-                    "which tensors its registers address is not known (format.md §5.1)",
-                    (unsigned long)k, (int)(node.op_type.len > 48 ? 48 : node.op_type.len),
-                    node.op_type.ptr);
-        return RKNN_ERR_MODEL_INVALID;
-    }
-    for (uint32_t i = 0; ret == RKNN_SUCC && i < tasks.count; i++) {
-        v4_task t;
-        w->task_in_node = i;
-        ret = fmt_v4_read_task(w->v, &tasks, k, i, &t);
-        if (ret != RKNN_SUCC)
-            break;
-        if (fmt_v4_needs_lut_load(i, &t)) {
-            ret = walk_lut_load(w, t.lut, i, w->op);
-            lut = t.lut;
-        } else if (t.lut != V4_NO_LUT && t.lut != lut) {
-            HAL_LOG_ERR("rknn model: node %lu task %lu needs LUT tensor %lu, which its first "
-                        "task does not load",
-                        (unsigned long)k, (unsigned long)i, (unsigned long)t.lut);
-            ret = RKNN_ERR_MODEL_INVALID;
-        }
-        if (ret == RKNN_SUCC)
-            ret = walk_task(w, t.entries, t.n_entries, t.enable, t.int_mask);
-    }
+    w->task_in_slot = 0;
+    for (uint32_t i = 0; ret == RKNN_SUCC && i < tasks.count; i++)
+        ret = walk_node_task(w, &tasks, i, op_of(node.op_type), &lut);
     return ret;
 }
 
+/* Core slot by core slot, as a v6 file orders its task groups
+ * (format.md §4.2), each node's tasks of the slot. */
 static int walk_all(v4_walk *w)
 {
-    for (uint32_t k = 0; k < w->v->n_nodes; k++) {
-        int ret = walk_node(w, k);
-        if (ret != RKNN_SUCC)
-            return ret;
-    }
+    for (w->slot = 0; w->slot < RKNN_MODEL_MAX_CORE_SLOTS; w->slot++)
+        for (uint32_t k = 0; k < w->v->n_nodes; k++) {
+            int ret = walk_node(w, k);
+            if (ret != RKNN_SUCC)
+                return ret;
+        }
     return RKNN_SUCC;
+}
+
+/* A walk over `v` for `soc`, counting and checking only. */
+static void walk_init(v4_walk *w, const rknn_model_view *v, const npu_soc_profile *soc)
+{
+    memset(w, 0, sizeof *w);
+    w->v = v;
+    w->soc = soc;
+    for (unsigned i = 0; i < 2; i++)
+        if (rknn_model_find_tensor(v, v4_temp_mc_names[i], (uint32_t)strlen(v4_temp_mc_names[i]),
+                                   &w->temp_mc[i]) != RKNN_SUCC)
+            w->temp_mc[i] = UINT32_MAX;
 }
 
 /* Parse-time: count and check everything rknn_model_lower() will build,
@@ -322,19 +489,19 @@ static int walk_all(v4_walk *w)
 FMT_API int fmt_validate_v4(rknn_model_view *v)
 {
     char platform[RKNN_PLATFORM_NAME_MAX];
+    const npu_soc_profile *soc;
     v4_walk w;
     int ret;
 
-    memset(&w, 0, sizeof w);
-    w.v = v;
     rknn_fbs_string_copy(v->target_platform, platform, sizeof platform);
-    w.soc = npu_soc_find_platform(platform);
-    if (!w.soc) {
-        HAL_LOG_ERR("rknn model: container 4 for target platform '%s': no SoC profile to read "
+    soc = npu_soc_find_platform(platform);
+    if (!soc) {
+        HAL_LOG_ERR("rknn model: container %lu for target platform '%s': no SoC profile to read "
                     "its register lists with",
-                    platform);
+                    (unsigned long)v->container_version, platform);
         return RKNN_ERR_MODEL_INVALID;
     }
+    walk_init(&w, v, soc);
     if ((ret = walk_all(&w)) != RKNN_SUCC)
         return ret;
     if (w.n_relocated > RKNN_MODEL_MAX_RELOC_ENTRIES)
@@ -348,7 +515,17 @@ FMT_API int fmt_validate_v4(rknn_model_view *v)
     return RKNN_SUCC;
 }
 
-/* Every task's PC tail: the next task of the one chain, or the chain's end. */
+/* The task after t in its core group, or 0 at the group's end. */
+static int next_in_group(const rknn_model_view *v, uint32_t t)
+{
+    for (uint32_t s = 0; s < v->n_core_slots; s++)
+        if (t + 1 > v->groups[s].first && t + 1 < v->groups[s].first + v->groups[s].count)
+            return 1;
+    return 0;
+}
+
+/* Every task's PC tail: the next task of its group's chain, or the chain's
+ * end (one chain per core group, as in a v6 file). */
 static void write_tails(const rknn_model_view *v, const npu_soc_profile *soc, uint8_t *stream)
 {
     for (uint32_t t = 0; t < v->n_tasks; t++) {
@@ -357,7 +534,7 @@ static void write_tails(const rknn_model_view *v, const npu_soc_profile *soc, ui
         if (rknn_model_task(v, t, &ti) != RKNN_SUCC)
             continue; /* t < n_tasks of a lowered view: never */
         at = (uint32_t)(ti.regcmd_addr / RKNN_MODEL_REGCMD_WORD_SIZE) + ti.regcfg_amount;
-        if (t + 1 < v->n_tasks && rknn_model_task(v, t + 1, &next) == RKNN_SUCC) {
+        if (next_in_group(v, t) && rknn_model_task(v, t + 1, &next) == RKNN_SUCC) {
             fmt_put_word(stream, at, npu_regcmd_next_address((uint32_t)next.regcmd_addr));
             fmt_put_word(stream, at + 1,
                          npu_regcmd_next_amount(
@@ -381,9 +558,7 @@ static int build(rknn_model_view *v, const npu_soc_profile *soc, uint8_t *buf)
     uint32_t n = 0;
     int ret;
 
-    memset(&w, 0, sizeof w);
-    w.v = v;
-    w.soc = soc;
+    walk_init(&w, v, soc);
     w.per_tensor = first + 1;
     if ((ret = walk_all(&w)) != RKNN_SUCC)
         return ret;
@@ -391,9 +566,7 @@ static int build(rknn_model_view *v, const npu_soc_profile *soc, uint8_t *buf)
         first[t + 1] += first[t];
         cursor[t] = first[t];
     }
-    memset(&w, 0, sizeof w);
-    w.v = v;
-    w.soc = soc;
+    walk_init(&w, v, soc);
     w.stream = buf;
     w.records = buf + l.records;
     w.entries = buf + l.entries;
@@ -445,9 +618,9 @@ int rknn_model_lower(rknn_model_view *v, const npu_soc_profile *soc, void *buf, 
 
 FMT_API int fmt_validate_v4(rknn_model_view *v)
 {
-    (void)v;
-    HAL_LOG_ERR("rknn model: container version 4 is not supported by this build "
-                "(meson option container_v4=false)");
+    HAL_LOG_ERR("rknn model: container version %lu is not supported by this build "
+                "(meson option container_v4=false)",
+                (unsigned long)v->container_version);
     return RKNN_ERR_MODEL_INVALID;
 }
 int rknn_model_lower(rknn_model_view *v, const npu_soc_profile *soc, void *buf, uint32_t size)

@@ -1,8 +1,8 @@
 /*
- * model_v4_access.c - container 4 / schema 1 ("RKNPU lite", RKNN-Toolkit2
- * 1.x; format.md §5.1), as read: each node's task tables, a task's register
- * list, LUT and unit enable, and the payload rknn_model_lower() built, read
- * back (its relocation tables). The nodes (a node's task count) and the
+ * model_v4_access.c - containers 4 and 2 / schema 1 (RKNN-Toolkit2 1.x;
+ * format.md §5.1, §5.2), as read: each node's task tables, a task's register
+ * list, LUT, unit enable and core configuration, and the payload
+ * rknn_model_lower() built, read back (its relocation tables). The nodes (a node's task count) and the
  * relocation accessor (model_exec.c) use it; the walk that checks and
  * lowers the register lists is model_v4.c, at the top of the layer.
  */
@@ -14,12 +14,25 @@
 
 #if RKNN_CONTAINER_V4
 
+/* A task's core slot indexes rknn_model_node_info.tasks_per_slot. */
+_Static_assert(RKNPU_MAX_CORES *(RKNPU_MAX_CORES + 1) / 2 <= RKNN_MODEL_MAX_CORE_SLOTS,
+               "core slots of every configuration");
+
 /* Node slot 6: one table per task, in submission order. */
 enum { N_V4_TASKS = 6 };
-/* Task table slots. Not used: slot 2, 5..10, and slot 4, the toolkit-1.x
- * completion mask, which also waits for the CNA's fetches (0x3F3, 0x3FC,
- * 0x3FF): a task completes as in a v6 file, when the last unit is done. */
-enum { V4_TASK_REGLIST = 0, V4_TASK_LUT = 1, V4_TASK_ENABLE = 3 };
+/* Task table slots. Slot 8 is the core count of the configuration the task
+ * belongs to and slot 6 its core in it (format.md §5.2; absent: 1 core,
+ * core 0). Not used: slot 2, 5, 7 (the configuration's core mask, 1, 3 or
+ * 7), 9, 10, and slot 4, the toolkit-1.x completion mask, which also waits
+ * for the CNA's fetches (0x3F3, 0x3FC, 0x3FF): a task completes as in a v6
+ * file, when the last unit is done. */
+enum {
+    V4_TASK_REGLIST = 0,
+    V4_TASK_LUT = 1,
+    V4_TASK_ENABLE = 3,
+    V4_TASK_CORE = 6,
+    V4_TASK_CORES = 8
+};
 
 /* A register list tensor (kind 7, or a LUT's kind 6): its entries. */
 FMT_API int fmt_v4_reglist(const rknn_model_view *v, uint32_t tensor, int8_t kind, uint32_t node,
@@ -50,20 +63,51 @@ static int task_u32(const rknn_fbs_table *t, uint32_t slot, uint32_t def, uint32
     return fmt_is_error(ret) ? fmt_fb_error("node task of node", node, field, t, ret) : RKNN_SUCC;
 }
 
+/* The core configuration of a task table: 1 to RKNPU_MAX_CORES cores, and
+ * the core in it; its core slot, numbered as a v6 file's (format.md §4.2). */
+static int read_task_cores(const rknn_fbs_table *t, uint32_t node, uint32_t i, v4_task *out)
+{
+    uint32_t core;
+    int ret = task_u32(t, V4_TASK_CORES, 1, &out->n_cores, node, "core count (task slot 8)");
+
+    if (ret == RKNN_SUCC)
+        ret = task_u32(t, V4_TASK_CORE, 0, &core, node, "core (task slot 6)");
+    if (ret != RKNN_SUCC)
+        return ret;
+    if (out->n_cores == 0 || out->n_cores > RKNPU_MAX_CORES || core >= out->n_cores) {
+        HAL_LOG_ERR("rknn model: node %lu task %lu: core %lu of a %lu-core configuration "
+                    "(task slots 6 and 8); 1 to %d cores are known",
+                    (unsigned long)node, (unsigned long)i, (unsigned long)core,
+                    (unsigned long)out->n_cores, RKNPU_MAX_CORES);
+        return RKNN_ERR_MODEL_INVALID;
+    }
+    out->slot = out->n_cores * (out->n_cores - 1) / 2 + core;
+    return RKNN_SUCC;
+}
+
+/* What a task table says without its register list: LUT and cores. */
+static int read_task_head(const rknn_fbs_vector *tasks, uint32_t node, uint32_t i,
+                          rknn_fbs_table *t, v4_task *out)
+{
+    int ret = rknn_fbs_vec_table(tasks, i, t);
+
+    if (fmt_is_error(ret))
+        return fmt_elem_error("task table of node", node, tasks, ret);
+    ret = task_u32(t, V4_TASK_LUT, V4_NO_LUT, &out->lut, node, "LUT (task slot 1)");
+    return ret != RKNN_SUCC ? ret : read_task_cores(t, node, i, out);
+}
+
 /* Task `i` of node `node` (its table in Node slot 6). */
 FMT_API int fmt_v4_read_task(const rknn_model_view *v, const rknn_fbs_vector *tasks, uint32_t node,
                              uint32_t i, v4_task *out)
 {
     rknn_fbs_table t;
     uint32_t reglist;
-    int ret = rknn_fbs_vec_table(tasks, i, &t);
+    int ret = read_task_head(tasks, node, i, &t, out);
 
-    if (fmt_is_error(ret))
-        return fmt_elem_error("task table of node", node, tasks, ret);
-    if ((ret = task_u32(&t, V4_TASK_REGLIST, UINT32_MAX, &reglist, node,
+    if (ret != RKNN_SUCC ||
+        (ret = task_u32(&t, V4_TASK_REGLIST, UINT32_MAX, &reglist, node,
                         "register list (task slot 0)")) != RKNN_SUCC ||
-        (ret = task_u32(&t, V4_TASK_LUT, V4_NO_LUT, &out->lut, node, "LUT (task slot 1)")) !=
-            RKNN_SUCC ||
         (ret = task_u32(&t, V4_TASK_ENABLE, 0, &out->enable, node, "unit enable (task slot 3)")) !=
             RKNN_SUCC)
         return ret;
@@ -92,31 +136,55 @@ FMT_API int fmt_v4_task_tables(const rknn_model_view *v, uint32_t node, rknn_fbs
                                   "task tables (slot 6)");
 }
 
-/* A node whose first task names a LUT gets one added task before it that
- * loads the LUT (as a v6 file has): each node then runs correctly as a step
- * of its own, whatever ran before. Later tasks may only name the same LUT
- * (checked by walk_node, model_v4.c): they write only the registers that change, so a
- * load between them would leave the DPU set up for the load. */
-FMT_API int fmt_v4_needs_lut_load(uint32_t task_in_node, const v4_task *t)
+/* A node whose first task on a core names a LUT gets one added task before
+ * it that loads the LUT (as a v6 file has): each node then runs correctly as
+ * a step of its own, whatever ran before. Later tasks may only name the
+ * same LUT (checked by walk_node, model_v4.c): they write only the
+ * registers that change, so a load between them would leave the DPU set up
+ * for the load. */
+FMT_API int fmt_v4_needs_lut_load(int first_in_slot, const v4_task *t)
 {
-    return task_in_node == 0 && t->lut != V4_NO_LUT;
+    return first_in_slot && t->lut != V4_NO_LUT;
 }
 
-FMT_API int fmt_v4_node_task_count(const rknn_model_view *v, uint32_t node, uint32_t *count)
+/* Every core configuration up to the largest must run the node: a
+ * configuration without its tasks would skip it. */
+static int check_configurations(const uint32_t *counts, uint32_t max_cores, uint32_t node)
+{
+    for (uint32_t n = 1; n <= max_cores; n++) {
+        uint32_t sum = 0;
+        for (uint32_t c = 0; c < n; c++)
+            sum += counts[n * (n - 1) / 2 + c];
+        if (sum == 0) {
+            HAL_LOG_ERR("rknn model: node %lu has tasks for %lu cores but none for %lu "
+                        "(task slot 8)",
+                        (unsigned long)node, (unsigned long)max_cores, (unsigned long)n);
+            return RKNN_ERR_MODEL_INVALID;
+        }
+    }
+    return RKNN_SUCC;
+}
+
+FMT_API int fmt_v4_node_task_count(const rknn_model_view *v, uint32_t node, uint32_t *counts,
+                                   uint32_t *n_slots)
 {
     rknn_fbs_vector tasks;
-    rknn_fbs_table t;
-    v4_task first = {V4_NO_LUT, 0, 0, NULL, 0};
+    uint32_t max_cores = 0, seen = 0; /* seen: bit per slot with a task so far */
     int ret = fmt_v4_task_tables(v, node, &tasks);
 
-    *count = 0;
-    if (ret != RKNN_SUCC || tasks.count == 0)
-        return ret;
-    ret = rknn_fbs_vec_table(&tasks, 0, &t);
-    if (fmt_is_error(ret))
-        return fmt_elem_error("task table of node", node, &tasks, ret);
-    ret = task_u32(&t, V4_TASK_LUT, V4_NO_LUT, &first.lut, node, "LUT (task slot 1)");
-    *count = tasks.count + (uint32_t)fmt_v4_needs_lut_load(0, &first);
+    *n_slots = 0;
+    for (uint32_t i = 0; ret == RKNN_SUCC && i < tasks.count; i++) {
+        rknn_fbs_table t;
+        v4_task head;
+        if ((ret = read_task_head(&tasks, node, i, &t, &head)) != RKNN_SUCC)
+            break;
+        counts[head.slot] += 1u + (uint32_t)fmt_v4_needs_lut_load(!(seen >> head.slot & 1u), &head);
+        seen |= 1u << head.slot;
+        max_cores = head.n_cores > max_cores ? head.n_cores : max_cores;
+    }
+    if (ret == RKNN_SUCC && max_cores > 0 &&
+        (ret = check_configurations(counts, max_cores, node)) == RKNN_SUCC)
+        *n_slots = max_cores * (max_cores + 1) / 2;
     return ret;
 }
 
@@ -182,11 +250,13 @@ FMT_API int fmt_v4_reloc(const rknn_model_view *v, uint32_t i, rknn_model_reloc_
 
 #else /* meson option container_v4=false: no container-4 view is ever parsed */
 
-FMT_API int fmt_v4_node_task_count(const rknn_model_view *v, uint32_t node, uint32_t *count)
+FMT_API int fmt_v4_node_task_count(const rknn_model_view *v, uint32_t node, uint32_t *counts,
+                                   uint32_t *n_slots)
 {
     (void)v;
     (void)node;
-    *count = 0;
+    (void)counts;
+    *n_slots = 0;
     return RKNN_SUCC;
 }
 

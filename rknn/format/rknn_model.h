@@ -32,12 +32,14 @@ extern "C" {
 /* Limits: rknn_limits.h. */
 
 /* The container versions / schema generations this parser reads: 6 / 6
- * (RKNN-Toolkit2 >= 1.6: stream, task records and relocations in the file)
- * and 4 / 1 ("RKNPU lite", toolkit 1.x: per-task register lists, from which
- * rknn_model_lower() builds the same payload; format.md §5.1). */
+ * (RKNN-Toolkit2 >= 1.6: stream, task records and relocations in the file),
+ * and 4 / 1 ("RKNPU lite") and 2 / 1 (toolkit 1.x: per-task register lists,
+ * from which rknn_model_lower() builds the same payload;
+ * format.md §5.1, §5.2). */
 #define RKNN_MODEL_CONTAINER_VERSION 6
 #define RKNN_MODEL_SCHEMA_GENERATION 6
 #define RKNN_MODEL_CONTAINER_V4      4
+#define RKNN_MODEL_CONTAINER_V2      2
 #define RKNN_MODEL_SCHEMA_V4         1
 
 /* Bytes of one task record (struct rknpu_task layout, format.md §4.2) and regcmd word. */
@@ -110,7 +112,7 @@ typedef struct {
     /* ---- container (format.md §2) ---- */
     const uint8_t *file;
     size_t file_size;
-    uint32_t container_version; /* 6 or 4 after a successful parse */
+    uint32_t container_version; /* 6, 4 or 2 after a successful parse */
     size_t header_size;         /* 64 */
     size_t payload_offset;      /* FlatBuffer start in the file */
     size_t payload_size;
@@ -125,7 +127,7 @@ typedef struct {
         rknn_fbs_buf fb; /* the payload */
         rknn_fbs_table model;
         rknn_fbs_table graph;    /* graph 0 */
-        rknn_fbs_vector blobs;   /* Model slot 20 (container 4: slot 4): [Blob] */
+        rknn_fbs_vector blobs;   /* Model slot 20 (containers 4, 2: slot 4): [Blob] */
         rknn_fbs_vector tensors; /* Graph slot 0: [Tensor] */
         rknn_fbs_vector nodes;   /* Graph slot 1: [Node] */
         rknn_fbs_vector inputs;  /* Graph slot 2: [int] tensor indices */
@@ -135,7 +137,7 @@ typedef struct {
     } fbs;
 
     /* ---- Model (root table, format.md §3.1) ---- */
-    int32_t schema_generation;          /* slot 0: 6 (container 6) or 1 (container 4) */
+    int32_t schema_generation;          /* slot 0: 6 (container 6) or 1 (containers 4, 2) */
     uint32_t compiler_code;             /* slot 6, MMmmpp (10602 = 1.6.2) */
     rknn_model_string npu_family;       /* slot 1: "RKNPU v2", "RKNPU lite", ... */
     rknn_model_string generator;        /* slot 3: Python-literal dict */
@@ -175,8 +177,8 @@ typedef struct {
     /* Activation arena: max(offset + size) over input/output/internal tensors. */
     uint64_t arena_size;
 
-    /* ---- container 4 (format.md §5.1): the file has no stream, records or
-     *      relocations. The parse counts what rknn_model_lower() will build
+    /* ---- containers 4 and 2 (format.md §5.1, §5.2): the file has no
+     *      stream, records or relocations. The parse counts what rknn_model_lower() will build
      *      (n_tasks, regcmd_size, n_reloc_entries, the groups); regcmd,
      *      task_data and the relocations exist once `lowered` is set. ---- */
     const uint8_t *lowered; /* the built payload; NULL before (and for container 6) */
@@ -305,7 +307,7 @@ int rknn_model_parse(const void *data, size_t size, rknn_model_view *out);
  * own copy of the caller's model): O(1), no re-parse. */
 void rknn_model_rebase(rknn_model_view *view, const void *copy);
 
-/* Container 4 (format.md §5.1): build, from the per-task register lists, the
+/* Containers 4 and 2 (format.md §5.1, §5.2): build, from the per-task register lists, the
  * execution payload a container-6 file carries -- the command stream (block
  * targets, PC tails, links as stream offsets, address registers holding
  * offsets into their tensors), the task records and one relocation table
@@ -397,7 +399,7 @@ typedef struct {
     uint32_t step_memo_bytes;  /* a step per node, remembered (the runtime's: rknn_steps.c) */
     uint32_t input_home_bytes; /* own buffers of inputs whose arena bytes other tensors reuse */
     uint32_t image_bytes;      /* the runtime's copy of the model file (default mode) */
-    uint32_t lowered_bytes;    /* container 4: the payload rknn_model_lower() builds */
+    uint32_t lowered_bytes;    /* containers 4, 2: the payload rknn_model_lower() builds */
     uint8_t blobs_aligned;     /* every weight blob is 64-byte aligned in the file */
 } rknn_mem_plan;
 

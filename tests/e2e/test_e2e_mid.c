@@ -1,9 +1,10 @@
 /*
  * test_e2e_mid - the vendor multiple_input_demo models (RK3588 and RK3566
- * builds) through the unmodified rknn_* API on the virtual NPU, the way the
- * vendor demo uses them, against a float evaluation of the source ONNX model
- * (tests/tools/onnx_ref.py, numpy): every core mask, the general API and
- * the zero-copy API, injected faults and bad arguments.
+ * builds, and the RK3588 build of toolkit 1.3.4: container 2, compressed
+ * weights, format.md §5.2) through the unmodified rknn_* API on the virtual
+ * NPU, the way the vendor demo uses them, against a float evaluation of the
+ * source ONNX model (tests/tools/onnx_ref.py, numpy): every core mask, the
+ * general API and the zero-copy API, injected faults and bad arguments.
  *
  * Usage: test_e2e_mid MODELS_DIR REFERENCE_FILE
  *   REFERENCE_FILE: float32 NCHW [1,8,128,128] of test.onnx on input1.bin /
@@ -140,7 +141,8 @@ static void test_core_masks(const char *file, rknpu_soc_id soc)
             ret = RKNN_SUCC; /* the default: one run on the only core */
         }
         CHECK(ret == RKNN_SUCC);
-        snprintf(label, sizeof label, "%s mask %s", rknpu_soc_name(soc), masks[i].name);
+        snprintf(label, sizeof label, "%s%s mask %s", rknpu_soc_name(soc),
+                 strstr(file, ".v2.") ? " container 2" : "", masks[i].name);
         run_general(ctx, label);
     }
     CHECK(rknn_destroy(ctx) == RKNN_SUCC);
@@ -194,7 +196,9 @@ static void test_zero_copy(const char *file, rknpu_soc_id soc)
         for (uint32_t c = 0; c < OUT_C; c++)
             for (uint32_t p = 0; p < H * W; p++)
                 out_q[c * H * W + p] = nat[((c / c2) * H * W + p) * c2 + c % c2];
-        compare_q(soc == RKNPU_SOC_RK3588 ? "RK3588 zero-copy native" : "RK3566 zero-copy native",
+        compare_q(strstr(file, ".v2.")      ? "RK3588 container 2 zero-copy native"
+                  : soc == RKNPU_SOC_RK3588 ? "RK3588 zero-copy native"
+                                            : "RK3566 zero-copy native",
                   out_q);
     }
     /* The same output bound as float32 NCHW: the runtime converts. */
@@ -204,8 +208,9 @@ static void test_zero_copy(const char *file, rknpu_soc_id soc)
     CHECK(out_f32 && rknn_set_io_mem(ctx, out_f32, &out_attr) == RKNN_SUCC);
     CHECK(rknn_run(ctx, NULL) == RKNN_SUCC);
     if (out_f32)
-        compare_float(soc == RKNPU_SOC_RK3588 ? "RK3588 zero-copy float32 NCHW"
-                                              : "RK3566 zero-copy float32 NCHW",
+        compare_float(strstr(file, ".v2.")      ? "RK3588 container 2 zero-copy float32 NCHW"
+                      : soc == RKNPU_SOC_RK3588 ? "RK3588 zero-copy float32 NCHW"
+                                                : "RK3566 zero-copy float32 NCHW",
                       out_f32->virt_addr);
     for (int i = 0; i < 2; i++)
         CHECK(rknn_destroy_mem(ctx, in_mem[i]) == RKNN_SUCC);
@@ -372,6 +377,32 @@ static uint32_t outside_tolerance(const int8_t *q)
     for (int i = 0; i < OUT_ELEMS; i++)
         n += (uint32_t)(q[i] - expected_q[i] > MAX_STEPS || expected_q[i] - q[i] > MAX_STEPS);
     return n;
+}
+
+/* The container-2 build computes what the v6 build does, bit for bit (the
+ * same network and quantisation; only the weights' encoding differs), on
+ * every core configuration. */
+static void test_v2_equals_v6(void)
+{
+    static int8_t v6_q[OUT_ELEMS];
+    static const rknn_core_mask masks[] = {RKNN_NPU_CORE_0, RKNN_NPU_CORE_0_1, RKNN_NPU_CORE_0_1_2};
+    rknn_context v2, v6;
+
+    test_switch_soc(RKNPU_SOC_RK3588);
+    v2 = load("rk3588_multiple_input_demo.v2.rknn");
+    v6 = load("rk3588_multiple_input_demo.v6.rknn");
+    for (size_t i = 0; i < sizeof masks / sizeof masks[0]; i++) {
+        CHECK(rknn_set_core_mask(v2, masks[i]) == RKNN_SUCC &&
+              rknn_set_core_mask(v6, masks[i]) == RKNN_SUCC);
+        CHECK(set_inputs(v2) == RKNN_SUCC && rknn_run(v2, NULL) == RKNN_SUCC &&
+              get_int8(v2, out_q) == RKNN_SUCC);
+        CHECK(set_inputs(v6) == RKNN_SUCC && rknn_run(v6, NULL) == RKNN_SUCC &&
+              get_int8(v6, v6_q) == RKNN_SUCC);
+        CHECK(memcmp(out_q, v6_q, sizeof v6_q) == 0);
+    }
+    printf("  container 2 = container 6, bit for bit, on 1, 2 and 3 cores\n");
+    CHECK(rknn_destroy(v2) == RKNN_SUCC);
+    CHECK(rknn_destroy(v6) == RKNN_SUCC);
 }
 
 /* Faults end in a clean error, and the next run works. */
@@ -663,6 +694,9 @@ int main(int argc, char **argv)
     test_core_masks("rk3566_multiple_input_demo.v6.rknn", RKNPU_SOC_RK3566);
     test_zero_copy("rk3588_multiple_input_demo.v6.rknn", RKNPU_SOC_RK3588);
     test_zero_copy("rk3566_multiple_input_demo.v6.rknn", RKNPU_SOC_RK3566);
+    test_core_masks("rk3588_multiple_input_demo.v2.rknn", RKNPU_SOC_RK3588);
+    test_zero_copy("rk3588_multiple_input_demo.v2.rknn", RKNPU_SOC_RK3588);
+    test_v2_equals_v6();
     test_non_blocking_and_async();
     test_memory_from_outside();
     test_binding_changes();

@@ -56,6 +56,7 @@ class Model:
         self.tensors = fb.vec_tables(g, ri.G_TENSORS)
         self.nodes = fb.vec_tables(g, ri.G_NODES)
         self.has_relocs = fb.vector(g, ri.G_RELOCS) is not None
+        self.platform = fb.string(self.m, ri.M_RUNTIME) or ""
         self.ri = ri
 
     def tensor(self, i):
@@ -67,10 +68,11 @@ class Model:
         """Entries (zero, regs.def offset, value): RK356x's CORE registers from
         0x300C on sit 4 bytes below the RK3588 offsets regs.def lists (hardware.md §2.4)."""
         raw = self.blobs[self.tensor(i)["blob"]]
+        shift = 4 if self.platform.startswith("rk356") else 0
         out = []
         for o in range(0, len(raw), 8):
             z, reg, value = struct.unpack_from("<HHI", raw, o)
-            out.append((z, reg + 4 if RK356X_CORE_SHIFT_FIRST <= reg < 0x4000 else reg, value))
+            out.append((z, reg + shift if RK356X_CORE_SHIFT_FIRST <= reg < 0x4000 else reg, value))
         return out, len(raw)
 
     def node(self, k):
@@ -88,6 +90,10 @@ def bindings(op, task, node, size):
     tensor index, exact offset or None for anywhere inside the tensor); None
     for an op with no address register."""
     ins, outs = node["ins"], node["outs"]
+    if op == "ConvAdd":  # container 2 (format.md §5.2): a Conv adding input 3 in its DPU
+        return [("CNA_FEATURE_DATA_ADDR", ins[0], None), ("CNA_DCOMP_ADDR0", ins[1], None),
+                ("DPU_RDMA_BS_BASE_ADDR", ins[2], None), ("DPU_DST_BASE_ADDR", outs[0], None),
+                ("DPU_RDMA_SRC_BASE_ADDR", ins[3], None), ("DPU_RDMA_EW_BASE_ADDR", ins[3], None)]
     if op.startswith("Conv"):
         return [("CNA_FEATURE_DATA_ADDR", ins[0], None), ("CNA_DCOMP_ADDR0", ins[1], None),
                 ("DPU_RDMA_BS_BASE_ADDR", ins[2], None), ("DPU_DST_BASE_ADDR", outs[0], None)]

@@ -6,10 +6,10 @@ research inspector shared/tools/rknn_inspect.py (its container parser, its
 FlatBuffer reader and its field map), never from the C parser under test.
 The C test prints the same lines from the C parser and compares the sets.
 
-Container 4 files have no task records or relocations; the C runtime builds
-them (rknn_model_lower). Their expected task and relocation lines come from
-lower_v4() below, written from docs/format.md §5.1 and the addressing rules
-of check_v4_layout.py, not from the C code.
+Container 4 and 2 files have no task records or relocations; the C runtime
+builds them (rknn_model_lower). Their expected task and relocation lines come
+from lower_v4() below, written from docs/format.md §5.1 and §5.2 and the
+addressing rules of check_v4_layout.py, not from the C code.
 
 Usage:
     rknn_expect.py PATH/TO/rknn_inspect.py MODELS_DIR UNSUPPORTED_LIST [OUTPUT]
@@ -165,7 +165,7 @@ def model_lines(ri, path):
     except ValueError:
         put("status invalid")
         return out
-    if c["version"] not in (4, 6):
+    if c["version"] not in (2, 4, 6):
         put("status invalid")
         return out
     put("status ok")
@@ -236,10 +236,8 @@ def model_lines(ri, path):
         put("node %d inputs %s outputs %s"
             % (i, ints(fb.vec_scalars(n, ri.N_INPUTS)), ints(fb.vec_scalars(n, ri.N_OUTPUTS))))
         v = fb.vec_scalars(n, ri.N_TASKS_PER_SLOT) or []
-        if c["version"] == 4:  # its register lists, and a LUT load (lower_v4)
-            tables = fb.vec_tables(n, 6)
-            luts = 1 if tables and fb.fpos(tables[0], 1) is not None else 0
-            v = [len(tables) + luts] if tables else []
+        if c["version"] != 6:  # its register lists, and LUT loads (lower_v4)
+            v = slot_counts(fb, fb.vec_tables(n, 6))
         put("node %d tasks_per_slot %s" % (i, ints(v)))
         if v:
             slots = [a + b for a, b in zip(slots, v)] if slots else list(v)
@@ -253,7 +251,7 @@ def model_lines(ri, path):
         put("norm %d mean %s std %s"
             % (i, floats(fb.vec_scalars(nm, 0, "f")), floats(fb.vec_scalars(nm, 1, "f"))))
 
-    if c["version"] == 4:
+    if c["version"] != 6:
         return out + lower_v4(ri, put, path, names)
     rc = [t for t in tensors if fb.scalar(t, ri.T_KIND, "b") == 9]
     tk = [t for t in tensors if fb.scalar(t, ri.T_KIND, "b") == 10]
@@ -295,38 +293,84 @@ ADDRESS_REGS = {0x1070: "CNA_FEATURE_DATA_ADDR", 0x1110: "CNA_DCOMP_ADDR0",
                 0x5020: "DPU_RDMA_BS_BASE_ADDR", 0x502C: "DPU_RDMA_BN_BASE_ADDR",
                 0x5038: "DPU_RDMA_EW_BASE_ADDR", 0x6070: "PPU_DST_BASE_ADDR",
                 0x701C: "PPU_RDMA_SRC_BASE_ADDR"}
-UNIT_DPU, UNIT_DPU_RDMA, UNIT_PPU = 0x8, 0x10, 0x20  # op-enable bits (hardware.md §1.3)
+UNIT_DPU, UNIT_DPU_RDMA, UNIT_PPU, UNIT_PPU_RDMA = 0x8, 0x10, 0x20, 0x40  # op-enable bits (hardware.md §1.3)
 DPU_DONE, PPU_DONE = 0x300, 0xC00  # interrupt bits of the two groups
 
 
+def task_cores(fb, table):
+    """(core count, core) of a task table: slots 8 and 6, absent = 1 and 0
+    (format.md §5.2)."""
+    n = fb.scalar(table, 8, "I") if fb.fpos(table, 8) is not None else 1
+    return n, fb.scalar(table, 6, "I") if fb.fpos(table, 6) is not None else 0
+
+
+def slot_of(n, core):
+    """The core slot of core `core` of the n-core configuration (format.md §4.2)."""
+    return n * (n - 1) // 2 + core
+
+
+def slot_counts(fb, tables):
+    """A node's tasks per core slot: its tables there, plus a LUT load where
+    the slot's first table names a LUT; [] without tables."""
+    if not tables:
+        return []
+    cores = [task_cores(fb, t) for t in tables]
+    most = max(n for n, _ in cores)
+    counts = [0] * (most * (most + 1) // 2)
+    for t, (n, core) in zip(tables, cores):
+        s = slot_of(n, core)
+        counts[s] += 1 + (1 if counts[s] == 0 and fb.fpos(t, 1) is not None else 0)
+    return counts
+
+
 def lower_v4(ri, put, path, names):
-    """Task records and relocations as format.md §5.1 says the runtime builds
-    them: per node, a LUT-loading task (the LUT tensor's entries, DPU +
-    DPU_RDMA, its source and destination the LUT itself) before the first task
-    when that task names a LUT, then one task per register list; every task
-    16-byte aligned and followed by the 4-word PC tail; the DPU's (else the
-    PPU's) done bits; one relocation table per addressed tensor, in index
-    order, its entries in stream order."""
+    """Task records and relocations as format.md §5.1 and §5.2 say the runtime
+    builds them: core slot by core slot, node by node, a LUT-loading task (the
+    LUT tensor's entries, DPU + DPU_RDMA, its source and destination the LUT
+    itself) before the node's first task of the slot when that task names a
+    LUT, then one task per register list of the slot; every task 16-byte
+    aligned and followed by the 4-word PC tail; the DPU's (else the PPU's)
+    done bits; on RK3588 the lists' CNA and CORE S_POINTER entries left out
+    (the driver writes them); a multi-core PPU-only task reading
+    tempMC11_input and writing tempMC11_output; one relocation table per
+    addressed tensor, in index order, its entries in stream order."""
     model = check_v4_layout.Model(ri, path)
-    tasks, relocs, word = [], {}, 0
-    for k in range(len(model.nodes)):
-        node = model.node(k)
-        for t, meta in enumerate(node["tasks"]):
-            lut = meta[1] if len(meta) > 1 else None
-            if t == 0 and lut is not None:
-                regs, _ = model.reglist(lut)
-                rules = {"DPU_RDMA_SRC_BASE_ADDR": lut, "DPU_DST_BASE_ADDR": lut}
-                word = add_task(tasks, relocs, word, k, UNIT_DPU | UNIT_DPU_RDMA, regs, rules)
-            regs, _ = model.reglist(meta[0])
-            rules = {reg: tensor for reg, tensor, _ in
-                     check_v4_layout.bindings(node["type"], t, node, lambda i: 0) or []}
-            word = add_task(tasks, relocs, word, k, meta[3], regs, rules)
+    fb = model.fb
+    dropped = {0x1004, 0x3004} if model.platform == "rk3588" else set()
+    sync = {reg: names.index(name) for reg, name in (("PPU_RDMA_SRC_BASE_ADDR", b"tempMC11_input"),
+                                                     ("PPU_DST_BASE_ADDR", b"tempMC11_output"))
+            if name in names}
+    tasks, relocs, groups, word = [], {}, [], 0
+    n_slots = max([len(slot_counts(fb, fb.vec_tables(n, 6))) for n in model.nodes] or [0])
+    for s in range(n_slots):
+        first = len(tasks)
+        for k in range(len(model.nodes)):
+            node = model.node(k)
+            tables = fb.vec_tables(model.nodes[k], 6)
+            mine = [(meta, task_cores(fb, t)) for meta, t in zip(node["tasks"], tables)
+                    if slot_of(*task_cores(fb, t)) == s]
+            for t, (meta, (n, _)) in enumerate(mine):
+                lut = meta[1] if len(meta) > 1 else None
+                if t == 0 and lut is not None:
+                    regs, _ = model.reglist(lut)
+                    rules = {"DPU_RDMA_SRC_BASE_ADDR": lut, "DPU_DST_BASE_ADDR": lut}
+                    word = add_task(tasks, relocs, word, k, UNIT_DPU | UNIT_DPU_RDMA, regs,
+                                    rules, dropped)
+                regs, _ = model.reglist(meta[0])
+                if n > 1 and meta[3] == UNIT_PPU | UNIT_PPU_RDMA:
+                    rules = sync
+                else:
+                    rules = {reg: tensor for reg, tensor, _ in
+                             check_v4_layout.bindings(node["type"], t, node, lambda i: 0) or []}
+                word = add_task(tasks, relocs, word, k, meta[3], regs, rules, dropped)
+        groups.append((first, len(tasks) - first))
     put("regcmd %d words %d" % (word * 8, word))
     put("tasks %d" % len(tasks))
     for i, (op, enable, amount, start) in enumerate(tasks):
         put("task %d op %d enable 0x%x int_mask 0x%x amount %d regcmd 0x%x"
             % (i, op, enable, DPU_DONE if enable & UNIT_DPU else PPU_DONE, amount, start * 8))
-    put("task_group 0 first 0 count %d" % len(tasks))
+    for s, (first, count) in enumerate(groups):
+        put("task_group %d first %d count %d" % (s, first, count))
     put("relocs %d" % len(relocs))
     for i, tensor in enumerate(sorted(relocs)):
         put("reloc %d name %s tensor %d entries %d"
@@ -337,8 +381,9 @@ def lower_v4(ri, put, path, names):
     return []
 
 
-def add_task(tasks, relocs, word, node, enable, regs, rules):
+def add_task(tasks, relocs, word, node, enable, regs, rules, dropped):
     """One task at stream word `word`; returns the next task's word."""
+    regs = [r for r in regs if r[1] not in dropped]
     tasks.append((node, enable, len(regs), word))
     for e, (_, reg, value) in enumerate(regs):
         name = ADDRESS_REGS.get(reg)  # reglist() moved RK356x CORE offsets; these are not CORE

@@ -727,10 +727,110 @@ static void check_v4_refusals(const uint8_t *data, size_t size, const rknn_model
     CHECK(op != NULL, "v4: the op type string Split");
     if (op)
         v4_refused(data, size, (size_t)(op - data), splix, sizeof splix - 1,
-                   "op type \"Splix\" in container 4 is not supported");
+                   "op type \"Splix\" on 1 core(s) in a schema-1 container is not supported");
+}
+
+/* The relocations of a view as sorted "tensor register addend" lines: what
+ * the stream addresses, whatever the word indices. */
+static void reloc_facts(const rknn_model_view *v, line_list *out)
+{
+    rknn_model_reloc_info r;
+    uint32_t addend, word;
+    char line[160];
+
+    for (uint32_t i = 0; i < v->n_relocs; i++) {
+        if (rknn_model_reloc(v, i, &r) != RKNN_SUCC)
+            continue;
+        for (uint32_t k = 0; k < r.n_entries; k++)
+            if (rknn_model_reloc_entry(&r, k, &addend, &word) == RKNN_SUCC) {
+                snprintf(line, sizeof line, "%.*s %04x %08lx", (int)r.tensor_name.len,
+                         r.tensor_name.ptr,
+                         (unsigned)(rknn_fbs_le64(v->regcmd + (size_t)word * 8) & 0xffffu),
+                         (unsigned long)addend);
+                list_add(out, line);
+            }
+    }
+    qsort(out->items, out->count, sizeof(char *), cmp_str);
+}
+
+/* The toy model from toolkit 1.3.4 (container 2, RK3588, compressed
+ * weights; format.md §5.2), lowered: the same tasks, groups and relocations
+ * as the v6 build of the network (`v6`) carries in its file. */
+static void check_multiple_input_v2(const rknn_model_view *v, const rknn_model_view *v6)
+{
+    static const rknn_model_task_range want[6] = {{0, 2}, {2, 3}, {5, 3}, {8, 3}, {11, 3}, {14, 3}};
+    rknn_model_task_range g;
+    rknn_model_task_info conv, sync;
+    rknn_model_tensor_info w;
+    line_list a = {0}, b = {0};
+    int same;
+
+    CHECK(v->container_version == 2 && v->schema_generation == 1, "container 2, schema 1");
+    CHECK(v->n_tensors == 29 && v->n_nodes == 5 && v->n_blobs == 30, "counts");
+    CHECK(v->n_tasks == 17 && v->max_cores == 3 && v->n_core_slots == 6, "tasks %lu",
+          (unsigned long)v->n_tasks);
+    for (uint32_t c = 1, s = 0; c <= 3; c++)
+        for (uint32_t k = 0; k < c; k++, s++)
+            CHECK(rknn_model_task_group(v, c, k, &g) == RKNN_SUCC && g.first == want[s].first &&
+                      g.count == want[s].count,
+                  "group %lu: %lu+%lu", (unsigned long)s, (unsigned long)g.first,
+                  (unsigned long)g.count);
+    /* 124 entries less CNA and CORE S_POINTER, which the driver writes */
+    CHECK(rknn_model_task(v, 0, &conv) == RKNN_SUCC && conv.enable_mask == 0x1d &&
+              conv.regcfg_amount == 122 && conv.int_mask == 0x300 && conv.op_idx == 2,
+          "task 0: the 3-channel convolution");
+    CHECK(rknn_model_task(v, 4, &sync) == RKNN_SUCC && sync.enable_mask == 0x60 &&
+              sync.regcfg_amount == 26 && sync.int_mask == 0xc00 && sync.op_idx == 3,
+          "task 4: the 2-core configuration's closing PPU task");
+    CHECK(rknn_model_task_links_to(v, 0, 1) == 1 && rknn_model_task_links_to(v, 1, 2) == 0 &&
+              rknn_model_task_links_to(v, 3, 4) == 1,
+          "one chain per core group");
+    CHECK(rknn_model_tensor(v, 2, &w) == RKNN_SUCC && w.compressed && w.data_size == 1408,
+          "tensor 2: compressed weights, 1408 bytes");
+    reloc_facts(v, &a);
+    reloc_facts(v6, &b);
+    same = a.count == b.count && a.count == 70;
+    for (size_t i = 0; same && i < a.count; i++)
+        same = strcmp(a.items[i], b.items[i]) == 0;
+    CHECK(same, "the v6 file's 70 relocations (tensor, register, addend): %lu built",
+          (unsigned long)a.count);
+    list_free(&a);
+    list_free(&b);
+}
+
+/* What the container-2 checks refuse, each on one entry of the real file:
+ * compressed weights whose stream sizes reach past the weight tensor, or
+ * in a layout not known (format.md §5.2). */
+static void check_v2_refusals(const uint8_t *data, size_t size, const rknn_model_view *v)
+{
+    static const uint8_t big[4] = {0x40, 0, 0, 0}, regnum[4] = {0x55, 0x55, 0x55, 0x15};
+    size_t amount = v4_entry(data, v, RKNN_MODEL_KIND_REGLIST_OLD, 0x117c);
+    size_t num = v4_entry(data, v, RKNN_MODEL_KIND_REGLIST_OLD, 0x1104);
+
+    CHECK(amount && num, "v2: DCOMP_AMOUNT15 and DCOMP_REGNUM entries");
+    if (!amount || !num)
+        return;
+    v4_refused(data, size, amount + 4, big, 4, "compressed weight streams (CNA_DCOMP_AMOUNTn)");
+    v4_refused(data, size, num + 4, regnum, 4, "not the one layout known");
 }
 
 static unsupported_list unsupported;
+
+/* The v2 build of the toy model against its v6 build, read from `dir`. */
+static void check_v2_against_v6(const char *dir, const rknn_model_view *v)
+{
+    char path[4096];
+    size_t size = 0;
+    uint8_t *data;
+    rknn_model_view v6;
+
+    snprintf(path, sizeof path, "%s/rk3588_multiple_input_demo.v6.rknn", dir);
+    data = tool_read_file(path, SIZE_MAX, &size);
+    CHECK(data && rknn_model_parse(data, size, &v6) == RKNN_SUCC, "the v6 build %s", path);
+    if (data && v6.n_relocs)
+        check_multiple_input_v2(v, &v6);
+    free(data);
+}
 
 /* Container 4: build the stream, records and relocations for the SoC the
  * model names (rknn_model_lower), as rknn_init does. */
@@ -800,6 +900,9 @@ static void check_model(const char *dir, const char *name, line_list *out)
         else if (strcmp(name, "rk3566_yolov8n.v4.rknn") == 0) {
             check_yolov8n_v4(&v);
             check_v4_refusals(data, size, &v);
+        } else if (strcmp(name, "rk3588_multiple_input_demo.v2.rknn") == 0) {
+            check_v2_against_v6(dir, &v);
+            check_v2_refusals(data, size, &v);
         } else
             CHECK(0, "%s: a new model: add its hand-typed checks to check_model()", name);
     }
