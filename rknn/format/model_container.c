@@ -45,8 +45,13 @@ static int parse_container(const uint8_t *d, size_t size, rknn_model_view *v)
         return RKNN_ERR_MODEL_INVALID;
     }
     version = rknn_fbs_le64(d + 8);
-    if (version != RKNN_MODEL_CONTAINER_VERSION && version != RKNN_MODEL_CONTAINER_V4 &&
-        version != RKNN_MODEL_CONTAINER_V2) {
+    if (!RKNN_CONTAINER_V4 && fmt_is_schema1(version)) {
+        HAL_LOG_ERR("rknn model: container version %lu is not supported by this build (meson "
+                    "option container_v4=false)",
+                    (unsigned long)version);
+        return RKNN_ERR_MODEL_INVALID;
+    }
+    if (version != RKNN_MODEL_CONTAINER_VERSION && !fmt_is_schema1(version)) {
         log_unsupported_version(version);
         return RKNN_ERR_MODEL_INVALID;
     }

@@ -107,13 +107,19 @@ enum { NORM_MEAN = 0, NORM_STD = 1, NORM_ORDER = 2 }; /* Norm slots (format.md �
 
 #define RELOC_ENTRY_SIZE 8 /* {u32 addend, u32 word_index} */
 
-/* A schema-1 view: container 4 or 2 (format.md §5.1, §5.2), register lists,
+/* A schema-1 container: 4 or 2 (format.md §5.1, §5.2), register lists,
  * payload built by rknn_model_lower. "v4" names this path in the code
  * (model_v4.c, the meson option container_v4): container 2 shares it. */
+static inline int fmt_is_schema1(uint64_t version)
+{
+    return version == RKNN_MODEL_CONTAINER_V4 || version == RKNN_MODEL_CONTAINER_V2;
+}
+
+/* A view of one; never without the option (parse_container refuses them),
+ * so that its branches compile away there. */
 static inline int fmt_is_v4(const rknn_model_view *v)
 {
-    return v->container_version == RKNN_MODEL_CONTAINER_V4 ||
-           v->container_version == RKNN_MODEL_CONTAINER_V2;
+    return RKNN_CONTAINER_V4 && fmt_is_schema1(v->container_version);
 }
 
 /* ---- model_fields.c ---------------------------------------------------- */

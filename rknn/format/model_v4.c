@@ -614,13 +614,12 @@ int rknn_model_lower(rknn_model_view *v, const npu_soc_profile *soc, void *buf, 
     return ret;
 }
 
-#else /* meson option container_v4=false: container-4 files are refused */
+#else /* meson option container_v4=false: container-4 and -2 files are refused */
 
+/* Never called: fmt_is_v4() is 0, parse_container() refuses the versions. */
 FMT_API int fmt_validate_v4(rknn_model_view *v)
 {
-    HAL_LOG_ERR("rknn model: container version %lu is not supported by this build "
-                "(meson option container_v4=false)",
-                (unsigned long)v->container_version);
+    (void)v;
     return RKNN_ERR_MODEL_INVALID;
 }
 int rknn_model_lower(rknn_model_view *v, const npu_soc_profile *soc, void *buf, uint32_t size)

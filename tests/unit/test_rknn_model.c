@@ -587,6 +587,20 @@ static void check_headers(void)
 
 /* ---- driver ------------------------------------------------------------------ */
 
+/* The six task groups of an RK3588 model (1 core; 2 cores c0, c1; 3 cores
+ * c0, c1, c2) are want[0..5]. */
+static void check_rk3588_groups(const rknn_model_view *v, const rknn_model_task_range *want)
+{
+    rknn_model_task_range g;
+
+    for (uint32_t c = 1, s = 0; c <= 3; c++)
+        for (uint32_t k = 0; k < c; k++, s++)
+            CHECK(rknn_model_task_group(v, c, k, &g) == RKNN_SUCC && g.first == want[s].first &&
+                      g.count == want[s].count,
+                  "group %lu: %lu+%lu", (unsigned long)s, (unsigned long)g.first,
+                  (unsigned long)g.count);
+}
+
 /* PP-OCRv4 det (RK3588, toolkit 2.3.0): facts typed from the Python
  * inspector (shared/tools/rknn_inspect.py) and its task table. */
 static void check_ppocrv4_det(const rknn_model_view *v)
@@ -600,12 +614,7 @@ static void check_ppocrv4_det(const rknn_model_view *v)
     CHECK(v->n_tensors == 415 && v->n_nodes == 170 && v->n_tasks == 1614, "counts");
     CHECK(rknn_model_input(v, 0, &idx) == RKNN_SUCC && idx == 236, "input 236");
     CHECK(rknn_model_output(v, 0, &idx) == RKNN_SUCC && idx == 410, "output 410");
-    for (uint32_t c = 1, s = 0; c <= 3; c++)
-        for (uint32_t k = 0; k < c; k++, s++)
-            CHECK(rknn_model_task_group(v, c, k, &g) == RKNN_SUCC && g.first == want[s].first &&
-                      g.count == want[s].count,
-                  "group %lu: %lu+%lu", (unsigned long)s, (unsigned long)g.first,
-                  (unsigned long)g.count);
+    check_rk3588_groups(v, want);
     /* Node 2 (ConvHardSwish): slot-10 counts [7, 8, 0, 8, 0, 0]; on one core
      * its 8 records are tasks 22..29, the first loading the LUT. */
     CHECK(rknn_model_node_tasks(v, 1, 0, 2, &g) == RKNN_SUCC && g.first == 22 && g.count == 8,
@@ -759,7 +768,6 @@ static void reloc_facts(const rknn_model_view *v, line_list *out)
 static void check_multiple_input_v2(const rknn_model_view *v, const rknn_model_view *v6)
 {
     static const rknn_model_task_range want[6] = {{0, 2}, {2, 3}, {5, 3}, {8, 3}, {11, 3}, {14, 3}};
-    rknn_model_task_range g;
     rknn_model_task_info conv, sync;
     rknn_model_tensor_info w;
     line_list a = {0}, b = {0};
@@ -769,12 +777,7 @@ static void check_multiple_input_v2(const rknn_model_view *v, const rknn_model_v
     CHECK(v->n_tensors == 29 && v->n_nodes == 5 && v->n_blobs == 30, "counts");
     CHECK(v->n_tasks == 17 && v->max_cores == 3 && v->n_core_slots == 6, "tasks %lu",
           (unsigned long)v->n_tasks);
-    for (uint32_t c = 1, s = 0; c <= 3; c++)
-        for (uint32_t k = 0; k < c; k++, s++)
-            CHECK(rknn_model_task_group(v, c, k, &g) == RKNN_SUCC && g.first == want[s].first &&
-                      g.count == want[s].count,
-                  "group %lu: %lu+%lu", (unsigned long)s, (unsigned long)g.first,
-                  (unsigned long)g.count);
+    check_rk3588_groups(v, want);
     /* 124 entries less CNA and CORE S_POINTER, which the driver writes */
     CHECK(rknn_model_task(v, 0, &conv) == RKNN_SUCC && conv.enable_mask == 0x1d &&
               conv.regcfg_amount == 122 && conv.int_mask == 0x300 && conv.op_idx == 2,
