@@ -153,12 +153,15 @@ int rknn_tensor_native_attr(const rknn_model_tensor_info *t, uint32_t index, rkn
         a->size = a->n_elems * elem;
     } else if (t->n_native_dims == 5) {
         /* As Rockchip's runtime 1.6.0 answers (compat.md): the element count
-         * of the padded dims, w_stride 0 (the dims say the layout). */
+         * and bytes of the padded dims (the file may reserve more: PP-OCRv4's
+         * output, twice), w_stride 0 (the dims say the layout). */
         a->fmt = RKNN_TENSOR_NC1HWC2;
         a->n_dims = 5;
         for (uint32_t i = 0; i < 5; i++)
             a->dims[i] = (uint32_t)nd[i];
         a->n_elems = elems_of(a);
+        a->size = a->n_elems * elem;
+        a->size_with_stride = a->size;
     } else {
         /* 4-D natives the NPU may hold as NC1HWC2 (fp16 outputs): the vendor
          * answers the NCHW form, which a binding gets converted (rknn_mem.c). */
