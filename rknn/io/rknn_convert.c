@@ -163,23 +163,39 @@ float rknn_f16_to_f32(uint16_t h)
 
 /* ---- values ----------------------------------------------------------------- */
 
-/* round(v / scale) + zp, saturated to int8; rounds half away from zero
- * (clamped before the integer conversion, so no overflow for any float). */
+/* round(v / scale) + zp, saturated to int8; rounds half to even, as
+ * Rockchip's runtime 1.6.0 does (api.md §4). Clamped before the integer
+ * conversion, so no overflow for any float; q - r is exact below 2^23. */
 static int8_t quantise(float v, const rknn_value_map *m)
 {
-    float q = v / m->scale;
+    float q = v / m->scale, f;
+    int32_t r;
 
     if (!(q > -1000.0f)) /* also catches NaN */
         q = -1000.0f;
     if (q > 1000.0f)
         q = 1000.0f;
-    int32_t r = (int32_t)(q < 0 ? q - 0.5f : q + 0.5f) + m->zp;
+    r = (int32_t)q; /* toward zero */
+    f = q - (float)r;
+    if (f > 0.5f || (f == 0.5f && (r & 1)))
+        r++;
+    else if (f < -0.5f || (f == -0.5f && (r & 1)))
+        r--;
+    r += m->zp;
     return (int8_t)(r < -128 ? -128 : r > 127 ? 127 : r);
 }
 
 static float normalised(float v, const rknn_value_map *m, uint32_t c)
 {
     return m->normalise ? (v - m->mean[c % 4]) / m->std[c % 4] : v;
+}
+
+/* The pixel an 8-bit input byte stands for: uint8 is the pixel, int8 the
+ * pixel - 128, as Rockchip's runtime 1.6.0 reads int8 inputs on every
+ * shared model, int8 or float16 (api.md §4). */
+static float pixel_of(rknn_tensor_type t, uint8_t byte)
+{
+    return (float)(t == RKNN_TENSOR_INT8 ? byte ^ 0x80u : byte);
 }
 
 static int is_aligned(const void *p)
@@ -499,19 +515,19 @@ static void build_luts(int8_t (*lut)[256], uint32_t n_luts, rknn_tensor_type fro
 {
     for (uint32_t l = 0; l < n_luts; l++)
         for (int x = 0; x < 256; x++) {
-            float v = from == RKNN_TENSOR_UINT8 ? (float)x : (float)(int8_t)(uint8_t)x;
-            lut[l][x] = (int8_t)(quantise(normalised(v, m, l), m) + m->store_offset);
+            lut[l][x] = (int8_t)(quantise(normalised(pixel_of(from, (uint8_t)x), m, l), m) +
+                                 m->store_offset);
         }
 }
 
 /* code = pixel + zp exactly, for every pixel: scale 1, no normalisation and
- * a zero point that maps the input range onto int8 without saturating. The
- * stored byte is then (pixel byte + zp + store_offset) mod 256. */
+ * the zero point -128 that maps 0..255 onto int8 without saturating. The
+ * stored byte is then (byte + pixel_of's shift + zp + store_offset) mod 256. */
 static int is_byte_shift(rknn_tensor_type from, const rknn_value_map *m, uint8_t *k)
 {
-    if (m->normalise || m->scale != 1.0f || m->zp != (from == RKNN_TENSOR_UINT8 ? -128 : 0))
+    if (m->normalise || m->scale != 1.0f || m->zp != -128)
         return 0;
-    *k = (uint8_t)(m->zp + m->store_offset);
+    *k = (uint8_t)(m->zp + m->store_offset + (from == RKNN_TENSOR_INT8 ? 128 : 0));
     return 1;
 }
 
@@ -573,8 +589,7 @@ static void input_lut_fp16(const rknn_layout *from, const uint8_t *src, const rk
 
     for (uint32_t l = 0; l < n_luts; l++)
         for (int x = 0; x < 256; x++) {
-            float v = from->type == RKNN_TENSOR_UINT8 ? (float)x : (float)(int8_t)(uint8_t)x;
-            lut[l][x] = rknn_f32_to_f16(normalised(v, map, l));
+            lut[l][x] = rknn_f32_to_f16(normalised(pixel_of(from->type, (uint8_t)x), map, l));
         }
     for (uint32_t n = 0; n < from->n; n++)
         for (uint32_t h = 0; h < from->h; h++)
