@@ -6,7 +6,8 @@
  *  - 8-bit NHWC input into the native packed NHWC: rows are contiguous on
  *    both sides. When the quantisation is code = pixel + zero point (scale
  *    1, no normalisation, nothing saturates: the vendor's uint8 models) a
- *    row is a byte-wise add, or a plain copy when the constant is 0;
+ *    row is a plain copy when the constant is 0 (uint8 pixels for the NPU's
+ *    input converter, int8 pixel - 128 as codes), else a byte-wise add;
  *    otherwise one 256-entry table lookup per byte.
  *  - int8 NC1HWC2 output into float32 NCHW (want_float): four positions of
  *    a C2 = 16 or 8 channel atom are transposed in SIMD registers and
@@ -286,46 +287,16 @@ static void copy_row(void *dst, uint64_t di, uint64_t ds, const void *src, uint6
 /* ---- kernels ------------------------------------------------------------------ */
 
 /* d[i] = s[i] + k (mod 256), the whole quantisation of a pixel when the
- * code is pixel + zero point. */
+ * code is pixel + zero point. k is 0 (a copy) on the frequent paths: uint8
+ * pixels the NPU's converter takes as they are (rknn_cvt.c), int8 pixel - 128
+ * as codes; the add is the fallback where the converter cannot be used. */
 static void add_bytes(uint8_t *d, const uint8_t *s, size_t n, uint8_t k)
 {
-    size_t i = 0;
-
     if (k == 0) {
         memcpy(d, s, n);
         return;
     }
-    for (; i < n && !is_aligned(d + i); i++)
-        d[i] = (uint8_t)(s[i] + k);
-#if CONVERT_SSE2
-    {
-        /* x86 loads unaligned sources at full speed: any user buffer */
-        uint8_t *da = __builtin_assume_aligned(d + i, SIMD_ALIGN);
-        const uint8_t *su = s + i;
-        size_t blocks = (n - i) / 32;
-        __m128i vk = _mm_set1_epi8((char)k);
-        for (size_t b = 0; b < blocks; b++, da += 32, su += 32) {
-            _mm_store_si128((__m128i *)da, _mm_add_epi8(_mm_loadu_si128((const __m128i *)su), vk));
-            _mm_store_si128((__m128i *)(da + 16),
-                            _mm_add_epi8(_mm_loadu_si128((const __m128i *)(su + 16)), vk));
-        }
-        i += blocks * 32;
-    }
-#elif CONVERT_NEON
-    /* -mstrict-align turns unaligned NEON loads into byte loads: aligned only */
-    if (is_aligned(s + i)) {
-        uint8_t *da = __builtin_assume_aligned(d + i, SIMD_ALIGN);
-        const uint8_t *sa = __builtin_assume_aligned(s + i, SIMD_ALIGN);
-        size_t blocks = (n - i) / 32;
-        uint8x16_t vk = vdupq_n_u8(k);
-        for (size_t b = 0; b < blocks; b++, da += 32, sa += 32) {
-            vst1q_u8(da, vaddq_u8(vld1q_u8(sa), vk));
-            vst1q_u8(da + 16, vaddq_u8(vld1q_u8(sa + 16), vk));
-        }
-        i += blocks * 32;
-    }
-#endif
-    for (; i < n; i++)
+    for (size_t i = 0; i < n; i++)
         d[i] = (uint8_t)(s[i] + k);
 }
 
@@ -528,6 +499,21 @@ static int is_byte_shift(rknn_tensor_type from, const rknn_value_map *m, uint8_t
     if (m->normalise || m->scale != 1.0f || m->zp != -128)
         return 0;
     *k = (uint8_t)(m->zp + m->store_offset + (from == RKNN_TENSOR_INT8 ? 128 : 0));
+    return 1;
+}
+
+int rknn_convert_pixel_offset(const rknn_value_map *m, int32_t *offset)
+{
+    int8_t lut[MAX_LUTS][256];
+
+    if (!m->quantised)
+        return 0;
+    build_luts(lut, MAX_LUTS, RKNN_TENSOR_UINT8, m);
+    *offset = lut[0][0];
+    for (uint32_t l = 0; l < MAX_LUTS; l++)
+        for (int x = 0; x < 256; x++)
+            if (lut[l][x] != *offset + x)
+                return 0;
     return 1;
 }
 

@@ -39,7 +39,7 @@ typedef struct {
     float scale;           /* affine quantisation of the NPU side (int8) */
     int32_t zp;
     int quantised;        /* NPU side is affine int8 */
-    int32_t store_offset; /* added to the stored int8 code (RK356x input converter: +128) */
+    int32_t store_offset; /* added to the stored int8 code (uint8 pixels for the converter: +128) */
 } rknn_value_map;
 
 /* user -> native: read `src` in layout `from` (any supported user type),
@@ -47,6 +47,11 @@ typedef struct {
  * channel tail of the last surface) is filled with the zero point / 0. */
 int rknn_convert_input(const rknn_layout *from, const void *src, const rknn_layout *to, void *dst,
                        const rknn_value_map *map);
+
+/* 1 when every uint8 pixel p of every channel converts to the code
+ * p + *offset without saturating (the CNA's input converter can then do the
+ * conversion, rknn_cvt.c); 0 otherwise. */
+int rknn_convert_pixel_offset(const rknn_value_map *map, int32_t *offset);
 
 /* native -> user: read `src` (INT8 / FLOAT16 / FLOAT32 / INT32 native) in
  * layout `from`, write `dst` in layout `to` as `to->type` (FLOAT32

@@ -14,6 +14,7 @@
 #include "hal.h"
 #include "rknn_convert.h"
 #include "rknn_ctx.h"
+#include "rknn_cvt.h"
 #include "rknn_io.h"
 #include "rknn_tensor.h"
 #include "rknpu_platform_internal.h"
@@ -125,11 +126,6 @@ void rknn_io_value_map(const rknn_ctx *ctx, uint32_t input, const rknn_model_ten
             m->normalise |= mean != 0.0f || std != 1.0f;
         }
     }
-    /* RK356x: the CNA's input converter subtracts 128 from packed-NHWC int8
-     * inputs (it reads unsigned pixels), so the buffer holds code + 128. */
-    if (input != UINT32_MAX && ctx->soc->feature_atom_bytes == 8 &&
-        native->kind == RKNN_LAYOUT_NHWC && native->type == RKNN_TENSOR_INT8)
-        m->store_offset = 128;
 }
 
 /* ---- rknn_inputs_set ------------------------------------------------------- */
@@ -189,6 +185,7 @@ int rknn_io_plan_inputs(rknn_ctx *ctx)
         plan[i].home = home_size ? home : NULL;
         home += home_size;
         rknn_io_value_map(ctx, i, &t, &plan[i].native, &plan[i].map);
+        rknn_cvt_plan(&plan[i]);
         plan[i].arena_offset = t.arena_offset;
         plan[i].size = t.size;
         plan[i].four_d = t.n_dims == 4;
@@ -196,9 +193,18 @@ int rknn_io_plan_inputs(rknn_ctx *ctx)
     return RKNN_SUCC;
 }
 
+/* uint8 pixels stored as they are: code = pixel - 128, stored + 128. */
+static const rknn_value_map pixels_as_given = {.std = {1.0f, 1.0f, 1.0f, 1.0f},
+                                               .scale = 1.0f,
+                                               .zp = -128,
+                                               .quantised = 1,
+                                               .store_offset = 128};
+
 int rknn_io_set_input(rknn_ctx *ctx, const rknn_input *in)
 {
+    const rknn_value_map *map;
     const rknn_io_plan *plan;
+    int mode = RKNN_CVT_CODES;
     rknn_layout user;
     uint8_t *dst;
     int ret;
@@ -209,6 +215,7 @@ int rknn_io_set_input(rknn_ctx *ctx, const rknn_input *in)
         return RKNN_ERR_INPUT_INVALID;
     }
     plan = &ctx->in_plan[in->index];
+    map = &plan->map;
     dst = rknn_io_buffer(ctx, 1, in->index, plan->arena_offset);
     if (in->pass_through) {
         if (in->size > plan->size) {
@@ -222,9 +229,15 @@ int rknn_io_set_input(rknn_ctx *ctx, const rknn_input *in)
     } else {
         if ((ret = user_input_layout(in, plan, &user)) != RKNN_SUCC)
             return ret;
-        if (rknn_convert_input(&user, in->buf, &plan->native, dst, &plan->map) != 0)
+        if (in->type == RKNN_TENSOR_UINT8 && plan->cvt_pixels && plan->cvt_checked) {
+            map = &pixels_as_given; /* the NPU's converter subtracts (rknn_cvt.c) */
+            mode = RKNN_CVT_PIXELS;
+        }
+        if (rknn_convert_input(&user, in->buf, &plan->native, dst, map) != 0)
             return RKNN_ERR_INPUT_INVALID;
     }
+    if ((ret = rknn_cvt_select(ctx, in->index, mode)) != RKNN_SUCC)
+        return ret;
     if (!(ctx->flags & RKNN_FLAG_DISABLE_FLUSH_INPUT_MEM_CACHE))
         rknpu_hook_cache_clean(dst, plan->size);
     ctx->inputs_set |= 1u << in->index;

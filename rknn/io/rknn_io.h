@@ -24,9 +24,13 @@ typedef struct rknn_io_plan_s {
     rknn_layout native;
     rknn_value_map map;
     uint32_t arena_offset;
-    uint32_t size;  /* native bytes */
-    uint8_t four_d; /* the model's shape is 4-D */
-    uint8_t *home;  /* own buffer (rknn_model_input_home_size), or NULL: the arena */
+    uint32_t size;       /* native bytes */
+    uint8_t four_d;      /* the model's shape is 4-D */
+    uint8_t cvt;         /* RKNN_CVT_*: the converter program in force (rknn_cvt.c) */
+    uint8_t cvt_pixels;  /* uint8 pixels may go to the NPU as they are */
+    uint8_t cvt_checked; /* the relocated stream was checked (rknn_cvt.c) */
+    int8_t cvt_offset;   /* the code of pixel 0 then (rknn_convert_pixel_offset) */
+    uint8_t *home;       /* own buffer (rknn_model_input_home_size), or NULL: the arena */
 } rknn_io_plan;
 
 /* Plan every input's conversion into a carve-out block (ctx->in_plan), so

@@ -13,6 +13,7 @@
 
 #include "hal.h"
 #include "rknn_ctx.h"
+#include "rknn_cvt.h"
 #include "rknn_io.h"
 #include "rknn_mem.h"
 #include "rknn_run.h"
@@ -338,6 +339,9 @@ static int bind_io(rknn_ctx *ctx, rknn_tensor_mem *mem, const rknn_tensor_attr *
     *(is_input ? &ctx->in_bind[index] : &ctx->out_bind[index]) = nb;
     if (is_input)
         ctx->inputs_set |= 1u << index;
+    /* the NPU reads int8 codes from a native binding (rknn_cvt.c) */
+    if (is_input && nb.native && (ret = rknn_cvt_select(ctx, index, RKNN_CVT_CODES)) != RKNN_SUCC)
+        return ret;
     /* Before weights and internal memory are bound, relocation applies it. */
     return ctx->relocated ? apply_binding(ctx, is_input, index) : RKNN_SUCC;
 }
@@ -373,7 +377,10 @@ int rknn_mem_relocate_when_complete(rknn_ctx *ctx)
     if ((!ctx->store->dma && ctx->plan.weight_bytes) || !ctx->arena)
         return RKNN_SUCC;
     ret = rknn_loader_relocate(ctx);
-    return ret == RKNN_SUCC ? rknn_mem_apply_bindings(ctx) : ret;
+    if (ret == RKNN_SUCC)
+        ret = rknn_mem_apply_bindings(ctx);
+    /* the fresh copy has the file's converter words again */
+    return ret == RKNN_SUCC ? rknn_cvt_apply_all(ctx) : ret;
 }
 
 static int check_outside_mem(const rknn_ctx *ctx, const rknn_tensor_mem *mem, uint32_t need,

@@ -175,15 +175,16 @@ static void test_zero_copy(const char *file, rknpu_soc_id soc)
     if (!ok)
         return;
     for (uint32_t i = 0; i < 2; i++) {
-        /* packed NHWC with the row stride the NPU reads; RK3588 takes int8
-         * (x - 128), RK3566's input converter takes the raw pixel */
+        /* packed NHWC with the row stride the NPU reads, int8 codes x - 128
+         * on both SoCs (a native binding switches the input converter off
+         * as Rockchip's runtime does, api.md §4.1) */
         uint32_t c = in_attr[i].dims[3], ws = in_attr[i].w_stride;
         uint8_t *dst = in_mem[i]->virt_addr;
         for (uint32_t y = 0; y < H; y++)
             for (uint32_t x = 0; x < W; x++)
                 for (uint32_t k = 0; k < c; k++) {
                     uint8_t px = images[i][(y * W + x) * c + k];
-                    dst[(y * ws + x) * c + k] = soc == RKNPU_SOC_RK3588 ? (uint8_t)(px - 128) : px;
+                    dst[(y * ws + x) * c + k] = (uint8_t)(px - 128);
                 }
         CHECK(rknn_set_io_mem(ctx, in_mem[i], &in_attr[i]) == RKNN_SUCC);
     }

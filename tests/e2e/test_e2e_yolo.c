@@ -10,7 +10,9 @@
  *    000000000285, 11 stop sign on 000000000724; the pictures, letterboxed
  *    to 640x640 by Pillow at build time, are the test's reference);
  *  - the zero-copy API (rknn_create_mem, rknn_set_io_mem with the native
- *    attributes): the same int8 values, read back from NC1HWC2;
+ *    attributes): the same int8 values, read back from NC1HWC2, with the
+ *    input bound as uint8 pixels and bound with its native attribute
+ *    (int8 codes pixel - 128, as Rockchip's runtime reads them: api.md §4.1);
  *  - rknn_dup_context (the copy shares the built stream): the same outputs;
  *  - RKNN_FLAG_MODEL_BUFFER_ZERO_COPY with the file in the carve-out: the
  *    same outputs, and the file's bytes unchanged after runs (the LUT loads
@@ -24,7 +26,7 @@
  * 640x640x3). A missing file fails, naming it. Under ASan+UBSan
  * (RKNPU_TEST_REDUCED, scripts/run-host-sanitize.sh: an inference there
  * takes about a minute) every path still runs once, without the repeats
- * (5 inferences instead of 9); the unsanitised build runs them all.
+ * (6 inferences instead of 10); the unsanitised build runs them all.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -104,8 +106,10 @@ static int best_class(rknn_context ctx, int8_t out[N_OUT][MAX_OUT], float *score
     return best;
 }
 
-/* Zero-copy API with the native attributes; outputs back to NCHW int8. */
-static int run_zero_copy(rknn_context ctx, const uint8_t *pic, int8_t out[N_OUT][MAX_OUT])
+/* Zero-copy API with the native attributes, the input's too (native: int8
+ * codes pixel - 128) or as uint8 pixels; outputs back to NCHW int8. */
+static int run_zero_copy(rknn_context ctx, const uint8_t *pic, int native,
+                         int8_t out[N_OUT][MAX_OUT])
 {
     rknn_tensor_attr in_a, out_a[N_OUT];
     rknn_tensor_mem *in, *mem[N_OUT] = {0};
@@ -113,12 +117,15 @@ static int run_zero_copy(rknn_context ctx, const uint8_t *pic, int8_t out[N_OUT]
 
     if (query(ctx, RKNN_QUERY_NATIVE_INPUT_ATTR, 0, &in_a) != RKNN_SUCC)
         return -1;
-    in_a.type = RKNN_TENSOR_UINT8;
-    in_a.fmt = RKNN_TENSOR_NHWC;
+    if (!native) {
+        in_a.type = RKNN_TENSOR_UINT8;
+        in_a.fmt = RKNN_TENSOR_NHWC;
+    }
     in = rknn_create_mem(ctx, in_a.size_with_stride);
     if (!in || !CHECK(in_a.w_stride == 0 || in_a.w_stride == SIDE))
         goto done;
-    memcpy(in->virt_addr, pic, IN_BYTES);
+    for (uint32_t i = 0; i < IN_BYTES; i++)
+        ((uint8_t *)in->virt_addr)[i] = (uint8_t)(native ? pic[i] - 128 : pic[i]);
     if (rknn_set_io_mem(ctx, in, &in_a) != RKNN_SUCC)
         goto done;
     for (uint32_t i = 0; i < N_OUT; i++) {
@@ -231,8 +238,9 @@ int main(int argc, char **argv)
             CHECK(run_general(ctx, pics[p], scratch) == 0 &&
                   same_outputs(ctx, outputs[p], scratch));
     }
-    printf("zero-copy API:\n");
-    CHECK(run_zero_copy(ctx, pics[0], scratch) == 0 && same_outputs(ctx, outputs[0], scratch));
+    printf("zero-copy API, input bound as uint8 and with its native attribute:\n");
+    CHECK(run_zero_copy(ctx, pics[0], 0, scratch) == 0 && same_outputs(ctx, outputs[0], scratch));
+    CHECK(run_zero_copy(ctx, pics[0], 1, scratch) == 0 && same_outputs(ctx, outputs[0], scratch));
 
     printf("rknn_dup_context:\n");
     if (CHECK(rknn_dup_context(&ctx, &dup) == RKNN_SUCC)) {

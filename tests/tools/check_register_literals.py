@@ -13,13 +13,14 @@ import os
 import re
 import sys
 
-# Writers (builder, self-test, driver) and the virtual NPU's unit decoders.
+# Writers (builder, self-test, driver, the runtime's input converter words) and
+# the virtual NPU's unit decoders.
 # Not checked: npu/model/vnpu.c decodes MMIO addresses (block pages of the
 # offset, not fields of a value) and npu/model/vnpu_fp.h is fp16 arithmetic.
 CHECKED = ["npu/npu_builder.c", "npu/npu_builder_dpu.c", "npu/npu_driver.c", "rknn/platform/rknpu_selftest.c",
            "npu/model/vnpu_cna.c", "npu/model/vnpu_cvt.c", "npu/model/vnpu_dcomp.c",
            "npu/model/vnpu_dpu.c", "npu/model/vnpu_dpu_path.c", "npu/model/vnpu_dpu_fly.c",
-           "npu/model/vnpu_dpu_unpool.c", "npu/model/vnpu_ppu.c"]
+           "npu/model/vnpu_dpu_unpool.c", "npu/model/vnpu_ppu.c", "rknn/io/rknn_cvt.c"]
 
 ALLOWED = [
     # (file, regular expression, reason)

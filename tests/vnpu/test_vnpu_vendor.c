@@ -17,8 +17,9 @@
  *  - dual_residual (fp16): both NPU convolutions are identity relayouts, so
  *    New_input_k channel c = fp16(input_k channel c), padded channels 0.
  * Inputs: RK3588 int8 buffers hold x - 128 (the runtime shifts; CVT_CON0
- * bypass); RK3566 buffers hold raw uint8 (the model's default reading (A)
- * of vnpu.md §5.3: the stream's converter subtracts 128). Packed-NHWC
+ * bypass); RK3566 buffers hold raw uint8 with the runtime's pixel program
+ * selected, which must be the stream's own words (the model's default
+ * reading (A) of vnpu.md §5.3: the converter subtracts 128). Packed-NHWC
  * row pitch: align(W * elem, 16) * C bytes on RK3588, align(W * elem, 8) * C
  * on RK3566 (vnpu.md §5.1).
  *
@@ -32,6 +33,7 @@
 #include "npu_regs.h"
 #include "rknn_api.h"
 #include "rknn_ctx.h"
+#include "rknn_cvt.h"
 #include "rknn_io.h"
 #include "rknpu_bm.h"
 #include "test_files.h"
@@ -301,16 +303,39 @@ static void test_mid_rk3588(void)
     CHECK(rknn_destroy(h) == RKNN_SUCC);
 }
 
+/* CNA CVT_CON0..4 words of the relocated stream that differ from the file's;
+ * *seen counts them all. */
+static uint32_t cvt_words_changed(const rknn_ctx *ctx, uint32_t *seen)
+{
+    uint32_t changed = 0;
+
+    *seen = 0;
+    for (uint32_t i = 0; i < ctx->model.n_regcmd_words; i++) {
+        uint64_t a = rknn_model_le64(ctx->model.regcmd + 8u * i);
+        uint64_t b = rknn_model_le64(ctx->regcmd + 8u * i);
+        if (npu_regcmd_target(a) != NPU_TARGET_CNA || npu_regcmd_reg(a) < NPU_CNA_CVT_CON0 ||
+            npu_regcmd_reg(a) > NPU_CNA_CVT_CON4)
+            continue;
+        ++*seen;
+        changed += a != b;
+    }
+    return changed;
+}
+
 static void test_mid_rk3566(void)
 {
     rknn_context h = 0;
     rknn_ctx *ctx = open_model("rk3566_multiple_input_demo.v6.rknn", RKNPU_SOC_RK3566, &h);
     rknn_model_tensor_info ti;
     const uint8_t *fp;
-    uint32_t bad = 0;
+    uint32_t bad = 0, seen;
 
     if (!ctx)
         return;
+    for (uint32_t i = 0; i < 2; i++)
+        CHECK(rknn_cvt_select(ctx, i, RKNN_CVT_PIXELS) == RKNN_SUCC);
+    CHECK_EQ_U(cvt_words_changed(ctx, &seen), 0);
+    CHECK(seen >= 10); /* two tasks read the inputs */
     write_mid_inputs(ctx, 1);
     clear_output(ctx, "8");
     clear_output(ctx, "8_exSecondary");
