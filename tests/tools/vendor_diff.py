@@ -437,8 +437,10 @@ def compare_submissions(t, model, case, lo, lv, regs):
 
 def input_addresses(job, relocs, regs, n_inputs):
     """Where each input is read: from the model's relocation table (the record
-    and word an input tensor's address is patched into), else, for one input,
-    the first CNA feature address of the job."""
+    and word an input tensor's address is patched into, when that word is a
+    CNA feature address in this job: a runtime that cuts the model into other
+    tasks, as the vendor's does YOLOv8n, has other words there), else, for
+    one input, the first CNA feature address of the job."""
     found = {}
     words = {}
     for s in job["slices"]:
@@ -446,7 +448,7 @@ def input_addresses(job, relocs, regs, n_inputs):
             words[tsk["i"]] = tsk.get("words") or []
     for i, (record, word) in (relocs or {}).items():
         w = words.get(record, [])
-        if word < len(w):
+        if word < len(w) and word_fields(w[word])[2] == regs["feature"]:
             found[i] = word_fields(w[word])[1]
     if not found and n_inputs == 1:
         for s in job["slices"]:
