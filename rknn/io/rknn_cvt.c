@@ -25,9 +25,16 @@
 #define CVT_TRUNC 14u    /* Rockchip's: the scale's unit is 2^14 */
 #define CVT_ONE   16384u /* 2^CVT_TRUNC: scale 1.0 */
 
-/* CVT_CON0, CVT_CON1..4 (one per channel slot), CVT_CON5: rknn_cvt_words order. */
-static const uint16_t cvt_regs[6] = {NPU_CNA_CVT_CON0, NPU_CNA_CVT_CON1, NPU_CNA_CVT_CON2,
-                                     NPU_CNA_CVT_CON3, NPU_CNA_CVT_CON4, NPU_CNA_CVT_CON5};
+/* A CNA register's place in rknn_cvt_words (CVT_CON0, CVT_CON1..4 one per
+ * channel slot, CVT_CON5), or 6 for any other register. */
+static uint32_t place_of(uint32_t reg)
+{
+    if (reg == NPU_CNA_CVT_CON5)
+        return 5;
+    if (reg < NPU_CNA_CVT_CON0 || reg > NPU_CNA_CVT_CON4 || reg % 4u)
+        return 6;
+    return (reg - NPU_CNA_CVT_CON0) / 4u;
+}
 
 static uint32_t trunc_of(uint32_t slot)
 {
@@ -91,14 +98,13 @@ static int program_task(uint64_t *words, uint32_t first, uint32_t end, const rkn
     uint32_t found = 0;
 
     for (uint32_t i = first; i < end; i++) {
-        uint32_t r = 0;
-        while (r < 6 && npu_regcmd_reg(words[i]) != cvt_regs[r])
-            r++;
+        uint16_t reg = npu_regcmd_reg(words[i]);
+        uint32_t r = place_of(reg);
         if (r == 6 || npu_regcmd_target(words[i]) != NPU_TARGET_CNA)
             continue;
         found += r < 5;
         if (w)
-            words[i] = npu_regcmd_make(NPU_TARGET_CNA, cvt_regs[r], w->con[r]);
+            words[i] = npu_regcmd_make(NPU_TARGET_CNA, reg, w->con[r]);
     }
     if (w)
         rknpu_hook_cache_clean(words + first, (size_t)(end - first) * sizeof *words);
