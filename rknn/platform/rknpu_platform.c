@@ -159,7 +159,8 @@ const npu_soc_profile *rknpu_platform_profile(void)
     return profile;
 }
 
-int rknpu_carve_alloc(size_t size, size_t align, void **out, const char *what)
+/* (the name in parentheses: not the log_strings=false macro) */
+int(rknpu_carve_alloc)(size_t size, size_t align, void **out, const char *what)
 {
     mem_status s = profile ? mem_carveout_alloc(&carveout, size, align, out) : MEM_ERR_PARAM;
 

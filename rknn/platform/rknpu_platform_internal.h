@@ -5,6 +5,7 @@
 #ifndef RKNPU_PLATFORM_INTERNAL_H
 #define RKNPU_PLATFORM_INTERNAL_H
 
+#include "hal.h"
 #include "mem.h"
 #include "npu_soc.h"
 #include "rknpu_bm.h"
@@ -26,5 +27,10 @@ int rknpu_platform_in_carveout(const void *p, size_t size);
 /* One carve-out allocation; a refusal is logged with `what` and mapped to
  * the vendor code (RKNN_ERR_MALLOC_FAIL when out of space). */
 int rknpu_carve_alloc(size_t size, size_t align, void **out, const char *what);
+#if !HAL_LOG_STRINGS
+/* Without log strings `what` is never printed: its text stays out of the
+ * image, as the HAL_LOG_* formats do (log_strings=false). */
+#define rknpu_carve_alloc(size, align, out, what) rknpu_carve_alloc(size, align, out, NULL)
+#endif
 
 #endif
