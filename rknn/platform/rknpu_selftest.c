@@ -188,40 +188,45 @@ static uint32_t dma(const void *p)
     return (uint32_t)rknpu_hook_virt_to_phys(p);
 }
 
-static void describe(npu_conv_desc *c, const st_layer *l, uint32_t in, uint32_t w, uint32_t b,
-                     uint32_t out, const npu_soc_profile *soc)
+/* One layer's convolution task, reading `in` and writing `out`. noinline:
+ * built for both layers, one copy of the descriptor code (footprint). */
+__attribute__((noinline)) static void build_layer(npu_task_words *t, const npu_soc_profile *soc,
+                                                  const st_layer *l, const uint8_t *in,
+                                                  const uint8_t *w, const uint8_t *b,
+                                                  const uint8_t *out)
 {
     int rk356x = npu_soc_is_rk356x(soc);
+    npu_conv_desc c;
 
-    npu_conv_defaults(c);
-    c->hin = c->hout = ST_H;
-    c->win = c->wout = ST_W;
-    c->cin = c->cin_real = l->cin;
-    c->nker = c->kout = l->kout;
-    c->kh = c->kw = l->k;
-    c->pt = c->pl = l->pad;
-    c->in_addr = in;
-    c->w_addr = w;
-    c->out_addr = out;
-    c->out_surf = ST_H * ST_W * soc->feature_atom_bytes;
-    c->pad_value = (uint32_t)ST_PAD_VALUE;
-    c->out_prec = 0; /* int8 */
+    npu_conv_defaults(&c);
+    c.hin = c.hout = ST_H;
+    c.win = c.wout = ST_W;
+    c.cin = c.cin_real = l->cin;
+    c.nker = c.kout = l->kout;
+    c.kh = c.kw = l->k;
+    c.pt = c.pl = l->pad;
+    c.in_addr = dma(in);
+    c.w_addr = dma(w);
+    c.out_addr = dma(out);
+    c.out_surf = ST_H * ST_W * soc->feature_atom_bytes;
+    c.pad_value = (uint32_t)ST_PAD_VALUE;
+    c.out_prec = 0; /* int8 */
     /* bias: ALU add from a stream of int32 per channel; MUL and ReLU bypassed */
-    c->bs_cfg = (rk356x ? NPU_DPU_BS_CFG_RK356X_BS_ALU_ALGO(ALU_ADD)
-                        : NPU_DPU_BS_CFG_BS_ALU_ALGO(ALU_ADD)) |
-                NPU_DPU_BS_CFG_BS_ALU_SRC(1) | NPU_DPU_BS_CFG_BS_MUL_BYPASS(1) |
-                NPU_DPU_BS_CFG_BS_RELU_BYPASS(1);
-    c->brdma_use = 1;
-    c->bs_addr = b;
-    c->oc_scale = l->scale;
-    c->oc_shift = l->shift; /* CVT_ROUND 0: round half to even */
-    c->oc_offset = (uint32_t)l->offset;
+    c.bs_cfg = (rk356x ? NPU_DPU_BS_CFG_RK356X_BS_ALU_ALGO(ALU_ADD)
+                       : NPU_DPU_BS_CFG_BS_ALU_ALGO(ALU_ADD)) |
+               NPU_DPU_BS_CFG_BS_ALU_SRC(1) | NPU_DPU_BS_CFG_BS_MUL_BYPASS(1) |
+               NPU_DPU_BS_CFG_BS_RELU_BYPASS(1);
+    c.brdma_use = 1;
+    c.bs_addr = dma(b);
+    c.oc_scale = l->scale;
+    c.oc_shift = l->shift; /* CVT_ROUND 0: round half to even */
+    c.oc_offset = (uint32_t)l->offset;
+    npu_build_conv(t, soc, &c);
 }
 
 static int build(const npu_soc_profile *soc, const st_buffers *b, st_data *st, uint8_t *records)
 {
     npu_task_words *tasks = st->tasks;
-    npu_conv_desc c;
     uint32_t group = soc->feature_atom_bytes == 8 ? 16u : 32u; /* int8 kernel group */
 
     to_native(st->x, ST_CIN, soc->feature_atom_bytes, b->in);
@@ -231,10 +236,8 @@ static int build(const npu_soc_profile *soc, const st_buffers *b, st_data *st, u
         put32(b->b1 + 4 * k, st->b1[k]);
     for (uint32_t k = 0; k < ST_OUT; k++)
         put32(b->b2 + 4 * k, st->b2[k]);
-    describe(&c, &layers[0], dma(b->in), dma(b->w1), dma(b->b1), dma(b->mid), soc);
-    npu_build_conv(&tasks[0], soc, &c);
-    describe(&c, &layers[1], dma(b->mid), dma(b->w2), dma(b->b2), dma(b->out), soc);
-    npu_build_conv(&tasks[1], soc, &c);
+    build_layer(&tasks[0], soc, &layers[0], b->in, b->w1, b->b1, b->mid);
+    build_layer(&tasks[1], soc, &layers[1], b->mid, b->w2, b->b2, b->out);
     return npu_chain_write(tasks, 2, b->stream, dma(b->stream), b->stream_bytes, records);
 }
 
