@@ -18,6 +18,7 @@ HAL_WEAK void rknpu_hook_log(rknpu_log_level level, const char *msg)
     printf("rknpu %s: %s\n", prefix[idx], msg);
 }
 
+#if HAL_LOG_STRINGS
 #define HAL_LOG_LINE_MAX 192
 
 void hal_vlogf(rknpu_log_level level, const char *fmt, va_list ap)
@@ -38,8 +39,9 @@ void hal_logf(rknpu_log_level level, const char *fmt, ...)
     hal_vlogf(level, fmt, ap);
     va_end(ap);
 }
-
-#if !HAL_LOG_STRINGS
+#else
+/* Without log strings every HAL_LOG_* logs its call site (hal_log_site)
+ * and nothing formats: no hal_logf, hal_vlogf. */
 /* Appends text; returns the new end (the buffer is sized for the longest line). */
 static char *put_text(char *p, const char *text)
 {

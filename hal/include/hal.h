@@ -102,7 +102,8 @@ void hal_delay_us(uint32_t us);
 /* ---- Logging ------------------------------------------------------------- */
 
 /* Formats into a bounded stack buffer and calls rknpu_hook_log(); does
- * nothing when level > rknpu_log_threshold. Never allocates. */
+ * nothing when level > rknpu_log_threshold. Never allocates. The HAL_LOG_*
+ * macros' back end: built only with log strings (HAL_LOG_STRINGS below). */
 void hal_logf(rknpu_log_level level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void hal_vlogf(rknpu_log_level level, const char *fmt, va_list ap);
 
