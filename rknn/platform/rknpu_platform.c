@@ -130,6 +130,7 @@ mem_carveout *rknpu_platform_carveout(void)
     return profile ? &carveout : NULL;
 }
 
+#if RKNPU_BOARD_HOST /* its only caller: firmware is built for one SoC */
 int rknpu_platform_switch_soc(rknpu_soc_id soc)
 {
     const npu_soc_profile *p = npu_soc_get(soc);
@@ -143,6 +144,7 @@ int rknpu_platform_switch_soc(rknpu_soc_id soc)
     npu_device_init(&npu_dev, p, platform.npu_base, platform.job_timeout_us);
     return RKNN_SUCC;
 }
+#endif
 
 int rknpu_platform_in_carveout(const void *p, size_t size)
 {

@@ -18,7 +18,8 @@ const npu_soc_profile *rknpu_platform_profile(void);
 struct npu_device *rknpu_platform_npu(void);
 
 /* The host board's SoC switch: the same carve-out, another SoC profile
- * (its NPU addresses and driver set-up). No context may be alive. */
+ * (its NPU addresses and driver set-up). No context may be alive. Built
+ * for the host board only. */
 int rknpu_platform_switch_soc(rknpu_soc_id soc);
 
 /* 1 if [p, p + size) lies inside the carve-out (memory the NPU can reach). */
