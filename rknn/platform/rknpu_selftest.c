@@ -55,7 +55,7 @@ static const st_layer layers[2] = {
 typedef struct {
     int8_t x[ST_CIN * ST_H * ST_W]; /* input, CHW */
     int8_t w1[ST_MID * ST_CIN * 9], w2[ST_OUT * ST_MID];
-    int32_t b1[ST_MID], b2[ST_OUT];
+    int32_t bias[ST_MID + ST_OUT];                               /* layer 1's, then layer 2's */
     int8_t mid[ST_MID * ST_H * ST_W], out[ST_OUT * ST_H * ST_W]; /* reference, CHW */
     npu_task_words tasks[2];
 } st_data;
@@ -86,8 +86,7 @@ static void make_data(st_data *st)
     fill(st->x, sizeof st->x, 1, 129u, &s);
     fill(st->w1, sizeof st->w1, 1, 17u, &s);
     fill(st->w2, sizeof st->w2, 1, 17u, &s);
-    fill(st->b1, ST_MID, 4, 4001u, &s);
-    fill(st->b2, ST_OUT, 4, 4001u, &s);
+    fill(st->bias, ST_MID + ST_OUT, 4, 4001u, &s);
 }
 
 /* ---- the CPU reference -------------------------------------------------------- */
@@ -174,14 +173,23 @@ static void put32(uint8_t *p, int32_t v)
 
 /* ---- NPU side ------------------------------------------------------------------ */
 
-typedef struct {
-    uint8_t *in, *w1, *w2, *b1, *b2, *mid, *out, *stream;
-    size_t stream_bytes;
-} st_buffers;
-
 #define ST_FEATURE_BYTES(c) ((size_t)(c)*ST_H * ST_W)
 #define ST_DATA_BYTES       ((sizeof(st_data) + 63u) & ~(size_t)63u)
-#define ST_BLOCK_BYTES      (ST_DATA_BYTES + 12u * 1024u)
+#define ST_NPU_BYTES        (12u * 1024u)
+#define ST_BLOCK_BYTES      (ST_DATA_BYTES + ST_NPU_BYTES)
+
+/* What the NPU reads and writes: the ST_NPU_BYTES after st_data in the
+ * test's carve-out block, in this order (mid and out adjacent: one cache
+ * invalidate), the command stream taking what is left. */
+typedef struct {
+    uint8_t in[ST_FEATURE_BYTES(ST_CIN)];
+    uint8_t mid[ST_FEATURE_BYTES(ST_MID)], out[ST_FEATURE_BYTES(ST_OUT)];
+    uint8_t w1[ST_MID * ST_CIN * 9], w2[ST_OUT * ST_MID];
+    uint8_t bias[4 * (ST_MID + ST_OUT)]; /* st_data's, int32 little endian */
+    uint8_t stream[ST_NPU_BYTES - ST_FEATURE_BYTES(ST_CIN + ST_MID + ST_OUT) - ST_MID * ST_CIN * 9 -
+                   ST_OUT * ST_MID - 4 * (ST_MID + ST_OUT)];
+} st_npu;
+_Static_assert(sizeof(st_npu) == ST_NPU_BYTES, "st_npu is the block's NPU part, unpadded");
 
 static uint32_t dma(const void *p)
 {
@@ -224,7 +232,7 @@ __attribute__((noinline)) static void build_layer(npu_task_words *t, const npu_s
     npu_build_conv(t, soc, &c);
 }
 
-static int build(const npu_soc_profile *soc, const st_buffers *b, st_data *st, uint8_t *records)
+static int build(const npu_soc_profile *soc, st_npu *b, st_data *st, uint8_t *records)
 {
     npu_task_words *tasks = st->tasks;
     uint32_t group = soc->feature_atom_bytes == 8 ? 16u : 32u; /* int8 kernel group */
@@ -232,58 +240,44 @@ static int build(const npu_soc_profile *soc, const st_buffers *b, st_data *st, u
     to_native(st->x, ST_CIN, soc->feature_atom_bytes, b->in);
     pack_weights(&layers[0], st->w1, group, b->w1);
     pack_weights(&layers[1], st->w2, group, b->w2);
-    for (uint32_t k = 0; k < ST_MID; k++)
-        put32(b->b1 + 4 * k, st->b1[k]);
-    for (uint32_t k = 0; k < ST_OUT; k++)
-        put32(b->b2 + 4 * k, st->b2[k]);
-    build_layer(&tasks[0], soc, &layers[0], b->in, b->w1, b->b1, b->mid);
-    build_layer(&tasks[1], soc, &layers[1], b->mid, b->w2, b->b2, b->out);
-    return npu_chain_write(tasks, 2, b->stream, dma(b->stream), b->stream_bytes, records);
+    for (uint32_t k = 0; k < ST_MID + ST_OUT; k++)
+        put32(b->bias + 4 * k, st->bias[k]);
+    build_layer(&tasks[0], soc, &layers[0], b->in, b->w1, b->bias, b->mid);
+    build_layer(&tasks[1], soc, &layers[1], b->mid, b->w2, b->bias + 4 * ST_MID, b->out);
+    return npu_chain_write(tasks, 2, b->stream, dma(b->stream), sizeof b->stream, records);
 }
 
-static int carve(st_buffers *b, st_data **st, void **block)
+/* The test's carve-out block: st_data, then st_npu (NULL: no room). */
+static st_data *carve(void)
 {
-    uint8_t *p;
+    void *block = NULL;
 
-    if (mem_carveout_alloc(rknpu_platform_carveout(), ST_BLOCK_BYTES, 64, block) != MEM_OK)
-        return -1;
-    *st = *block;
-    p = (uint8_t *)*block + ST_DATA_BYTES;
-    b->in = p;
-    p += ST_FEATURE_BYTES(ST_CIN);
-    b->mid = p;
-    p += ST_FEATURE_BYTES(ST_MID);
-    b->out = p;
-    p += ST_FEATURE_BYTES(ST_OUT);
-    b->w1 = p;
-    p += sizeof(*st)->w1;
-    b->w2 = p;
-    p += sizeof(*st)->w2;
-    b->b1 = p;
-    p += 64;
-    b->b2 = p;
-    p += 128;
-    b->stream = p;
-    b->stream_bytes = ST_BLOCK_BYTES - (size_t)(p - (uint8_t *)*block);
-    return 0;
+    return mem_carveout_alloc(rknpu_platform_carveout(), ST_BLOCK_BYTES, 64, &block) == MEM_OK
+               ? block
+               : NULL;
+}
+
+static st_npu *npu_part(st_data *st)
+{
+    return (st_npu *)(void *)((uint8_t *)st + ST_DATA_BYTES);
 }
 
 /* Run the chain on one core and count wrong output bytes. */
-static int run_core(unsigned core, const st_buffers *b, const st_data *st, const uint8_t *records,
+static int run_core(unsigned core, st_npu *b, const st_data *st, const uint8_t *records,
                     uint32_t atom, uint32_t *wrong)
 {
     npu_core_job job = {core, records, 0, 2, dma(b->stream), 1};
     npu_job_result res;
     int ret;
 
-    memset(b->mid, 0x5A, ST_FEATURE_BYTES(ST_MID)); /* poison: nothing may survive */
-    memset(b->out, 0x5A, ST_FEATURE_BYTES(ST_OUT));
-    rknpu_hook_cache_clean(b->in, ST_BLOCK_BYTES - ST_DATA_BYTES);
+    memset(b->mid, 0x5A, sizeof b->mid); /* poison: nothing may survive */
+    memset(b->out, 0x5A, sizeof b->out);
+    rknpu_hook_cache_clean(b, sizeof *b);
     rknn_run_free_cores(NULL, &job.core, 1);
     ret = npu_run(rknpu_platform_npu(), &job, 1, NULL, &res);
     if (ret != RKNN_SUCC)
         return ret;
-    rknpu_hook_cache_invalidate(b->mid, ST_FEATURE_BYTES(ST_MID) + ST_FEATURE_BYTES(ST_OUT));
+    rknpu_hook_cache_invalidate(b->mid, sizeof b->mid + sizeof b->out);
     *wrong =
         count_wrong(b->out, st->out, ST_OUT, atom) + count_wrong(b->mid, st->mid, ST_MID, atom);
     return RKNN_SUCC;
@@ -367,9 +361,7 @@ int rknpu_selftest(rknpu_selftest_result *r)
 {
     const npu_soc_profile *soc = rknpu_platform_profile();
     uint8_t records[2 * NPU_TASK_RECORD_SIZE];
-    st_buffers b = {0};
-    st_data *st = NULL;
-    void *block = NULL;
+    st_data *st;
     uint64_t t0;
 
     if (!r) {
@@ -381,30 +373,29 @@ int rknpu_selftest(rknpu_selftest_result *r)
         return not_run(r, RKNN_ERR_DEVICE_UNAVAILABLE, "rknpu_platform_init() was not called");
     t0 = rknpu_hook_time_us();
     rknpu_hook_lock();
-    if (carve(&b, &st, &block) == 0) {
-        make_data(st);
-        reference_layer(&layers[0], st->x, st->w1, st->b1, st->mid);
-        reference_layer(&layers[1], st->mid, st->w2, st->b2, st->out);
-    }
-    if (!block) {
+    st = carve();
+    if (!st) {
         char why[64];
         rknpu_hook_unlock();
         snprintf(why, sizeof why, "no %lu bytes of carve-out for the test network",
                  (unsigned long)ST_BLOCK_BYTES);
         return not_run(r, RKNN_ERR_MALLOC_FAIL, why);
     }
-    if (build(soc, &b, st, records) != 0) {
-        mem_carveout_free(rknpu_platform_carveout(), block);
+    make_data(st);
+    reference_layer(&layers[0], st->x, st->w1, st->bias, st->mid);
+    reference_layer(&layers[1], st->mid, st->w2, st->bias + ST_MID, st->out);
+    if (build(soc, npu_part(st), st, records) != 0) {
+        mem_carveout_free(rknpu_platform_carveout(), st);
         rknpu_hook_unlock();
         return not_run(r, RKNN_ERR_FAIL, "the test network does not fit its command stream");
     }
     for (unsigned core = 0; core < soc->core_count; core++) {
         uint32_t wrong = 0;
-        int ret = run_core(core, &b, st, records, soc->feature_atom_bytes, &wrong);
+        int ret = run_core(core, npu_part(st), st, records, soc->feature_atom_bytes, &wrong);
         r->cores_tested |= 1u << core;
         judge(r, core, "network", ret, wrong, &r->cores_passed);
     }
-    mem_carveout_free(rknpu_platform_carveout(), block);
+    mem_carveout_free(rknpu_platform_carveout(), st);
     rknpu_hook_unlock();
     for (unsigned core = 0; core < soc->core_count; core++) {
         uint32_t wrong = 0;
