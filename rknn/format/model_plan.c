@@ -43,11 +43,34 @@ FMT_API int fmt_weight_layout(const rknn_model_view *m, uint32_t *offsets, uint8
     return RKNN_SUCC;
 }
 
+#if RKNN_CONTAINER_V4
+/* Schema 1 (containers 4 and 2): the NPU reads only the constants the built
+ * relocations name; the LUTs and register lists are lowered into the stream
+ * (format.md §5.1), so their blobs need no alignment (YOLOv8n's register
+ * lists have none, its constants all have it). */
+static int v4_blobs_aligned(const rknn_model_view *m)
+{
+    for (uint32_t t = 0; t < m->n_tensors; t++) {
+        rknn_model_tensor_info ti;
+        if (rknn_model_tensor(m, t, &ti) != RKNN_SUCC)
+            return 0;
+        if (ti.kind != RKNN_MODEL_KIND_LUT && fmt_is_constant(ti.kind) && ti.data_size &&
+            (size_t)(ti.data - m->file) % RKNN_DMA_ALIGN)
+            return 0;
+    }
+    return 1;
+}
+#endif
+
 /* The NPU can read the constants in place in a 64-byte aligned copy of the
  * file only if every weight blob starts 64-byte aligned in it (it does in
  * every toolkit-2 file seen; the check keeps other files working, copied). */
 static int blobs_aligned(const rknn_model_view *m)
 {
+#if RKNN_CONTAINER_V4
+    if (fmt_is_v4(m))
+        return v4_blobs_aligned(m);
+#endif
     for (uint32_t b = 0; b < m->n_blobs; b++) {
         const uint8_t *data;
         uint32_t size;

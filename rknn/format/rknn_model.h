@@ -400,7 +400,7 @@ typedef struct {
     uint32_t input_home_bytes; /* own buffers of inputs whose arena bytes other tensors reuse */
     uint32_t image_bytes;      /* the runtime's copy of the model file (default mode) */
     uint32_t lowered_bytes;    /* containers 4, 2: the payload rknn_model_lower() builds */
-    uint8_t blobs_aligned;     /* every weight blob is 64-byte aligned in the file */
+    uint8_t blobs_aligned;     /* every blob the NPU reads is 64-byte aligned in the file */
 } rknn_mem_plan;
 
 /* The model must be able to run on this SoC: target platform, NPU family,
