@@ -3,10 +3,10 @@
  * that turns a parsed .rknn file into NPU-ready memory.
  *
  * The model buffer (the vendor rule: it may be freed once rknn_init returns):
- *   default  rknn_init copies the whole file into the carve-out (the model
- *            image) and reads names, shapes, quantisation, task records and
- *            relocations from that copy; the caller's buffer is not touched
- *            after rknn_init returns
+ *   default  rknn_init copies the file up to its JSON trailer into the
+ *            carve-out (the model image) and reads names, shapes,
+ *            quantisation, task records and relocations from that copy; the
+ *            caller's buffer is not touched after rknn_init returns
  *   RKNN_FLAG_MODEL_BUFFER_ZERO_COPY
  *            the caller's buffer is the image: it must stay valid and
  *            unchanged until the last context using it is destroyed

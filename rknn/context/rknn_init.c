@@ -168,15 +168,38 @@ static int bind_memory(rknn_ctx *ctx)
     return rknn_mem_relocate_when_complete(ctx);
 }
 
-/* A copy of the caller's model in the carve-out, the view moved onto it. */
+/* The u64 JSON length before the trailer (format.md §2). */
+#define JSON_LEN_BYTES 8u
+
+/* Move the view onto an image of its file: the file up to its JSON trailer,
+ * which nothing reads after the parse (format.md §2.1). */
+static void adopt_image(rknn_model_view *m, const uint8_t *image)
+{
+    rknn_model_rebase(m, image);
+    m->file_size = m->json_offset;
+    m->json_size = 0;
+    m->trailing_bytes = 0;
+}
+
+/* 1 if the store holds the view's file up to its JSON trailer. */
+static int same_image(const rknn_model_view *m, const rknn_model_store *st)
+{
+    return st->image_size >= m->json_offset &&
+           memcmp(m->file, st->image, m->json_offset - JSON_LEN_BYTES) == 0;
+}
+
+/* A copy of the caller's model in the carve-out, the view moved onto it.
+ * The trailer's length reads 0 in the copy: a whole container again. */
 static int copy_model(rknn_ctx *ctx, uint8_t **image)
 {
+    size_t kept = ctx->model.json_offset - JSON_LEN_BYTES;
     int ret = dma_alloc(ctx->plan.image_bytes, image, "rknn_init: model copy");
 
     if (ret != RKNN_SUCC)
         return ret;
-    memcpy(*image, ctx->model.file, ctx->model.file_size);
-    rknn_model_rebase(&ctx->model, *image);
+    memcpy(*image, ctx->model.file, kept);
+    memset(*image + kept, 0, JSON_LEN_BYTES);
+    adopt_image(&ctx->model, *image);
     return RKNN_SUCC;
 }
 
@@ -217,9 +240,8 @@ static int share_store(rknn_ctx *ctx, const rknn_ctx *master)
     }
     st->refs++;
     ctx->store = st;
-    if (ctx->model.file_size == st->image_size &&
-        memcmp(ctx->model.file, st->image, st->image_size) == 0) {
-        rknn_model_rebase(&ctx->model, st->image);
+    if (same_image(&ctx->model, st)) {
+        adopt_image(&ctx->model, st->image);
         if (st->lowered) { /* built from the same file for the same SoC */
             dma_free(&ctx->own_lowered);
             rknn_model_attach_lowered(&ctx->model, st->lowered);

@@ -180,7 +180,8 @@ int rknn_model_plan(const rknn_model_view *m, const npu_soc_profile *soc, rknn_m
     plan->scratch_bytes = scratch_size(m);
     if ((ret = input_home_bytes(m, &plan->input_home_bytes)) != RKNN_SUCC)
         return ret;
-    plan->image_bytes = hal_align_up((uint32_t)m->file_size, RKNN_DMA_ALIGN);
+    /* the file up to its JSON trailer, which nothing reads after the parse */
+    plan->image_bytes = hal_align_up((uint32_t)m->json_offset, RKNN_DMA_ALIGN);
     plan->blobs_aligned = (uint8_t)blobs_aligned(m);
     plan->lowered_bytes = hal_align_up(m->lowered_size, RKNN_DMA_ALIGN);
     return RKNN_SUCC;

@@ -398,7 +398,7 @@ typedef struct {
     uint32_t io_plan_bytes;    /* per-input conversion plans (the runtime's: rknn_io.c) */
     uint32_t step_memo_bytes;  /* a step per node, remembered (the runtime's: rknn_steps.c) */
     uint32_t input_home_bytes; /* own buffers of inputs whose arena bytes other tensors reuse */
-    uint32_t image_bytes;      /* the runtime's copy of the model file (default mode) */
+    uint32_t image_bytes;      /* the runtime's copy of the file up to its JSON (default mode) */
     uint32_t lowered_bytes;    /* containers 4, 2: the payload rknn_model_lower() builds */
     uint8_t blobs_aligned;     /* every blob the NPU reads is 64-byte aligned in the file */
 } rknn_mem_plan;

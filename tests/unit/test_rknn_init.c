@@ -88,6 +88,14 @@ static size_t used_bytes(void)
 
 /* The runtime's own tables in the carve-out: the per-input plans, and the
  * run-step table, one rknn_step_memo per graph node, in 64-byte blocks. */
+/* The runtime's copy of a file: up to its JSON trailer, in 64-byte blocks. */
+static size_t image_bytes(const uint8_t *file, size_t n)
+{
+    rknn_model_view v;
+
+    return CHECK(rknn_model_parse(file, n, &v) == RKNN_SUCC) ? (v.json_offset + 63) / 64 * 64 : 0;
+}
+
 static size_t own_tables(rknn_context h)
 {
     const rknn_ctx *ctx = rknn_ctx_from_handle(h);
@@ -287,9 +295,9 @@ static void test_sample(const sample *s)
     if (s->out_c2)
         check_mid_attrs(h, s->out_c2);
     check_relocated_stream(h, s);
-    /* the runtime's copy of the file (constants read in place), stream,
-     * arena, and its own tables (input plans, run steps) */
-    CHECK_EQ_U(used_bytes(), (n + 63) / 64 * 64 + s->regcmd_bytes +
+    /* the runtime's copy of the file up to its JSON (constants read in
+     * place), stream, arena, and its own tables (input plans, run steps) */
+    CHECK_EQ_U(used_bytes(), image_bytes(model, n) + s->regcmd_bytes +
                                  (s->arena_bytes + 63) / 64 * 64 + own_tables(h) + s->home_bytes);
     CHECK_EQ_U(rknn_ctx_from_handle(h)->plan.input_home_bytes, s->home_bytes);
     CHECK(rknn_ctx_from_handle(h)->plan.io_plan_bytes <= 64u * 4u * s->n_in);
@@ -358,16 +366,16 @@ static void test_flags(void)
           RKNN_ERR_PARAM_INVALID); /* needs extend->ctx */
 
     CHECK(rknn_init(&h, model, (uint32_t)n, RKNN_FLAG_COLLECT_MODEL_INFO_ONLY, NULL) == RKNN_SUCC);
-    CHECK_EQ_U(used_bytes(), (n + 63) / 64 * 64); /* only the copy of the model */
+    CHECK_EQ_U(used_bytes(), image_bytes(model, n)); /* only the copy of the model */
     CHECK(rknn_query(h, RKNN_QUERY_MEM_SIZE, &ms, sizeof ms) == RKNN_SUCC);
     CHECK_EQ_U(ms.total_weight_size, 4864);
-    CHECK_EQ_U(ms.total_dma_allocated_size, (n + 63) / 64 * 64);
+    CHECK_EQ_U(ms.total_dma_allocated_size, image_bytes(model, n));
     CHECK(rknn_destroy(h) == RKNN_SUCC);
 
     CHECK(rknn_init(&h, model, (uint32_t)n, RKNN_FLAG_MEM_ALLOC_OUTSIDE, NULL) == RKNN_SUCC);
     /* only the model copy, the stream and the runtime's tables: weights and
      * arena come from the user */
-    CHECK_EQ_U(used_bytes(), (n + 63) / 64 * 64 + 13696 + own_tables(h));
+    CHECK_EQ_U(used_bytes(), image_bytes(model, n) + 13696 + own_tables(h));
     CHECK(rknn_destroy(h) == RKNN_SUCC);
 
     CHECK(rknn_init(&h, model, (uint32_t)n, RKNN_FLAG_COLLECT_PERF_MASK | RKNN_FLAG_PRIOR_LOW,
@@ -393,6 +401,7 @@ static void test_dup_and_share(void)
 {
     rknn_context a = 0, b = 0, c = 0;
     rknn_init_extend ext;
+    rknn_model_view view;
     size_t n = load("rk3588_multiple_input_demo.v6.rknn", model);
     size_t one;
 
@@ -401,7 +410,7 @@ static void test_dup_and_share(void)
     one = used_bytes();
     CHECK(rknn_dup_context(&a, &b) == RKNN_SUCC);
     CHECK(b != 0 && b != a);
-    CHECK_EQ_U(used_bytes(), 2 * one - (n + 63) / 64 * 64); /* model copy and weights shared */
+    CHECK_EQ_U(used_bytes(), 2 * one - image_bytes(model, n)); /* model copy and weights shared */
     CHECK(rknn_ctx_from_handle(a)->store == rknn_ctx_from_handle(b)->store);
     check_relocated_stream(b, &samples[0]);
     CHECK(rknn_destroy(a) == RKNN_SUCC);
@@ -414,11 +423,13 @@ static void test_dup_and_share(void)
     CHECK(rknn_ctx_from_handle(c)->own_image == NULL); /* the same file: one copy */
     CHECK(rknn_destroy(c) == RKNN_SUCC);
 
-    /* Another file with the same constants (its JSON trailer differs): the
-     * constants are shared, the file gets its own copy, and every constant
-     * address is the master's. */
+    /* Another file with the same constants (a byte of its generator string
+     * differs; a JSON trailer of its own would not count, the runtime keeps
+     * none): the constants are shared, the file gets its own copy, and every
+     * constant address is the master's. */
     memcpy(other, model, n);
-    other[n - 2] ^= 1;
+    CHECK(rknn_model_parse(other, n, &view) == RKNN_SUCC && view.generator.len > 0);
+    other[(const uint8_t *)view.generator.ptr - other] ^= 1;
     CHECK(rknn_init(&c, other, (uint32_t)n, RKNN_FLAG_SHARE_WEIGHT_MEM, &ext) == RKNN_SUCC);
     memset(other, 0xA5, n);
     CHECK(rknn_ctx_from_handle(c)->store == rknn_ctx_from_handle(b)->store);
@@ -496,8 +507,8 @@ static void test_model_buffer(const sample *s)
 
     platform(s->soc, CARVE_BYTES);
     CHECK(rknpu_model_mem_requirements(model, n, &need) == RKNN_SUCC);
-    CHECK_EQ_U(need.model_copy_bytes, (n + 63) / 64 * 64);
-    CHECK(need.carveout_bytes >= need.carveout_zero_copy_bytes + n);
+    CHECK_EQ_U(need.model_copy_bytes, image_bytes(model, n));
+    CHECK(need.carveout_bytes >= need.carveout_zero_copy_bytes + need.model_copy_bytes);
     CHECK(need.context_static_bytes >= sizeof(rknn_ctx));
 
     /* default: the runtime keeps a copy; the caller's bytes are garbage now */
