@@ -17,7 +17,11 @@
  *            shared, with the image, by rknn_dup_context() and
  *            RKNN_FLAG_SHARE_WEIGHT_MEM contexts
  *   regcmd   the model's register command stream, relocated for this
- *            context's buffers (each context has its own copy)
+ *            context's buffers: where it lies (in the image or in container
+ *            4's built payload) for the first context of a store of ours that
+ *            relocates once, at rknn_init (format.md §4.4); a copy of its own
+ *            for every other context (rknn_dup_context, SHARE_WEIGHT_MEM,
+ *            memory from outside, the caller's buffer as the image)
  *   arena    activations, with inputs and outputs at their model offsets
  * The task records are read from the image: the NPU never reads them (the
  * driver programs each chain from them), so they need no DMA copy.
@@ -76,6 +80,9 @@ typedef struct {
     uint8_t image_owned; /* image is our carve-out copy */
     uint8_t dma_owned;   /* dma is our packed carve-out copy */
     uint8_t in_place;    /* dma == image: a blob's offset is its file offset */
+    /* 0, or the DMA address its first context relocated the stream at,
+     * where it lies: what a view of the store says (rknn_model.h) */
+    uint32_t regcmd_dma;
 } rknn_model_store;
 
 /* The physical cores of a run, in the order of the model's core groups. */
@@ -103,9 +110,11 @@ typedef struct rknn_ctx {
                              * from its master's (the store holds the master's) */
     uint8_t *own_lowered; /* container 4: the payload built for this context's view,
                              * until a store takes it (or when own_image is set) */
-    uint8_t *regcmd;      /* relocated copy, RKNN_DMA_ALIGN aligned */
+    uint8_t *regcmd;      /* relocated stream, RKNN_DMA_ALIGN aligned: a copy of ours,
+                             * or (regcmd_in_place) the store's own */
     uint8_t *arena;       /* NULL until internal memory is bound */
     uint8_t arena_owned;
+    uint8_t regcmd_in_place; /* regcmd is the store's stream, not a copy of ours */
     uint8_t relocated;       /* regcmd matches the bound buffers */
     uint8_t has_cpu_nodes;   /* the graph has CPU operators between NPU segments */
     const void *mapped_file; /* host board: rknn_init() with a path, zero-copy mode */

@@ -79,6 +79,8 @@ static void ctx_release(rknn_ctx *ctx)
     rknn_io_release_all(ctx);
     rknn_custom_release_all(ctx);
     store_release(ctx);
+    if (ctx->regcmd_in_place)
+        ctx->regcmd = NULL; /* the store's, freed with it */
     dma_free(&ctx->regcmd);
     if (ctx->steps)
         mem_carveout_free(rknpu_platform_carveout(), ctx->steps);
@@ -139,6 +141,25 @@ static int bind_weights(rknn_ctx *ctx)
     return ret;
 }
 
+/* The first context of a store whose image or built payload is ours
+ * relocates the stream where it lies (format.md §4.4), when it relocates
+ * once, here (no memory from outside to wait for): no copy. Every other
+ * context (a duplicate, SHARE_WEIGHT_MEM, the caller's buffer as the image)
+ * relocates a copy of its own. */
+static int bind_stream(rknn_ctx *ctx)
+{
+    const rknn_model_view *m = &ctx->model;
+
+    if (ctx->store->refs == 1 && (m->lowered || ctx->store->image_owned) && m->regcmd_size &&
+        (uintptr_t)m->regcmd % RKNN_DMA_ALIGN == 0 &&
+        !(ctx->flags & (RKNN_FLAG_MEM_ALLOC_OUTSIDE | RKNN_FLAG_INTERNAL_ALLOC_OUTSIDE))) {
+        ctx->regcmd = (uint8_t *)(uintptr_t)m->regcmd;
+        ctx->regcmd_in_place = 1;
+        return RKNN_SUCC;
+    }
+    return dma_alloc(ctx->plan.regcmd_bytes, &ctx->regcmd, "rknn_init: command stream");
+}
+
 static int bind_memory(rknn_ctx *ctx)
 {
     uint8_t *steps = NULL;
@@ -149,7 +170,7 @@ static int bind_memory(rknn_ctx *ctx)
 
     if (ret != RKNN_SUCC)
         return ret;
-    ret = dma_alloc(ctx->plan.regcmd_bytes, &ctx->regcmd, "rknn_init: command stream");
+    ret = bind_stream(ctx);
     if (ret == RKNN_SUCC)
         ret = dma_alloc(ctx->plan.step_memo_bytes, &steps, "rknn_init: run steps");
     if (ret != RKNN_SUCC)
@@ -181,11 +202,21 @@ static void adopt_image(rknn_model_view *m, const uint8_t *image)
     m->trailing_bytes = 0;
 }
 
-/* 1 if the store holds the view's file up to its JSON trailer. */
+/* 1 if the store holds the view's file up to its JSON trailer. A container-6
+ * stream its first context relocated where it lies must hold the same
+ * program (rknn_model_same_program); container 4's lies in the built payload. */
 static int same_image(const rknn_model_view *m, const rknn_model_store *st)
 {
-    return st->image_size >= m->json_offset &&
-           memcmp(m->file, st->image, m->json_offset - JSON_LEN_BYTES) == 0;
+    size_t len = m->json_offset - JSON_LEN_BYTES, at = (size_t)(m->regcmd - m->file);
+    size_t end = at + m->regcmd_size;
+
+    if (st->image_size < m->json_offset)
+        return 0;
+    if (!st->regcmd_dma || m->lowered)
+        return memcmp(m->file, st->image, len) == 0;
+    return memcmp(m->file, st->image, at) == 0 &&
+           memcmp(m->file + end, st->image + end, len - end) == 0 &&
+           rknn_model_same_program(m, st->image + at);
 }
 
 /* A copy of the caller's model in the carve-out, the view moved onto it.
@@ -242,6 +273,8 @@ static int share_store(rknn_ctx *ctx, const rknn_ctx *master)
     ctx->store = st;
     if (same_image(&ctx->model, st)) {
         adopt_image(&ctx->model, st->image);
+        /* the stream as the store holds it (relocated where it lies or not) */
+        ctx->model.regcmd_dma = st->regcmd_dma;
         if (st->lowered) { /* built from the same file for the same SoC */
             dma_free(&ctx->own_lowered);
             rknn_model_attach_lowered(&ctx->model, st->lowered);
@@ -491,7 +524,7 @@ int rknpu_model_mem_requirements(const void *model, size_t size, rknpu_model_mem
 {
     rknn_model_view view;
     rknn_mem_plan plan;
-    uint64_t zero_copy;
+    uint64_t zero_copy, stream;
     int ret;
 
     if (!model || !out || size == 0) {
@@ -508,16 +541,22 @@ int rknpu_model_mem_requirements(const void *model, size_t size, rknpu_model_mem
     out->loader_scratch_bytes = plan.scratch_bytes;
     /* Peak during rknn_init: every block, each rounded to the allocator's
      * granule; the constants are read in place unless a blob is misaligned. */
-    zero_copy = (uint64_t)plan.regcmd_bytes + plan.arena_bytes + plan.io_plan_bytes +
-                plan.input_home_bytes + plan.step_memo_bytes + plan.scratch_bytes +
-                5u * MEM_MIN_ALIGN + (uint64_t)view.n_relocs * sizeof(uint16_t) +
-                MEM_MIN_ALIGN; /* the memo */
-    if (plan.lowered_bytes)    /* container 4: the payload built from the register lists */
+    zero_copy = (uint64_t)plan.arena_bytes + plan.io_plan_bytes + plan.input_home_bytes +
+                plan.step_memo_bytes + plan.scratch_bytes + 4u * MEM_MIN_ALIGN +
+                (uint64_t)view.n_relocs * sizeof(uint16_t) + MEM_MIN_ALIGN; /* the memo */
+    stream = plan.regcmd_bytes + MEM_MIN_ALIGN; /* a copy of the stream */
+    if (plan.lowered_bytes) /* container 4: the built payload, its stream relocated there */
         zero_copy += plan.lowered_bytes + MEM_MIN_ALIGN;
+    else /* the caller's buffer as the image: a copy */
+        zero_copy += stream;
     if (!plan.blobs_aligned)
         zero_copy += plan.weight_bytes + MEM_MIN_ALIGN;
+    /* our image: the stream relocated where it lies if it is aligned there */
+    if (plan.lowered_bytes || !view.regcmd_size ||
+        (size_t)(view.regcmd - view.file) % RKNN_DMA_ALIGN)
+        stream = 0;
     out->model_copy_bytes = plan.image_bytes;
-    out->carveout_bytes = zero_copy + plan.image_bytes + MEM_MIN_ALIGN;
+    out->carveout_bytes = zero_copy - stream + plan.image_bytes + MEM_MIN_ALIGN;
     out->carveout_zero_copy_bytes = zero_copy;
     out->context_static_bytes = (uint32_t)(sizeof(rknn_ctx) + sizeof(rknn_model_store));
     return RKNN_SUCC;

@@ -56,6 +56,13 @@ static int store_blob_offsets(const rknn_ctx *ctx, uint32_t *offsets)
     return RKNN_SUCC;
 }
 
+/* The stream's bytes: the copy's, or, relocated where it lies, the stream's
+ * own (what follows it is the model's, not padding to clear). */
+static uint32_t stream_bytes(const rknn_ctx *ctx)
+{
+    return ctx->regcmd_in_place ? ctx->model.regcmd_size : ctx->plan.regcmd_bytes;
+}
+
 int rknn_loader_relocate(rknn_ctx *ctx)
 {
     const rknn_model_view *m = &ctx->model;
@@ -72,7 +79,7 @@ int rknn_loader_relocate(rknn_ctx *ctx)
     if (ret == RKNN_SUCC) {
         to.stream = ctx->regcmd;
         to.stream_dma = dma32(ctx->regcmd);
-        to.stream_bytes = ctx->plan.regcmd_bytes;
+        to.stream_bytes = stream_bytes(ctx);
         to.constants_dma = dma32(ctx->store->dma);
         to.blob_offsets = blob_offsets;
         to.arena_dma = dma32(ctx->arena);
@@ -82,8 +89,10 @@ int rknn_loader_relocate(rknn_ctx *ctx)
     mem_carveout_free(rknpu_platform_carveout(), scratch);
     if (ret != RKNN_SUCC)
         return ret;
-    rknpu_hook_cache_clean(ctx->regcmd, ctx->plan.regcmd_bytes);
+    rknpu_hook_cache_clean(ctx->regcmd, stream_bytes(ctx));
     ctx->relocated = 1;
+    if (ctx->regcmd_in_place) /* every view of the store reads it relocated from now on */
+        ctx->model.regcmd_dma = ctx->store->regcmd_dma = dma32(ctx->regcmd);
     return RKNN_SUCC;
 }
 

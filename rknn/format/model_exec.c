@@ -105,7 +105,8 @@ FMT_API uint64_t fmt_stream_word(const rknn_model_view *m, uint32_t index)
     return rknn_fbs_le64(m->regcmd + (size_t)index * RKNN_MODEL_REGCMD_WORD_SIZE);
 }
 
-/* Task a's chain link holds task b's start. */
+/* Task a's chain link holds task b's start (plus the stream's address once
+ * it was relocated where it lies). */
 FMT_API int fmt_links_to_record(const rknn_model_view *m, const rknn_model_task_info *a,
                                 const rknn_model_task_info *b)
 {
@@ -113,7 +114,7 @@ FMT_API int fmt_links_to_record(const rknn_model_view *m, const rknn_model_task_
     uint64_t addr = fmt_stream_word(m, at);
 
     return npu_regcmd_target(addr) == NPU_TARGET_PC && npu_regcmd_reg(addr) == NPU_PC_DATA_ADDR &&
-           npu_regcmd_value(addr) == b->regcmd_addr;
+           npu_regcmd_value(addr) - m->regcmd_dma == b->regcmd_addr;
 }
 
 int rknn_model_task_links_to(const rknn_model_view *m, uint32_t from, uint32_t to)

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "hal.h"
+#include "npu_regs.h"
 #include "rknn_api.h"
 
 FMT_API void fmt_put_word(uint8_t *stream, uint32_t index, uint64_t w)
@@ -62,28 +63,35 @@ static int patch_relocs(const rknn_model_view *m, const rknn_model_reloc_target 
     return RKNN_SUCC;
 }
 
-/* Chain words hold stream-relative offsets: make them DMA addresses. Each
- * one was checked to be a task start (check_tail) or is rejected here. */
+/* Chain words hold stream-relative offsets (plus m->regcmd_dma in a stream
+ * relocated where it lies): make them DMA addresses. Each one was checked to
+ * be a task start (check_tail) or is rejected here. Records of several core
+ * groups may share a tail: each is rebased once (`done`: the bitmap, whose
+ * address words are no tails), as a stream relocated where it lies must. */
 static int rebase_chain(const rknn_model_view *m, const rknn_model_reloc_target *to)
 {
-    uint32_t base = to->stream_dma;
+    uint32_t *done = to->bitmap;
 
     for (uint32_t t = 0; t < m->n_tasks; t++) {
         rknn_model_task_info ti;
-        uint32_t at;
+        uint32_t at, off;
         uint64_t w;
         if (rknn_model_task(m, t, &ti) != RKNN_SUCC)
             return RKNN_ERR_MODEL_INVALID;
         at = (uint32_t)(ti.regcmd_addr / RKNN_MODEL_REGCMD_WORD_SIZE) + ti.regcfg_amount;
+        if (done[at / 32] & (1u << (at % 32)))
+            continue;
+        done[at / 32] |= 1u << (at % 32);
         w = fmt_stream_word(m, at);
         if (npu_regcmd_is_nop(w) || npu_regcmd_value(w) == 0)
             continue;
-        if (npu_regcmd_value(w) % 16u || npu_regcmd_value(w) >= m->regcmd_size) {
+        off = npu_regcmd_value(w) - m->regcmd_dma;
+        if (off % 16u || off >= m->regcmd_size) {
             HAL_LOG_ERR("rknn_init: task %lu links to stream byte %lu, outside the stream",
-                        (unsigned long)(t), (unsigned long)(npu_regcmd_value(w)));
+                        (unsigned long)(t), (unsigned long)(off));
             return RKNN_ERR_MODEL_INVALID;
         }
-        fmt_put_word(to->stream, at, npu_regcmd_next_address(base + npu_regcmd_value(w)));
+        fmt_put_word(to->stream, at, npu_regcmd_next_address(to->stream_dma + off));
     }
     return RKNN_SUCC;
 }
@@ -116,7 +124,8 @@ int rknn_model_relocate(const rknn_model_view *m, const rknn_model_reloc_target 
     int ret;
 
     memset(to->bitmap, 0, (m->n_regcmd_words + 31) / 32 * 4u);
-    memcpy(to->stream, m->regcmd, m->regcmd_size);
+    if (to->stream != m->regcmd) /* else relocated where it lies */
+        memcpy(to->stream, m->regcmd, m->regcmd_size);
     ret = patch_relocs(m, to, to->bitmap);
     if (ret == RKNN_SUCC)
         ret = fmt_check_unrelocated(m, to->bitmap);
@@ -125,6 +134,29 @@ int rknn_model_relocate(const rknn_model_view *m, const rknn_model_reloc_target 
     if (ret == RKNN_SUCC)
         clear_unfetched(m, to, to->bitmap); /* the bitmap is free again */
     return ret;
+}
+
+/* Words a context rewrites in its stream: addresses, chain links, and the
+ * CNA's input converter, programmed for what the input buffer holds. */
+static int rewritten(uint64_t w)
+{
+    uint16_t reg = npu_regcmd_reg(w);
+    int cvt = (reg >= NPU_CNA_CVT_CON0 && reg <= NPU_CNA_CVT_CON4) || reg == NPU_CNA_CVT_CON5;
+
+    return fmt_is_address_word(w) || npu_regcmd_target(w) == NPU_TARGET_PC ||
+           (cvt && npu_regcmd_target(w) == NPU_TARGET_CNA);
+}
+
+int rknn_model_same_program(const rknn_model_view *m, const uint8_t *stream)
+{
+    const uint64_t value = (uint64_t)UINT32_MAX << 16; /* npu_regcmd_make's value bits */
+
+    for (uint32_t i = 0; i < m->n_regcmd_words; i++) {
+        uint64_t a = fmt_stream_word(m, i), b = rknn_fbs_le64(stream + (size_t)i * 8);
+        if (a != b && !npu_regcmd_is_nop(b) && !(rewritten(a) && ((a ^ b) & ~value) == 0))
+            return 0;
+    }
+    return 1;
 }
 
 int rknn_model_repoint(const rknn_model_view *m, uint8_t *stream, uint32_t tensor_index,

@@ -163,6 +163,13 @@ typedef struct {
     const uint8_t *regcmd;           /* regcmd words, 8 bytes each, little endian */
     uint32_t regcmd_size;            /* bytes */
     uint32_t n_regcmd_words;
+    /* 0, or the stream's DMA address once it was relocated where it lies
+     * (rknn_init does so for the one context that owns that memory,
+     * format.md §4.4): its chain links then hold regcmd_dma + their stream
+     * offset and its address words the addresses patched in; the relocation
+     * tables keep the offsets, so a copy relocated from it comes out as one
+     * relocated from the file. */
+    uint32_t regcmd_dma;
     const uint8_t *task_data; /* task records, 40 bytes each */
     uint32_t n_tasks;
     /* Task groups in blob order (format.md §4.2): RK3588 (6 slots) = [1-core |
@@ -441,11 +448,19 @@ typedef struct {
     uint32_t *bitmap;             /* scratch: one bit per stream word */
 } rknn_model_reloc_target;
 
-/* Copy the model's stream into to->stream and point every relocated word at
- * the target's constants and arena, every chain link at the copy; words no
- * task covers become NOPs. RKNN_ERR_MODEL_INVALID (logged) for a relocation
+/* Copy the model's stream into to->stream (or, to->stream == m->regcmd,
+ * relocate it where it lies) and point every relocated word at the target's
+ * constants and arena, every chain link at the copy; words no task covers
+ * become NOPs. RKNN_ERR_MODEL_INVALID (logged) for a relocation
  * that is not an in-range address register or an address left unrelocated. */
 int rknn_model_relocate(const rknn_model_view *m, const rknn_model_reloc_target *to);
+
+/* 1 if `stream` holds m's program as a context leaves it (m's stream as in
+ * the file, `stream` possibly relocated where it lies): word for word the
+ * same but for the words a context rewrites (an address, a chain link or an
+ * input converter word keeps its register; a word no task covers may be a
+ * NOP), else 0. */
+int rknn_model_same_program(const rknn_model_view *m, const uint8_t *stream);
 
 /* Point every relocation of one tensor at a new DMA address in a relocated
  * stream (zero-copy I/O buffers). */

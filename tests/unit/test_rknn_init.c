@@ -282,6 +282,7 @@ static void test_sample(const sample *s)
     rknn_context h = 0;
     size_t n = load(s->file, model);
     rknpu_model_mem need;
+    rknn_mem_size ms;
 
     platform(s->soc, CARVE_BYTES);
     CHECK(rknpu_model_mem_requirements(model, n, &need) == RKNN_SUCC);
@@ -295,10 +296,14 @@ static void test_sample(const sample *s)
     if (s->out_c2)
         check_mid_attrs(h, s->out_c2);
     check_relocated_stream(h, s);
-    /* the runtime's copy of the file up to its JSON (constants read in
-     * place), stream, arena, and its own tables (input plans, run steps) */
-    CHECK_EQ_U(used_bytes(), image_bytes(model, n) + s->regcmd_bytes +
-                                 (s->arena_bytes + 63) / 64 * 64 + own_tables(h) + s->home_bytes);
+    /* the runtime's copy of the file (constants read in place, the stream
+     * relocated where it lies), arena, and its own tables (input plans, run
+     * steps): what RKNN_QUERY_MEM_SIZE says */
+    CHECK(rknn_ctx_from_handle(h)->regcmd_in_place);
+    CHECK_EQ_U(used_bytes(), image_bytes(model, n) + (s->arena_bytes + 63) / 64 * 64 +
+                                 own_tables(h) + s->home_bytes);
+    CHECK(rknn_query(h, RKNN_QUERY_MEM_SIZE, &ms, sizeof ms) == RKNN_SUCC);
+    CHECK_EQ_U(ms.total_dma_allocated_size, used_bytes());
     CHECK_EQ_U(rknn_ctx_from_handle(h)->plan.input_home_bytes, s->home_bytes);
     CHECK(rknn_ctx_from_handle(h)->plan.io_plan_bytes <= 64u * 4u * s->n_in);
     CHECK(rknn_destroy(h) == RKNN_SUCC);
@@ -373,8 +378,9 @@ static void test_flags(void)
     CHECK(rknn_destroy(h) == RKNN_SUCC);
 
     CHECK(rknn_init(&h, model, (uint32_t)n, RKNN_FLAG_MEM_ALLOC_OUTSIDE, NULL) == RKNN_SUCC);
-    /* only the model copy, the stream and the runtime's tables: weights and
-     * arena come from the user */
+    /* only the model copy, the stream (a copy: relocated again when the
+     * memory comes) and the runtime's tables: weights and arena come from
+     * the user */
     CHECK_EQ_U(used_bytes(), image_bytes(model, n) + 13696 + own_tables(h));
     CHECK(rknn_destroy(h) == RKNN_SUCC);
 
@@ -410,7 +416,9 @@ static void test_dup_and_share(void)
     one = used_bytes();
     CHECK(rknn_dup_context(&a, &b) == RKNN_SUCC);
     CHECK(b != 0 && b != a);
-    CHECK_EQ_U(used_bytes(), 2 * one - image_bytes(model, n)); /* model copy and weights shared */
+    /* model copy and weights shared; the duplicate relocates a copy of the
+     * stream the first relocated where it lies */
+    CHECK_EQ_U(used_bytes(), 2 * one - image_bytes(model, n) + 13696);
     CHECK(rknn_ctx_from_handle(a)->store == rknn_ctx_from_handle(b)->store);
     check_relocated_stream(b, &samples[0]);
     CHECK(rknn_destroy(a) == RKNN_SUCC);
@@ -508,7 +516,9 @@ static void test_model_buffer(const sample *s)
     platform(s->soc, CARVE_BYTES);
     CHECK(rknpu_model_mem_requirements(model, n, &need) == RKNN_SUCC);
     CHECK_EQ_U(need.model_copy_bytes, image_bytes(model, n));
-    CHECK(need.carveout_bytes >= need.carveout_zero_copy_bytes + need.model_copy_bytes);
+    /* the copy instead of the caller's buffer, the stream relocated there */
+    CHECK_EQ_U(need.carveout_bytes,
+               need.carveout_zero_copy_bytes - s->regcmd_bytes + need.model_copy_bytes);
     CHECK(need.context_static_bytes >= sizeof(rknn_ctx));
 
     /* default: the runtime keeps a copy; the caller's bytes are garbage now */

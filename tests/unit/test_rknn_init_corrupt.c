@@ -232,8 +232,9 @@ static void scan_stream(rknn_context h)
     weights_bytes = ctx->store->in_place ? ctx->store->image_size : ctx->plan.weight_bytes;
     arena = ctx->arena ? npu_addr(ctx->arena) : 0;
     stream = npu_addr(ctx->regcmd);
-    /* The whole DMA block the PC may fetch from, padding included. */
-    n_words = ctx->plan.regcmd_bytes / 8u;
+    /* The whole DMA block the PC may fetch from, padding included (none
+     * after a stream relocated where it lies: the model's own bytes). */
+    n_words = (ctx->regcmd_in_place ? ctx->model.regcmd_size : ctx->plan.regcmd_bytes) / 8u;
     for (uint32_t i = 0; i < n_words; i++) {
         uint64_t w = get64(ctx->regcmd, (size_t)i * 8);
         uint32_t v = word_value(w);
