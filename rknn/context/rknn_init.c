@@ -258,17 +258,10 @@ static int new_store(rknn_ctx *ctx)
     return RKNN_SUCC;
 }
 
-/* RKNN_FLAG_SHARE_WEIGHT_MEM: the master's store. The same file shares its
- * image too; another file with the same weight blobs keeps its own. */
-static int share_store(rknn_ctx *ctx, const rknn_ctx *master)
+/* Use store st: the same file shares its image (and container 4's built
+ * payload) too; another file with the same weight blobs keeps its own. */
+static int join_store(rknn_ctx *ctx, rknn_model_store *st)
 {
-    rknn_model_store *st = master->store;
-
-    if (!st || rknn_model_same_weight_blobs(&ctx->model, &master->model) != RKNN_SUCC) {
-        HAL_LOG_ERR("rknn_init: cannot share weights: the master context's model has other "
-                    "constants");
-        return RKNN_ERR_PARAM_INVALID;
-    }
     st->refs++;
     ctx->store = st;
     if (same_image(&ctx->model, st)) {
@@ -286,14 +279,45 @@ static int share_store(rknn_ctx *ctx, const rknn_ctx *master)
     return copy_model(ctx, &ctx->own_image);
 }
 
+/* RKNN_FLAG_SHARE_WEIGHT_MEM: the master's store. */
+static int share_store(rknn_ctx *ctx, const rknn_ctx *master)
+{
+    if (!master->store || rknn_model_same_weight_blobs(&ctx->model, &master->model) != RKNN_SUCC) {
+        HAL_LOG_ERR("rknn_init: cannot share weights: the master context's model has other "
+                    "constants");
+        return RKNN_ERR_PARAM_INVALID;
+    }
+    return join_store(ctx, master->store);
+}
+
+/* A store of ours that holds this file with its constants (the model loaded
+ * again): shared as rknn_dup_context shares it, so that the file and its
+ * constants are held once; NULL if none. Its first context keeps the
+ * stream it relocated where it lies; this one relocates a copy. */
+static rknn_model_store *held_store(const rknn_ctx *ctx)
+{
+    if (ctx->flags & (RKNN_FLAG_MODEL_BUFFER_ZERO_COPY | RKNN_FLAG_MEM_ALLOC_OUTSIDE))
+        return NULL; /* the caller's buffer, or constants from outside */
+    for (unsigned i = 0; i < RKNN_MAX_CONTEXTS; i++) {
+        rknn_model_store *st = &store_pool_storage[i];
+        if (mem_pool_owns(&store_pool, st) && st->image_owned && (st->in_place || st->dma_owned) &&
+            same_image(&ctx->model, st))
+            return st;
+    }
+    return NULL;
+}
+
 /* After rknn_init returns the context reads only the store's image (or its
  * own copy): the caller may free its buffer unless it asked for zero copy. */
 static int keep_model(rknn_ctx *ctx, const rknn_init_extend *extend)
 {
+    rknn_model_store *held;
     int ret;
 
     if (ctx->flags & RKNN_FLAG_SHARE_WEIGHT_MEM)
         ret = share_store(ctx, rknn_ctx_from_handle(extend->ctx));
+    else if ((held = held_store(ctx)) != NULL)
+        ret = join_store(ctx, held);
     else
         ret = new_store(ctx);
     if (ret == RKNN_SUCC && ctx->mapped_file && ctx->model.file != ctx->mapped_file) {

@@ -456,6 +456,47 @@ static void test_dup_and_share(void)
     CHECK(rknn_dup_context(&c, &b) == RKNN_ERR_CTX_INVALID);
 }
 
+/* The model loaded again shares the first context's copy of the file and its
+ * constants (held once, as rknn_dup_context shares them) and relocates a
+ * copy of the stream; a file programming one register value otherwise does
+ * not. */
+static void test_model_again(void)
+{
+    const sample *s = &samples[2];
+    rknn_context a = 0, b = 0;
+    rknn_model_view view;
+    size_t n = load(s->file, model), one;
+    uint32_t w = 0;
+
+    platform(s->soc, CARVE_BYTES);
+    CHECK(rknn_init(&a, model, (uint32_t)n, 0, NULL) == RKNN_SUCC);
+    one = used_bytes();
+    CHECK(rknn_init(&b, model, (uint32_t)n, 0, NULL) == RKNN_SUCC);
+    CHECK(rknn_ctx_from_handle(a)->store == rknn_ctx_from_handle(b)->store);
+    CHECK(!rknn_ctx_from_handle(b)->regcmd_in_place);
+    CHECK_EQ_U(used_bytes(), 2 * one - image_bytes(model, n) + s->regcmd_bytes);
+    check_relocated_stream(b, s);
+    CHECK(rknn_destroy(a) == RKNN_SUCC);
+    check_relocated_stream(b, s); /* the file and constants live on with it */
+    CHECK(rknn_destroy(b) == RKNN_SUCC);
+
+    memcpy(other, model, n);
+    CHECK(rknn_model_parse(other, n, &view) == RKNN_SUCC);
+    /* a CNA register before the converter's: neither address nor converter */
+    while (w < view.n_regcmd_words &&
+           (npu_regcmd_target(word_at(view.regcmd, w)) != NPU_TARGET_CNA ||
+            npu_regcmd_reg(word_at(view.regcmd, w)) >= NPU_CNA_CVT_CON0))
+        w++;
+    CHECK(w < view.n_regcmd_words);
+    other[(size_t)(view.regcmd - other) + (size_t)w * 8 + 2] ^= 1; /* its value's lowest bit */
+    CHECK(rknn_init(&a, model, (uint32_t)n, 0, NULL) == RKNN_SUCC);
+    CHECK(rknn_init(&b, other, (uint32_t)n, 0, NULL) == RKNN_SUCC);
+    CHECK(rknn_ctx_from_handle(a)->store != rknn_ctx_from_handle(b)->store);
+    CHECK_EQ_U(used_bytes(), 2 * one);
+    CHECK(rknn_destroy(a) == RKNN_SUCC && rknn_destroy(b) == RKNN_SUCC);
+    CHECK_EQ_U(used_bytes(), 0);
+}
+
 static void test_context_pool(void)
 {
     rknn_context h[RKNN_MAX_CONTEXTS + 1];
@@ -606,6 +647,7 @@ int main(int argc, char **argv)
     test_flags();
     test_out_of_memory();
     test_dup_and_share();
+    test_model_again();
     test_context_pool();
     test_path_init();
     for (size_t i = 0; i < sizeof samples / sizeof samples[0]; i++)
