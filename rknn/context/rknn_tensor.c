@@ -11,15 +11,21 @@
 
 int rknn_tensor_type_from_model(int dtype, rknn_tensor_type *out)
 {
-    switch (dtype) {
-    case RKNN_MODEL_DTYPE_INT8: *out = RKNN_TENSOR_INT8; return RKNN_SUCC;
-    case RKNN_MODEL_DTYPE_INT16: *out = RKNN_TENSOR_INT16; return RKNN_SUCC;
-    case RKNN_MODEL_DTYPE_INT32: *out = RKNN_TENSOR_INT32; return RKNN_SUCC;
-    case RKNN_MODEL_DTYPE_INT64: *out = RKNN_TENSOR_INT64; return RKNN_SUCC;
-    case RKNN_MODEL_DTYPE_FLOAT16: *out = RKNN_TENSOR_FLOAT16; return RKNN_SUCC;
-    case RKNN_MODEL_DTYPE_FLOAT32: *out = RKNN_TENSOR_FLOAT32; return RKNN_SUCC;
-    default: return RKNN_ERR_MODEL_INVALID;
-    }
+    /* 1 + the tensor type of each model data type an input or output may
+     * have (0: none) */
+    static const uint8_t io_type[] = {
+        [RKNN_MODEL_DTYPE_INT8] = 1 + RKNN_TENSOR_INT8,
+        [RKNN_MODEL_DTYPE_INT16] = 1 + RKNN_TENSOR_INT16,
+        [RKNN_MODEL_DTYPE_INT32] = 1 + RKNN_TENSOR_INT32,
+        [RKNN_MODEL_DTYPE_INT64] = 1 + RKNN_TENSOR_INT64,
+        [RKNN_MODEL_DTYPE_FLOAT16] = 1 + RKNN_TENSOR_FLOAT16,
+        [RKNN_MODEL_DTYPE_FLOAT32] = 1 + RKNN_TENSOR_FLOAT32,
+    };
+
+    if ((unsigned)dtype >= sizeof io_type || !io_type[dtype])
+        return RKNN_ERR_MODEL_INVALID;
+    *out = (rknn_tensor_type)(io_type[dtype] - 1);
+    return RKNN_SUCC;
 }
 
 uint32_t rknn_tensor_type_size(rknn_tensor_type t)
@@ -92,6 +98,28 @@ static uint32_t elems_of(const rknn_tensor_attr *a)
     return n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
 }
 
+/* The attr's shape: its format and n dims (valid), its element count and
+ * bytes, size_with_stride the same (w_stride left to the caller). */
+static void set_shape(rknn_tensor_attr *a, rknn_tensor_format fmt, const int32_t *dims, uint32_t n)
+{
+    a->fmt = fmt;
+    a->n_dims = n;
+    for (uint32_t i = 0; i < n; i++)
+        a->dims[i] = (uint32_t)dims[i];
+    a->n_elems = elems_of(a);
+    a->size = a->n_elems * rknn_tensor_type_size(a->type);
+    a->size_with_stride = a->size;
+}
+
+/* The same with NCHW dims given in NHWC order (the vendor's for 4-D
+ * inputs, and the NHWC native query's). noinline: two callers (footprint). */
+__attribute__((noinline)) static void set_nhwc_shape(rknn_tensor_attr *a, const int32_t *nchw)
+{
+    const int32_t nhwc[4] = {nchw[0], nchw[2], nchw[3], nchw[1]};
+
+    set_shape(a, RKNN_TENSOR_NHWC, nhwc, 4);
+}
+
 int rknn_tensor_user_attr(const rknn_model_tensor_info *t, uint32_t index, int is_input,
                           rknn_tensor_attr *a)
 {
@@ -103,23 +131,13 @@ int rknn_tensor_user_attr(const rknn_model_tensor_info *t, uint32_t index, int i
         HAL_LOG_ERR("tensor '%s': shape is not valid", a->name);
         return RKNN_ERR_MODEL_INVALID;
     }
-    a->n_dims = t->n_dims;
     if (t->n_dims == 4 && is_input) {
         /* Inputs are fed NHWC (the vendor convention for 4-D inputs). */
-        a->fmt = RKNN_TENSOR_NHWC;
-        a->dims[0] = (uint32_t)t->dims[0];
-        a->dims[1] = (uint32_t)t->dims[2];
-        a->dims[2] = (uint32_t)t->dims[3];
-        a->dims[3] = (uint32_t)t->dims[1];
+        set_nhwc_shape(a, t->dims);
+        a->w_stride = a->dims[2];
     } else {
-        a->fmt = t->n_dims == 4 ? RKNN_TENSOR_NCHW : RKNN_TENSOR_UNDEFINED;
-        for (uint32_t i = 0; i < t->n_dims; i++)
-            a->dims[i] = (uint32_t)t->dims[i];
+        set_shape(a, t->n_dims == 4 ? RKNN_TENSOR_NCHW : RKNN_TENSOR_UNDEFINED, t->dims, t->n_dims);
     }
-    a->n_elems = elems_of(a);
-    a->size = a->n_elems * rknn_tensor_type_size(a->type);
-    a->w_stride = a->fmt == RKNN_TENSOR_NHWC ? a->dims[2] : 0;
-    a->size_with_stride = a->size;
     return RKNN_SUCC;
 }
 
@@ -155,13 +173,7 @@ int rknn_tensor_native_attr(const rknn_model_tensor_info *t, uint32_t index, rkn
         /* As Rockchip's runtime 1.6.0 answers (compat.md): the element count
          * and bytes of the padded dims (the file may reserve more: PP-OCRv4's
          * output, twice), w_stride 0 (the dims say the layout). */
-        a->fmt = RKNN_TENSOR_NC1HWC2;
-        a->n_dims = 5;
-        for (uint32_t i = 0; i < 5; i++)
-            a->dims[i] = (uint32_t)nd[i];
-        a->n_elems = elems_of(a);
-        a->size = a->n_elems * elem;
-        a->size_with_stride = a->size;
+        set_shape(a, RKNN_TENSOR_NC1HWC2, nd, 5);
     } else {
         /* 4-D natives the NPU may hold as NC1HWC2 (fp16 outputs): the vendor
          * answers the NCHW form, which a binding gets converted (rknn_mem.c). */
@@ -200,16 +212,8 @@ int rknn_tensor_nhwc_attr(const rknn_model_tensor_info *t, uint32_t index, int i
     }
     /* The native type in NHWC order, converted by the CPU (rknn_set_io_mem
      * binds it as a converted buffer). */
-    a->fmt = RKNN_TENSOR_NHWC;
-    a->n_dims = 4;
-    a->dims[0] = (uint32_t)t->dims[0];
-    a->dims[1] = (uint32_t)t->dims[2];
-    a->dims[2] = (uint32_t)t->dims[3];
-    a->dims[3] = (uint32_t)t->dims[1];
-    a->n_elems = elems_of(a);
+    set_nhwc_shape(a, t->dims);
     /* the vendor answers w_stride 0 for outputs (compat.md) */
     a->w_stride = is_input ? a->dims[2] : 0;
-    a->size = a->n_elems * rknn_tensor_type_size(a->type);
-    a->size_with_stride = a->size;
     return RKNN_SUCC;
 }
