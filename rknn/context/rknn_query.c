@@ -36,8 +36,10 @@ static const uint16_t result_bytes[] = {
     [RKNN_QUERY_CURRENT_NATIVE_OUTPUT_ATTR] = sizeof(rknn_tensor_attr),
 };
 
-/* The model tensor behind input/output `index` of the caller's attr. */
-static int io_tensor(const rknn_ctx *ctx, int is_input, uint32_t index, rknn_model_tensor_info *t)
+/* The model tensor behind input/output `index` of the caller's attr.
+ * noinline: two queries use it (footprint). */
+__attribute__((noinline)) static int io_tensor(const rknn_ctx *ctx, int is_input, uint32_t index,
+                                               rknn_model_tensor_info *t)
 {
     uint32_t count = is_input ? ctx->model.n_inputs : ctx->model.n_outputs;
 
