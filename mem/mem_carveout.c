@@ -90,41 +90,28 @@ static int find_fit(const mem_carveout *c, size_t size, size_t align, uint32_t *
     return -1;
 }
 
-static void note_failure(mem_carveout *c)
-{
-    c->failed_requests++;
-}
-
-mem_status mem_carveout_alloc(mem_carveout *c, size_t size, size_t align, void **out)
+/* mem_carveout_alloc without its bookkeeping of refusals. */
+static mem_status place(mem_carveout *c, size_t size, size_t align, void **out)
 {
     uint32_t start, i, lead, tail, needed;
     int found;
 
-    if (!c || !out || size == 0 || !is_power_of_two(align ? align : 1)) {
-        if (c)
-            note_failure(c);
+    if (!out || size == 0 || !is_power_of_two(align ? align : 1))
         return MEM_ERR_PARAM;
-    }
     if (align < MEM_MIN_ALIGN)
         align = MEM_MIN_ALIGN;
-    if (size > c->size) {
-        note_failure(c);
+    if (size > c->size)
         return MEM_ERR_NO_SPACE;
-    }
     size = hal_align_up(size, MEM_MIN_ALIGN);
     found = find_fit(c, size, align, &start);
-    if (found < 0) {
-        note_failure(c);
+    if (found < 0)
         return MEM_ERR_NO_SPACE;
-    }
     i = (uint32_t)found;
     lead = start - block_start(c, i);
     tail = block_size(c, i) - lead - (uint32_t)size;
     needed = (lead ? 1u : 0u) + (tail ? 1u : 0u);
-    if (c->block_count + needed > MEM_CARVEOUT_MAX_BLOCKS) {
-        note_failure(c);
+    if (c->block_count + needed > MEM_CARVEOUT_MAX_BLOCKS)
         return MEM_ERR_NO_DESCRIPTOR;
-    }
     /* Split: [lead free][used][tail free] in place of the free block (the
      * lead keeps the free block's descriptor). */
     if (lead)
@@ -139,6 +126,18 @@ mem_status mem_carveout_alloc(mem_carveout *c, size_t size, size_t align, void *
     c->live_allocations++;
     *out = c->base + start;
     return MEM_OK;
+}
+
+mem_status mem_carveout_alloc(mem_carveout *c, size_t size, size_t align, void **out)
+{
+    mem_status s;
+
+    if (!c)
+        return MEM_ERR_PARAM;
+    s = place(c, size, align, out);
+    if (s != MEM_OK)
+        c->failed_requests++;
+    return s;
 }
 
 /* Index of the block starting exactly at offset, or -1 (binary search). */
