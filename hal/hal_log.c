@@ -65,14 +65,16 @@ static char *put_number(char *p, uintptr_t v, unsigned base)
 }
 
 /* noinline: the return address must be the HAL_LOG_* call site. */
-__attribute__((noinline)) void hal_log_site(rknpu_log_level level, unsigned line)
+__attribute__((noinline)) void hal_log_site(unsigned site)
 {
     static const char *const names[] = {"error", "warning", "info", "debug"};
+    rknpu_log_level level = (rknpu_log_level)(site & 3u); /* HAL_LOG_SITE */
+    unsigned line = site >> 2;
     char text[64], *p = text;
 
     if ((int)level > rknpu_log_threshold)
         return;
-    p = put_text(p, names[(unsigned)level < 4 ? (unsigned)level : 3]);
+    p = put_text(p, names[level]);
     p = put_text(p, " at pc 0x");
     p = put_number(p, (uintptr_t)__builtin_return_address(0), 16);
     p = put_text(p, " line ");

@@ -122,10 +122,13 @@ void hal_vlogf(rknpu_log_level level, const char *fmt, va_list ap);
 #define HAL_LOG_INFO(...)  hal_logf(RKNPU_LOG_INFO, __VA_ARGS__)
 #define HAL_LOG_DEBUG(...) hal_logf(RKNPU_LOG_DEBUG, __VA_ARGS__)
 #else
-/* Logs the level, the caller's address and `line` (no format string). */
-void hal_log_site(rknpu_log_level level, unsigned line);
+/* Logs the level, the caller's address and the line (no format string).
+ * The level and the line come in one word, HAL_LOG_SITE(level, line): one
+ * constant to load at each of the many call sites instead of two. */
+#define HAL_LOG_SITE(level, line) ((unsigned)(line) << 2 | (unsigned)(level))
+void hal_log_site(unsigned site);
 #define HAL_LOG_SITE_(level, ...)                                                                  \
-    ((void)(0 && (hal_logf(level, __VA_ARGS__), 0)), hal_log_site(level, __LINE__))
+    ((void)(0 && (hal_logf(level, __VA_ARGS__), 0)), hal_log_site(HAL_LOG_SITE(level, __LINE__)))
 #define HAL_LOG_ERR(...)   HAL_LOG_SITE_(RKNPU_LOG_ERROR, __VA_ARGS__)
 #define HAL_LOG_WARN(...)  HAL_LOG_SITE_(RKNPU_LOG_WARN, __VA_ARGS__)
 #define HAL_LOG_INFO(...)  HAL_LOG_SITE_(RKNPU_LOG_INFO, __VA_ARGS__)
