@@ -29,9 +29,18 @@
 
 #define ATTR_BUF_BYTES 256u
 
+/* What a record keeps of the caller's rknn_custom_op, whose array may be a
+ * local of the registering function: its type and CPU callbacks, not the
+ * GPU fields (520 bytes of carve-out per node). */
+typedef struct {
+    char op_type[RKNN_MAX_NAME_LEN];
+    uint32_t version;
+    rknn_custom_op_kernel_func init, prepare, compute;
+    rknn_custom_op_destroy_func destroy;
+} op_copy;
+
 struct rknn_custom_node {
-    rknn_custom_op op; /* the caller's description, copied: its array may
-                                      * be a local of the registering function */
+    op_copy op;
     rknn_ctx *ctx;
     uint32_t node; /* index in the model's node table */
     uint32_t n_in, n_out;
@@ -148,7 +157,12 @@ static int make_record(rknn_ctx *ctx, const rknn_custom_op *op, uint32_t node,
         return ret;
     memset(block, 0, head);
     r = block;
-    r->op = *op;
+    memcpy(r->op.op_type, op->op_type, sizeof r->op.op_type);
+    r->op.version = op->version;
+    r->op.init = op->init;
+    r->op.prepare = op->prepare;
+    r->op.compute = op->compute;
+    r->op.destroy = op->destroy;
     r->ctx = ctx;
     r->node = node;
     r->n_in = n->n_inputs;
@@ -292,8 +306,23 @@ int rknn_register_custom_ops(rknn_context context, rknn_custom_op *op, uint32_t 
     return ret;
 }
 
+/* A record's op as rknn_register_custom_ops took it (a CPU op). */
+static const rknn_custom_op *op_of(const struct rknn_custom_node *r, rknn_custom_op *op)
+{
+    memset(op, 0, sizeof *op);
+    memcpy(op->op_type, r->op.op_type, sizeof op->op_type);
+    op->version = r->op.version;
+    op->target = RKNN_TARGET_TYPE_CPU;
+    op->init = r->op.init;
+    op->prepare = r->op.prepare;
+    op->compute = r->op.compute;
+    op->destroy = r->op.destroy;
+    return op;
+}
+
 int rknn_custom_copy_ops(rknn_ctx *dst, const rknn_ctx *src)
 {
+    rknn_custom_op op;
     int ret = RKNN_SUCC;
 
     for (uint32_t i = 0; i < src->n_custom && ret == RKNN_SUCC; i++) {
@@ -301,7 +330,7 @@ int rknn_custom_copy_ops(rknn_ctx *dst, const rknn_ctx *src)
         for (uint32_t k = 0; k < dst->n_custom; k++)
             known |= strcmp(dst->custom[k]->op.op_type, src->custom[i]->op.op_type) == 0;
         if (!known) /* one registration binds every node of the type */
-            ret = register_op(dst, &src->custom[i]->op);
+            ret = register_op(dst, op_of(src->custom[i], &op));
     }
     return ret;
 }
