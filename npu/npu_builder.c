@@ -36,6 +36,17 @@ void npu_task_reg(npu_task_words *t, uint32_t table_off, uint32_t value)
         t, npu_regcmd_make(npu_block_target((enum npu_block)block), (uint16_t)soc_off, value));
 }
 
+/* Writes values[i] to regs[i], i < n, in order. The emitters below keep a
+ * block's registers in a table and compute its values into an array in the
+ * same order: one loop instead of a call per register (footprint). */
+static void emit_regs(npu_task_words *t, const uint16_t *regs, const uint32_t *values, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++)
+        npu_task_reg(t, regs[i], values[i]);
+}
+
+#define N_REGS(regs) ((unsigned)(sizeof(regs) / sizeof(regs)[0]))
+
 /* The DPU's output cube and its BS -> BN -> EW -> OUT_CVT epilogue. */
 void npu_emit_dpu_output(npu_task_words *t, const npu_conv_desc *c, uint32_t w, uint32_t h,
                          uint32_t ch, uint32_t atoms)
@@ -44,32 +55,62 @@ void npu_emit_dpu_output(npu_task_words *t, const npu_conv_desc *c, uint32_t w, 
                       NPU_DPU_BS_OW_CFG_SIZE_E_1(atoms - 1u) |
                       NPU_DPU_BS_OW_CFG_SIZE_E_2(atoms - 1u);
 
-    npu_task_reg(t, NPU_DPU_DST_BASE_ADDR, c->out_addr);
-    npu_task_reg(t, NPU_DPU_DST_SURF_STRIDE, c->out_surf);
-    npu_task_reg(t, NPU_DPU_DATA_CUBE_WIDTH, w - 1u);
-    npu_task_reg(t, NPU_DPU_DATA_CUBE_HEIGHT, h - 1u);
-    npu_task_reg(t, NPU_DPU_DATA_CUBE_NOTCH_ADDR, 0);
-    npu_task_reg(t, NPU_DPU_DATA_CUBE_CHANNEL,
-                 NPU_DPU_DATA_CUBE_CHANNEL_ORIG_CHANNEL(ch - 1u) |
-                     NPU_DPU_DATA_CUBE_CHANNEL_CHANNEL(ch - 1u));
-    npu_task_reg(t, NPU_DPU_BS_CFG, c->bs_cfg);
-    npu_task_reg(t, NPU_DPU_BS_ALU_CFG, c->bs_alu);
-    npu_task_reg(t, NPU_DPU_BS_MUL_CFG, c->bs_mul_cfg);
-    npu_task_reg(t, NPU_DPU_BS_RELUX_CMP_VALUE, c->bs_relux);
-    /* SIZE_E = atoms - 1 is 2^n - 1: a caller's SIZE_E of 0 or 1 is absorbed */
-    npu_task_reg(t, NPU_DPU_BS_OW_CFG, c->bs_ow_cfg | size_e);
-    npu_task_reg(t, NPU_DPU_BS_OW_OP, c->bs_ow_op);
-    npu_task_reg(t, NPU_DPU_BN_CFG, c->bn_cfg);
-    npu_task_reg(t, NPU_DPU_BN_ALU_CFG, c->bn_alu);
-    npu_task_reg(t, NPU_DPU_BN_MUL_CFG, c->bn_mul_cfg);
-    npu_task_reg(t, NPU_DPU_BN_RELUX_CMP_VALUE, c->bn_relux);
-    npu_task_reg(t, NPU_DPU_EW_CFG, c->ew_cfg);
-    npu_task_reg(t, NPU_DPU_EW_CVT_OFFSET_VALUE, c->ew_cvt_off);
-    npu_task_reg(t, NPU_DPU_EW_CVT_SCALE_VALUE, c->ew_cvt_scale);
-    npu_task_reg(t, NPU_DPU_EW_RELUX_CMP_VALUE, c->ew_relux);
-    npu_task_reg(t, NPU_DPU_OUT_CVT_OFFSET, c->oc_offset);
-    npu_task_reg(t, NPU_DPU_OUT_CVT_SCALE, c->oc_scale);
-    npu_task_reg(t, NPU_DPU_OUT_CVT_SHIFT, c->oc_shift);
+    static const uint16_t regs[] = {
+        NPU_DPU_DST_BASE_ADDR,
+        NPU_DPU_DST_SURF_STRIDE,
+        NPU_DPU_DATA_CUBE_WIDTH,
+        NPU_DPU_DATA_CUBE_HEIGHT,
+        NPU_DPU_DATA_CUBE_NOTCH_ADDR,
+        NPU_DPU_DATA_CUBE_CHANNEL,
+        NPU_DPU_BS_CFG,
+        NPU_DPU_BS_ALU_CFG,
+        NPU_DPU_BS_MUL_CFG,
+        NPU_DPU_BS_RELUX_CMP_VALUE,
+        NPU_DPU_BS_OW_CFG,
+        NPU_DPU_BS_OW_OP,
+        NPU_DPU_BN_CFG,
+        NPU_DPU_BN_ALU_CFG,
+        NPU_DPU_BN_MUL_CFG,
+        NPU_DPU_BN_RELUX_CMP_VALUE,
+        NPU_DPU_EW_CFG,
+        NPU_DPU_EW_CVT_OFFSET_VALUE,
+        NPU_DPU_EW_CVT_SCALE_VALUE,
+        NPU_DPU_EW_RELUX_CMP_VALUE,
+        NPU_DPU_OUT_CVT_OFFSET,
+        NPU_DPU_OUT_CVT_SCALE,
+        NPU_DPU_OUT_CVT_SHIFT,
+    };
+    const uint32_t values[] = {
+        /* DST_BASE_ADDR */ c->out_addr,
+        /* DST_SURF_STRIDE */ c->out_surf,
+        /* DATA_CUBE_WIDTH */ w - 1u,
+        /* DATA_CUBE_HEIGHT */ h - 1u,
+        /* DATA_CUBE_NOTCH_ADDR */ 0,
+        /* DATA_CUBE_CHANNEL */
+        NPU_DPU_DATA_CUBE_CHANNEL_ORIG_CHANNEL(ch - 1u) |
+            NPU_DPU_DATA_CUBE_CHANNEL_CHANNEL(ch - 1u),
+        /* BS_CFG */ c->bs_cfg,
+        /* BS_ALU_CFG */ c->bs_alu,
+        /* BS_MUL_CFG */ c->bs_mul_cfg,
+        /* BS_RELUX_CMP_VALUE */ c->bs_relux,
+        /* BS_OW_CFG: SIZE_E = atoms - 1 is 2^n - 1, a caller's SIZE_E of 0 or 1 is absorbed */
+        c->bs_ow_cfg | size_e,
+        /* BS_OW_OP */ c->bs_ow_op,
+        /* BN_CFG */ c->bn_cfg,
+        /* BN_ALU_CFG */ c->bn_alu,
+        /* BN_MUL_CFG */ c->bn_mul_cfg,
+        /* BN_RELUX_CMP_VALUE */ c->bn_relux,
+        /* EW_CFG */ c->ew_cfg,
+        /* EW_CVT_OFFSET_VALUE */ c->ew_cvt_off,
+        /* EW_CVT_SCALE_VALUE */ c->ew_cvt_scale,
+        /* EW_RELUX_CMP_VALUE */ c->ew_relux,
+        /* OUT_CVT_OFFSET */ c->oc_offset,
+        /* OUT_CVT_SCALE */ c->oc_scale,
+        /* OUT_CVT_SHIFT */ c->oc_shift,
+    };
+
+    _Static_assert(N_REGS(regs) == N_REGS(values), "a value for each register");
+    emit_regs(t, regs, values, N_REGS(regs));
 }
 
 uint32_t npu_dpu_data_format(const npu_conv_desc *c, uint32_t in_prec)
@@ -142,60 +183,75 @@ static void emit_cna(npu_task_words *t, const npu_conv_desc *c, int rk356x, uint
             surf = NPU_CNA_DMA_CON2_SURF_STRIDE(in_surf_atoms - 4u * c->win);
         }
     }
-    npu_task_reg(t, NPU_CNA_CONV_CON1, con1);
-    npu_task_reg(t, NPU_CNA_CONV_CON2, NPU_CNA_CONV_CON2_FEATURE_GRAINS(c->hin + 1u));
-    npu_task_reg(t, NPU_CNA_CONV_CON3,
-                 NPU_CNA_CONV_CON3_CONV_X_STRIDE(c->sx) | NPU_CNA_CONV_CON3_CONV_Y_STRIDE(c->sy));
-    npu_task_reg(t, NPU_CNA_DATA_SIZE0,
-                 NPU_CNA_DATA_SIZE0_DATAIN_WIDTH(c->win) |
-                     NPU_CNA_DATA_SIZE0_DATAIN_HEIGHT(c->hin));
-    npu_task_reg(t, NPU_CNA_DATA_SIZE1,
-                 NPU_CNA_DATA_SIZE1_DATAIN_CHANNEL_REAL(c->cin_real - 1u) |
-                     NPU_CNA_DATA_SIZE1_DATAIN_CHANNEL(c->cin));
-    npu_task_reg(t, NPU_CNA_DATA_SIZE2, c->wout);
-    npu_task_reg(t, NPU_CNA_DATA_SIZE3, c->wout * c->hout);
-    npu_task_reg(t, NPU_CNA_WEIGHT_SIZE0, c->depthwise ? wbytes : wbytes * c->nker);
-    npu_task_reg(t, NPU_CNA_WEIGHT_SIZE1, wbytes);
-    npu_task_reg(t, NPU_CNA_WEIGHT_SIZE2,
-                 NPU_CNA_WEIGHT_SIZE2_WEIGHT_WIDTH(c->kw) |
-                     NPU_CNA_WEIGHT_SIZE2_WEIGHT_HEIGHT(c->kh) |
-                     NPU_CNA_WEIGHT_SIZE2_WEIGHT_KERNELS(c->depthwise ? 1u : c->nker));
-    npu_task_reg(t, NPU_CNA_CBUF_CON0,
-                 NPU_CNA_CBUF_CON0_DATA_BANK(c->data_banks ? c->data_banks : 8u) |
-                     NPU_CNA_CBUF_CON0_WEIGHT_BANK(c->weight_banks ? c->weight_banks : 4u));
-    npu_task_reg(t, NPU_CNA_CBUF_CON1, entries);
+    static const uint16_t regs[] = {
+        NPU_CNA_CONV_CON1,    NPU_CNA_CONV_CON2,     NPU_CNA_CONV_CON3,
+        NPU_CNA_DATA_SIZE0,   NPU_CNA_DATA_SIZE1,    NPU_CNA_DATA_SIZE2,
+        NPU_CNA_DATA_SIZE3,   NPU_CNA_WEIGHT_SIZE0,  NPU_CNA_WEIGHT_SIZE1,
+        NPU_CNA_WEIGHT_SIZE2, NPU_CNA_CBUF_CON0,     NPU_CNA_CBUF_CON1,
+        NPU_CNA_CVT_CON0,     NPU_CNA_CVT_CON1,      NPU_CNA_CVT_CON2,
+        NPU_CNA_CVT_CON3,     NPU_CNA_CVT_CON4,      NPU_CNA_FC_CON0,
+        NPU_CNA_FC_CON1,      NPU_CNA_PAD_CON0,      NPU_CNA_FEATURE_DATA_ADDR,
+        NPU_CNA_FC_CON2,      NPU_CNA_DMA_CON0,      NPU_CNA_DMA_CON1,
+        NPU_CNA_DMA_CON2,     NPU_CNA_FC_DATA_SIZE0, NPU_CNA_FC_DATA_SIZE1,
+        NPU_CNA_DCOMP_CTRL,   NPU_CNA_DCOMP_REGNUM,  NPU_CNA_DCOMP_ADDR0,
+        NPU_CNA_PAD_CON1, /* RK3588 only: the last */
+    };
     /* identity converter: scale 1, offset 0; bit 0 means bypass on RK3588 and
      * enable on RK356x (the virtual NPU's reading of the vendor streams) */
-    npu_task_reg(t, NPU_CNA_CVT_CON0,
-                 c->cvt_con0 ? c->cvt_con0
-                             : NPU_CNA_CVT_CON0_CVT_BYPASS(rk356x ? 0u : 1u) |
-                                   NPU_CNA_CVT_CON0_CVT_TYPE(1) | NPU_CNA_CVT_CON0_DATA_SIGN(1));
-    for (unsigned i = 0; i < 4; i++) /* CVT_CON1..4 share one layout */
-        npu_task_reg(t, NPU_CNA_CVT_CON1 + 4u * i,
-                     c->cvt_con0 ? c->cvt_con[i] : NPU_CNA_CVT_CON1_CVT_SCALE0(1));
-    npu_task_reg(t, NPU_CNA_FC_CON0, 0);
-    npu_task_reg(t, NPU_CNA_FC_CON1, 0);
-    npu_task_reg(t, NPU_CNA_PAD_CON0,
-                 NPU_CNA_PAD_CON0_PAD_LEFT(c->pl) | NPU_CNA_PAD_CON0_PAD_TOP(c->pt) |
-                     (rk356x ? NPU_CNA_PAD_CON0_RK356X_PAD_VALUE(c->pad_value) : 0));
-    npu_task_reg(t, NPU_CNA_FEATURE_DATA_ADDR, c->in_addr);
-    npu_task_reg(t, NPU_CNA_FC_CON2, 0);
-    npu_task_reg(t, NPU_CNA_DMA_CON0,
-                 rk356x
-                     ? NPU_CNA_DMA_CON0_DATA_BURST_LEN(7) | NPU_CNA_DMA_CON0_RK356X_UNDOC_12_10(7) |
-                           NPU_CNA_DMA_CON0_WEIGHT_BURST_LEN(7) | NPU_CNA_DMA_CON0_UNDOC_20(1)
-                     : NPU_CNA_DMA_CON0_DATA_BURST_LEN(15) | NPU_CNA_DMA_CON0_WEIGHT_BURST_LEN(15));
-    npu_task_reg(t, NPU_CNA_DMA_CON1, line);
-    npu_task_reg(t, NPU_CNA_DMA_CON2, surf);
-    npu_task_reg(t, NPU_CNA_FC_DATA_SIZE0,
-                 NPU_CNA_FC_DATA_SIZE0_DMA_WIDTH(c->win) |
-                     NPU_CNA_FC_DATA_SIZE0_DMA_HEIGHT(c->hin));
-    npu_task_reg(t, NPU_CNA_FC_DATA_SIZE1, c->cin);
-    npu_task_reg(t, NPU_CNA_DCOMP_CTRL, 0);
-    npu_task_reg(t, NPU_CNA_DCOMP_REGNUM, 0);
-    npu_task_reg(t, NPU_CNA_DCOMP_ADDR0, c->w_addr);
-    if (!rk356x)
-        npu_task_reg(t, NPU_CNA_PAD_CON1, c->pad_value);
+    uint32_t cvt_scale1 = NPU_CNA_CVT_CON1_CVT_SCALE0(1); /* CVT_CON1..4 share one layout */
+    const uint32_t values[] = {
+        /* CONV_CON1 */ con1,
+        /* CONV_CON2 */ NPU_CNA_CONV_CON2_FEATURE_GRAINS(c->hin + 1u),
+        /* CONV_CON3 */
+        NPU_CNA_CONV_CON3_CONV_X_STRIDE(c->sx) | NPU_CNA_CONV_CON3_CONV_Y_STRIDE(c->sy),
+        /* DATA_SIZE0 */
+        NPU_CNA_DATA_SIZE0_DATAIN_WIDTH(c->win) | NPU_CNA_DATA_SIZE0_DATAIN_HEIGHT(c->hin),
+        /* DATA_SIZE1 */
+        NPU_CNA_DATA_SIZE1_DATAIN_CHANNEL_REAL(c->cin_real - 1u) |
+            NPU_CNA_DATA_SIZE1_DATAIN_CHANNEL(c->cin),
+        /* DATA_SIZE2 */ c->wout,
+        /* DATA_SIZE3 */ c->wout * c->hout,
+        /* WEIGHT_SIZE0 */ c->depthwise ? wbytes : wbytes * c->nker,
+        /* WEIGHT_SIZE1 */ wbytes,
+        /* WEIGHT_SIZE2 */
+        NPU_CNA_WEIGHT_SIZE2_WEIGHT_WIDTH(c->kw) | NPU_CNA_WEIGHT_SIZE2_WEIGHT_HEIGHT(c->kh) |
+            NPU_CNA_WEIGHT_SIZE2_WEIGHT_KERNELS(c->depthwise ? 1u : c->nker),
+        /* CBUF_CON0 */
+        NPU_CNA_CBUF_CON0_DATA_BANK(c->data_banks ? c->data_banks : 8u) |
+            NPU_CNA_CBUF_CON0_WEIGHT_BANK(c->weight_banks ? c->weight_banks : 4u),
+        /* CBUF_CON1 */ entries,
+        /* CVT_CON0 */
+        c->cvt_con0 ? c->cvt_con0
+                    : NPU_CNA_CVT_CON0_CVT_BYPASS(rk356x ? 0u : 1u) | NPU_CNA_CVT_CON0_CVT_TYPE(1) |
+                          NPU_CNA_CVT_CON0_DATA_SIGN(1),
+        /* CVT_CON1 */ c->cvt_con0 ? c->cvt_con[0] : cvt_scale1,
+        /* CVT_CON2 */ c->cvt_con0 ? c->cvt_con[1] : cvt_scale1,
+        /* CVT_CON3 */ c->cvt_con0 ? c->cvt_con[2] : cvt_scale1,
+        /* CVT_CON4 */ c->cvt_con0 ? c->cvt_con[3] : cvt_scale1,
+        /* FC_CON0 */ 0,
+        /* FC_CON1 */ 0,
+        /* PAD_CON0 */
+        NPU_CNA_PAD_CON0_PAD_LEFT(c->pl) | NPU_CNA_PAD_CON0_PAD_TOP(c->pt) |
+            (rk356x ? NPU_CNA_PAD_CON0_RK356X_PAD_VALUE(c->pad_value) : 0),
+        /* FEATURE_DATA_ADDR */ c->in_addr,
+        /* FC_CON2 */ 0,
+        /* DMA_CON0 */
+        rk356x ? NPU_CNA_DMA_CON0_DATA_BURST_LEN(7) | NPU_CNA_DMA_CON0_RK356X_UNDOC_12_10(7) |
+                     NPU_CNA_DMA_CON0_WEIGHT_BURST_LEN(7) | NPU_CNA_DMA_CON0_UNDOC_20(1)
+               : NPU_CNA_DMA_CON0_DATA_BURST_LEN(15) | NPU_CNA_DMA_CON0_WEIGHT_BURST_LEN(15),
+        /* DMA_CON1 */ line,
+        /* DMA_CON2 */ surf,
+        /* FC_DATA_SIZE0 */
+        NPU_CNA_FC_DATA_SIZE0_DMA_WIDTH(c->win) | NPU_CNA_FC_DATA_SIZE0_DMA_HEIGHT(c->hin),
+        /* FC_DATA_SIZE1 */ c->cin,
+        /* DCOMP_CTRL */ 0,
+        /* DCOMP_REGNUM */ 0,
+        /* DCOMP_ADDR0 */ c->w_addr,
+        /* PAD_CON1 */ c->pad_value,
+    };
+
+    _Static_assert(N_REGS(regs) == N_REGS(values), "a value for each register");
+    emit_regs(t, regs, values, N_REGS(regs) - (rk356x ? 1u : 0u));
 }
 
 /* CORE (and on RK356x the CMAC in front of it): MAC mode and the output cube. */
@@ -252,22 +308,33 @@ static void emit_dpu_rdma(npu_task_words *t, const npu_conv_desc *c, int rk356x)
     if (!rk356x)
         fm |= c->comb_use ? NPU_DPU_RDMA_FEATURE_MODE_CFG_COMB_USE(c->comb_use)
                           : NPU_DPU_RDMA_FEATURE_MODE_CFG_MRDMA_DISABLE(1);
-    npu_task_reg(t, NPU_DPU_RDMA_DATA_CUBE_WIDTH, c->wout - 1u);
-    npu_task_reg(t, NPU_DPU_RDMA_DATA_CUBE_HEIGHT, c->hout - 1u);
-    npu_task_reg(t, NPU_DPU_RDMA_DATA_CUBE_CHANNEL, c->kout - 1u);
-    npu_task_reg(t, NPU_DPU_RDMA_SRC_BASE_ADDR, c->src_addr);
-    npu_task_reg(t, NPU_DPU_RDMA_BRDMA_CFG,
-                 c->brdma_use ? NPU_DPU_RDMA_BRDMA_CFG_BRDMA_DATA_USE(c->brdma_use)
-                              : NPU_DPU_RDMA_BRDMA_CFG_BRDMA_DISABLE(1));
-    npu_task_reg(t, NPU_DPU_RDMA_BS_BASE_ADDR, c->bs_addr);
-    npu_task_reg(t, NPU_DPU_RDMA_NRDMA_CFG, NPU_DPU_RDMA_NRDMA_CFG_NRDMA_DISABLE(1));
-    npu_task_reg(t, NPU_DPU_RDMA_ERDMA_CFG, npu_erdma_cfg(c));
-    npu_task_reg(t, NPU_DPU_RDMA_EW_BASE_ADDR, c->ew_addr);
-    npu_task_reg(t, NPU_DPU_RDMA_EW_SURF_STRIDE, c->ew_surf);
-    npu_task_reg(t, NPU_DPU_RDMA_FEATURE_MODE_CFG, fm);
-    npu_task_reg(t, NPU_DPU_RDMA_WEIGHT,
-                 NPU_DPU_RDMA_WEIGHT_WEIGHT_M(1) | NPU_DPU_RDMA_WEIGHT_WEIGHT_B(1) |
-                     NPU_DPU_RDMA_WEIGHT_WEIGHT_N(1) | NPU_DPU_RDMA_WEIGHT_WEIGHT_E(1));
+    static const uint16_t regs[] = {
+        NPU_DPU_RDMA_DATA_CUBE_WIDTH, NPU_DPU_RDMA_DATA_CUBE_HEIGHT, NPU_DPU_RDMA_DATA_CUBE_CHANNEL,
+        NPU_DPU_RDMA_SRC_BASE_ADDR,   NPU_DPU_RDMA_BRDMA_CFG,        NPU_DPU_RDMA_BS_BASE_ADDR,
+        NPU_DPU_RDMA_NRDMA_CFG,       NPU_DPU_RDMA_ERDMA_CFG,        NPU_DPU_RDMA_EW_BASE_ADDR,
+        NPU_DPU_RDMA_EW_SURF_STRIDE,  NPU_DPU_RDMA_FEATURE_MODE_CFG, NPU_DPU_RDMA_WEIGHT,
+    };
+    const uint32_t values[] = {
+        /* DATA_CUBE_WIDTH */ c->wout - 1u,
+        /* DATA_CUBE_HEIGHT */ c->hout - 1u,
+        /* DATA_CUBE_CHANNEL */ c->kout - 1u,
+        /* SRC_BASE_ADDR */ c->src_addr,
+        /* BRDMA_CFG */
+        c->brdma_use ? NPU_DPU_RDMA_BRDMA_CFG_BRDMA_DATA_USE(c->brdma_use)
+                     : NPU_DPU_RDMA_BRDMA_CFG_BRDMA_DISABLE(1),
+        /* BS_BASE_ADDR */ c->bs_addr,
+        /* NRDMA_CFG */ NPU_DPU_RDMA_NRDMA_CFG_NRDMA_DISABLE(1),
+        /* ERDMA_CFG */ npu_erdma_cfg(c),
+        /* EW_BASE_ADDR */ c->ew_addr,
+        /* EW_SURF_STRIDE */ c->ew_surf,
+        /* FEATURE_MODE_CFG */ fm,
+        /* WEIGHT */
+        NPU_DPU_RDMA_WEIGHT_WEIGHT_M(1) | NPU_DPU_RDMA_WEIGHT_WEIGHT_B(1) |
+            NPU_DPU_RDMA_WEIGHT_WEIGHT_N(1) | NPU_DPU_RDMA_WEIGHT_WEIGHT_E(1),
+    };
+
+    _Static_assert(N_REGS(regs) == N_REGS(values), "a value for each register");
+    emit_regs(t, regs, values, N_REGS(regs));
 }
 
 /* A convolution task: CNA, CORE (with CMAC on RK356x), DPU and, when it is
