@@ -132,7 +132,7 @@ static int node_buffer_bytes(const rknn_ctx *ctx, const rknn_model_node_info *n,
     return RKNN_SUCC;
 }
 
-static int make_record(rknn_ctx *ctx, const rknn_custom_op *op, uint32_t node,
+static int make_record(rknn_ctx *ctx, const op_copy *op, uint32_t node,
                        const rknn_model_node_info *n, struct rknn_custom_node **out)
 {
     uint32_t n_io = n->n_inputs + n->n_outputs;
@@ -157,12 +157,7 @@ static int make_record(rknn_ctx *ctx, const rknn_custom_op *op, uint32_t node,
         return ret;
     memset(block, 0, head);
     r = block;
-    memcpy(r->op.op_type, op->op_type, sizeof r->op.op_type);
-    r->op.version = op->version;
-    r->op.init = op->init;
-    r->op.prepare = op->prepare;
-    r->op.compute = op->compute;
-    r->op.destroy = op->destroy;
+    r->op = *op;
     r->ctx = ctx;
     r->node = node;
     r->n_in = n->n_inputs;
@@ -247,12 +242,23 @@ static int call_init(struct rknn_custom_node *r)
     return RKNN_SUCC;
 }
 
-/* Bind one op type to every node of that type; 0 nodes is an error. */
-static int register_op(rknn_ctx *ctx, const rknn_custom_op *op)
+/* What a record keeps of a checked op. */
+static void keep_op(const rknn_custom_op *op, op_copy *out)
+{
+    memcpy(out->op_type, op->op_type, sizeof out->op_type);
+    out->version = op->version;
+    out->init = op->init;
+    out->prepare = op->prepare;
+    out->compute = op->compute;
+    out->destroy = op->destroy;
+}
+
+/* Bind one checked op type to every node of that type; 0 nodes is an error. */
+static int register_op(rknn_ctx *ctx, const op_copy *op)
 {
     uint32_t bound = 0, first = ctx->n_custom;
     size_t len = strlen(op->op_type);
-    int ret = check_op(ctx, op);
+    int ret = RKNN_SUCC;
 
     for (uint32_t j = 0; ret == RKNN_SUCC && j < ctx->model.n_nodes; j++) {
         rknn_model_node_info n;
@@ -300,29 +306,19 @@ int rknn_register_custom_ops(rknn_context context, rknn_custom_op *op, uint32_t 
         return RKNN_ERR_PARAM_INVALID;
     }
     rknpu_hook_lock();
-    for (uint32_t i = 0; i < custom_op_num && ret == RKNN_SUCC; i++)
-        ret = register_op(ctx, &op[i]);
+    for (uint32_t i = 0; i < custom_op_num && ret == RKNN_SUCC; i++) {
+        op_copy kept;
+        if ((ret = check_op(ctx, &op[i])) == RKNN_SUCC) {
+            keep_op(&op[i], &kept);
+            ret = register_op(ctx, &kept);
+        }
+    }
     rknpu_hook_unlock();
     return ret;
 }
 
-/* A record's op as rknn_register_custom_ops took it (a CPU op). */
-static const rknn_custom_op *op_of(const struct rknn_custom_node *r, rknn_custom_op *op)
-{
-    memset(op, 0, sizeof *op);
-    memcpy(op->op_type, r->op.op_type, sizeof op->op_type);
-    op->version = r->op.version;
-    op->target = RKNN_TARGET_TYPE_CPU;
-    op->init = r->op.init;
-    op->prepare = r->op.prepare;
-    op->compute = r->op.compute;
-    op->destroy = r->op.destroy;
-    return op;
-}
-
 int rknn_custom_copy_ops(rknn_ctx *dst, const rknn_ctx *src)
 {
-    rknn_custom_op op;
     int ret = RKNN_SUCC;
 
     for (uint32_t i = 0; i < src->n_custom && ret == RKNN_SUCC; i++) {
@@ -330,7 +326,7 @@ int rknn_custom_copy_ops(rknn_ctx *dst, const rknn_ctx *src)
         for (uint32_t k = 0; k < dst->n_custom; k++)
             known |= strcmp(dst->custom[k]->op.op_type, src->custom[i]->op.op_type) == 0;
         if (!known) /* one registration binds every node of the type */
-            ret = register_op(dst, op_of(src->custom[i], &op));
+            ret = register_op(dst, &src->custom[i]->op);
     }
     return ret;
 }
