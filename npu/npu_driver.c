@@ -137,6 +137,7 @@ static void submit_slice(npu_device *dev, unsigned core, unsigned core_mask,
 {
     const npu_soc_profile *soc = dev->soc;
     uint32_t task_con = npu_soc_task_con(soc, count, job->ping_pong != 0);
+    uintptr_t regs = dev->core_base[core]; /* the core's registers: one base for the writes below */
     npu_task t_first, t_last;
 
     npu_task_decode(job->records, first, &t_first);
@@ -144,22 +145,22 @@ static void submit_slice(npu_device *dev, unsigned core, unsigned core_mask,
     announce_slice(dev, core, core_mask, job, first, count, task_con, t_last.int_mask,
                    t_first.int_mask);
     dev->stats.slices++;
-    reg_write(dev, core, NPU_PC_DATA_ADDR, NPU_PC_DATA_ADDR_PC_SEL(1)); /* slave mode */
+    hal_mmio_write32(regs + NPU_PC_DATA_ADDR, NPU_PC_DATA_ADDR_PC_SEL(1)); /* slave mode */
     if (soc->multi_irq) {
         uint32_t arm = NPU_S_POINTER_PP_ARM | NPU_CNA_S_POINTER_CORE_INDEX(core);
-        reg_write(dev, core, NPU_CNA_S_POINTER, arm);
-        reg_write(dev, core, NPU_CORE_S_POINTER, arm);
+        hal_mmio_write32(regs + NPU_CNA_S_POINTER, arm);
+        hal_mmio_write32(regs + NPU_CORE_S_POINTER, arm);
     }
-    reg_write(dev, core, NPU_PC_DATA_ADDR, job->stream_dma + (uint32_t)t_first.regcmd_addr);
-    reg_write(dev, core, NPU_PC_DATA_AMOUNT,
-              npu_pc_fetch_amount(t_first.regcfg_amount, soc->pc_data_amount_scale));
-    reg_write(dev, core, NPU_PC_INTERRUPT_MASK, t_last.int_mask);
-    reg_write(dev, core, NPU_PC_INTERRUPT_CLEAR, t_first.int_mask);
-    reg_write(dev, core, NPU_PC_TASK_CON, task_con);
-    reg_write(dev, core, NPU_PC_TASK_DMA_BASE_ADDR, 0);
+    hal_mmio_write32(regs + NPU_PC_DATA_ADDR, job->stream_dma + (uint32_t)t_first.regcmd_addr);
+    hal_mmio_write32(regs + NPU_PC_DATA_AMOUNT,
+                     npu_pc_fetch_amount(t_first.regcfg_amount, soc->pc_data_amount_scale));
+    hal_mmio_write32(regs + NPU_PC_INTERRUPT_MASK, t_last.int_mask);
+    hal_mmio_write32(regs + NPU_PC_INTERRUPT_CLEAR, t_first.int_mask);
+    hal_mmio_write32(regs + NPU_PC_TASK_CON, task_con);
+    hal_mmio_write32(regs + NPU_PC_TASK_DMA_BASE_ADDR, 0);
     hal_wmb(); /* the stream and data must be visible before the kick */
-    reg_write(dev, core, NPU_PC_OPERATION_ENABLE, NPU_PC_OPERATION_ENABLE_OP_EN(1));
-    reg_write(dev, core, NPU_PC_OPERATION_ENABLE, 0);
+    hal_mmio_write32(regs + NPU_PC_OPERATION_ENABLE, NPU_PC_OPERATION_ENABLE_OP_EN(1));
+    hal_mmio_write32(regs + NPU_PC_OPERATION_ENABLE, 0);
     *last_int_mask = t_last.int_mask;
 }
 
