@@ -25,16 +25,18 @@
 /* The physical cores a mask means for this context; 0 on success. */
 static int cores_for_mask(const rknn_ctx *ctx, uint32_t mask, unsigned *cores, unsigned *n)
 {
-    unsigned soc_cores = ctx->soc->core_count, model_cores = ctx->model.max_cores;
+    unsigned soc_cores = ctx->soc->core_count, model_cores = ctx->model.max_cores, k = 0;
 
     *n = 0;
     switch (mask) {
     case RKNN_NPU_CORE_AUTO:
-        cores[(*n)++] = 0; /* runs are synchronous: every core is idle, take core 0 */
+        cores[0] = 0; /* runs are synchronous: every core is idle, take core 0 */
+        *n = 1;
         return 0;
     case RKNN_NPU_CORE_ALL:
         for (unsigned c = 0; c < soc_cores && c < model_cores; c++)
-            cores[(*n)++] = c;
+            cores[k++] = c;
+        *n = k;
         return 0;
     case RKNN_NPU_CORE_0:
     case RKNN_NPU_CORE_1:
@@ -43,10 +45,9 @@ static int cores_for_mask(const rknn_ctx *ctx, uint32_t mask, unsigned *cores, u
     case RKNN_NPU_CORE_0_1_2:
         for (unsigned c = 0; c < 3; c++)
             if (mask & (1u << c))
-                cores[(*n)++] = c;
-        if (cores[*n - 1] >= soc_cores || *n > model_cores)
-            return -1;
-        return 0;
+                cores[k++] = c;
+        *n = k;
+        return cores[k - 1] >= soc_cores || k > model_cores ? -1 : 0;
     default: return -1;
     }
 }

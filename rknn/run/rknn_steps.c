@@ -38,6 +38,7 @@ int rknn_steps_next(rknn_ctx *ctx, const rknn_run_cores *rc, uint32_t *node, uin
                     npu_core_job *jobs, unsigned *n_jobs)
 {
     rknn_model_step step;
+    unsigned n = 0;
     int ret;
 
     *n_jobs = 0;
@@ -46,16 +47,18 @@ int rknn_steps_next(rknn_ctx *ctx, const rknn_run_cores *rc, uint32_t *node, uin
     if ((ret = next_step(ctx, rc->n, node, end, &step)) != RKNN_SUCC)
         return ret;
     for (unsigned i = 0; i < rc->n; i++) {
+        npu_core_job *j = &jobs[n];
         if (!step.core[i].count)
             continue;
-        jobs[*n_jobs].core = rc->core[i];
-        jobs[*n_jobs].records = ctx->model.task_data;
-        jobs[*n_jobs].first = step.core[i].first;
-        jobs[*n_jobs].count = step.core[i].count;
-        jobs[*n_jobs].stream_dma = (uint32_t)rknpu_hook_virt_to_phys(ctx->regcmd);
-        jobs[*n_jobs].ping_pong = step.ping_pong;
-        ++*n_jobs;
+        j->core = rc->core[i];
+        j->records = ctx->model.task_data;
+        j->first = step.core[i].first;
+        j->count = step.core[i].count;
+        j->stream_dma = (uint32_t)rknpu_hook_virt_to_phys(ctx->regcmd);
+        j->ping_pong = step.ping_pong;
+        n++;
     }
+    *n_jobs = n;
     return RKNN_SUCC;
 }
 
