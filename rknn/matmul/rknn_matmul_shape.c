@@ -67,14 +67,14 @@ static rknn_tensor_type mm_out_type(const mm_state *s)
 {
     static const uint8_t by_kind[] = {0, RKNN_TENSOR_FLOAT32, RKNN_TENSOR_FLOAT16,
                                       RKNN_TENSOR_BFLOAT16, RKNN_TENSOR_INT8};
+    /* C written by the NPU: by its DPU output precision (0..5; 3 unused) */
+    static const uint8_t by_prec[] = {RKNN_TENSOR_INT8,  RKNN_TENSOR_INT16, RKNN_TENSOR_FLOAT16,
+                                      RKNN_TENSOR_INT32, RKNN_TENSOR_INT32, RKNN_TENSOR_FLOAT32};
 
     if (s->c_kind != MM_C_NPU)
         return (rknn_tensor_type)by_kind[s->c_kind];
-    return s->out_prec == 0u   ? RKNN_TENSOR_INT8
-           : s->out_prec == 1u ? RKNN_TENSOR_INT16
-           : s->out_prec == 2u ? RKNN_TENSOR_FLOAT16
-           : s->out_prec == 5u ? RKNN_TENSOR_FLOAT32
-                               : RKNN_TENSOR_INT32;
+    return s->out_prec < sizeof by_prec ? (rknn_tensor_type)by_prec[s->out_prec]
+                                        : RKNN_TENSOR_INT32;
 }
 
 /* One io attribute: its name, type and n dims (those beyond n zero); the
