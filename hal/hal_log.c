@@ -40,46 +40,20 @@ void hal_logf(rknpu_log_level level, const char *fmt, ...)
     va_end(ap);
 }
 #else
-/* Without log strings every HAL_LOG_* logs its call site (hal_log_site)
- * and nothing formats: no hal_logf, hal_vlogf. */
-/* Appends text; returns the new end (the buffer is sized for the longest line). */
-static char *put_text(char *p, const char *text)
-{
-    while (*text)
-        *p++ = *text++;
-    return p;
-}
-
-static char *put_number(char *p, uintptr_t v, unsigned base)
-{
-    char digits[2 * sizeof v];
-    unsigned n = 0;
-
-    do {
-        digits[n++] = "0123456789abcdef"[v % base];
-        v /= base;
-    } while (v && n < sizeof digits);
-    while (n)
-        *p++ = digits[--n];
-    return p;
-}
+/* Without log strings every HAL_LOG_* logs its call site (hal_log_site),
+ * with this file's one format: no hal_logf, hal_vlogf. */
 
 /* noinline: the return address must be the HAL_LOG_* call site. */
 __attribute__((noinline)) void hal_log_site(unsigned site)
 {
     static const char *const names[] = {"error", "warning", "info", "debug"};
     rknpu_log_level level = (rknpu_log_level)(site & 3u); /* HAL_LOG_SITE */
-    unsigned line = site >> 2;
-    char text[64], *p = text;
+    char text[64];
 
     if ((int)level > rknpu_log_threshold)
         return;
-    p = put_text(p, names[level]);
-    p = put_text(p, " at pc 0x");
-    p = put_number(p, (uintptr_t)__builtin_return_address(0), 16);
-    p = put_text(p, " line ");
-    p = put_number(p, line, 10);
-    *p = 0;
+    snprintf(text, sizeof text, "%s at pc 0x%lx line %u", names[level],
+             (unsigned long)(uintptr_t)__builtin_return_address(0), site >> 2);
     rknpu_hook_log(level, text);
 }
 #endif
