@@ -183,18 +183,25 @@ FMT_API int fmt_index_from_list(const rknn_fbs_vector *v, uint32_t i, uint32_t l
     return RKNN_SUCC;
 }
 
-int rknn_model_input(const rknn_model_view *view, uint32_t i, uint32_t *tensor)
+/* The tensor of the graph's input (is_input) or output i. noinline: the two
+ * accessors below share it (footprint). */
+__attribute__((noinline)) static int graph_io(const rknn_model_view *view, int is_input, uint32_t i,
+                                              uint32_t *tensor)
 {
     if (!fmt_check_view(view))
         return RKNN_ERR_PARAM_INVALID;
-    return fmt_index_from_list(&view->fbs.inputs, i, view->n_tensors, tensor);
+    return fmt_index_from_list(is_input ? &view->fbs.inputs : &view->fbs.outputs, i,
+                               view->n_tensors, tensor);
+}
+
+int rknn_model_input(const rknn_model_view *view, uint32_t i, uint32_t *tensor)
+{
+    return graph_io(view, 1, i, tensor);
 }
 
 int rknn_model_output(const rknn_model_view *view, uint32_t i, uint32_t *tensor)
 {
-    if (!fmt_check_view(view))
-        return RKNN_ERR_PARAM_INVALID;
-    return fmt_index_from_list(&view->fbs.outputs, i, view->n_tensors, tensor);
+    return graph_io(view, 0, i, tensor);
 }
 
 /* ---- normalisation (format.md §3.2 Graph slot 4) ------------------------------------ */
@@ -227,18 +234,26 @@ int rknn_model_norm(const rknn_model_view *view, uint32_t i, rknn_model_norm_inf
     return ret;
 }
 
-int rknn_model_norm_mean(const rknn_model_norm_info *norm, uint32_t c, float *out)
+/* Channel c of a norm's mean (std 0) or std (1). noinline: the two
+ * accessors below share it (footprint). */
+__attribute__((noinline)) static int norm_value(const rknn_model_norm_info *norm, int std,
+                                                uint32_t c, float *out)
 {
     if (!norm || !out || c >= norm->n_channels)
         return RKNN_ERR_PARAM_INVALID;
-    return fmt_is_error(rknn_fbs_vec_f32(&norm->mean, c, out)) ? RKNN_ERR_PARAM_INVALID : RKNN_SUCC;
+    return fmt_is_error(rknn_fbs_vec_f32(std ? &norm->std : &norm->mean, c, out))
+               ? RKNN_ERR_PARAM_INVALID
+               : RKNN_SUCC;
+}
+
+int rknn_model_norm_mean(const rknn_model_norm_info *norm, uint32_t c, float *out)
+{
+    return norm_value(norm, 0, c, out);
 }
 
 int rknn_model_norm_std(const rknn_model_norm_info *norm, uint32_t c, float *out)
 {
-    if (!norm || !out || c >= norm->n_channels)
-        return RKNN_ERR_PARAM_INVALID;
-    return fmt_is_error(rknn_fbs_vec_f32(&norm->std, c, out)) ? RKNN_ERR_PARAM_INVALID : RKNN_SUCC;
+    return norm_value(norm, 1, c, out);
 }
 
 /* Remembers the single regcmd (kind 9) and task (kind 10) tensor. */
