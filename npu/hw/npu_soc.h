@@ -29,7 +29,8 @@ extern "C" {
 
 typedef struct npu_soc_profile {
     rknpu_soc_id id;
-    const char *name; /* "RK3588" */
+    uint8_t core_count; /* (beside id: no padding in the profile tables) */
+    const char *name;   /* "RK3588" */
     /* .rknn JSON target_platform strings this SoC runs (lower case; compared
      * case-insensitively); NULL marks unused slots. */
     const char *platforms[NPU_SOC_MAX_PLATFORMS];
@@ -37,7 +38,6 @@ typedef struct npu_soc_profile {
      * marks unused slots. All NULL = unknown, do not check. */
     const char *model_families[NPU_SOC_MAX_FAMILIES];
 
-    uint8_t core_count;
     uint64_t core_base[RKNPU_MAX_CORES]; /* physical MMIO base per core, 64 KiB each */
     uint16_t irq_spi[RKNPU_MAX_CORES];   /* GIC SPI number per core (INTID = SPI + 32) */
 
