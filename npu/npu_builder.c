@@ -414,15 +414,13 @@ int npu_chain_write(const npu_task_words *tasks, unsigned n, uint8_t *stream, ui
         const npu_task_words *t = &tasks[i];
         size_t next = at + task_span(t), w = at / 8u;
         unsigned scale = t->soc->pc_data_amount_scale;
+        int last = i + 1 == n; /* the chain ends here: no link, nothing to fetch */
         for (unsigned j = 0; j < t->n; j++)
             put64(stream, w++, t->words[j]);
-        if (i + 1 < n) {
-            put64(stream, w++, npu_regcmd_next_address(stream_dma + (uint32_t)next));
-            put64(stream, w++, npu_regcmd_next_amount(npu_pc_fetch_amount(tasks[i + 1].n, scale)));
-        } else {
-            put64(stream, w++, npu_regcmd_nop()); /* the chain ends here */
-            put64(stream, w++, npu_regcmd_next_amount(0));
-        }
+        put64(stream, w++,
+              last ? npu_regcmd_nop() : npu_regcmd_next_address(stream_dma + (uint32_t)next));
+        put64(stream, w++,
+              npu_regcmd_next_amount(last ? 0 : npu_pc_fetch_amount(tasks[i + 1].n, scale)));
         put64(stream, w++, npu_regcmd_pre_enable());
         put64(stream, w++, npu_regcmd_op_enable(t->enable));
         write_record(records + (size_t)i * NPU_TASK_RECORD_SIZE, t, (uint32_t)at);
