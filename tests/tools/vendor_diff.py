@@ -256,13 +256,16 @@ class Normaliser:
 # ---- comparing --------------------------------------------------------------------------
 
 class Tally:
-    def __init__(self, show):
+    def __init__(self, show, accounting=None):
         self.show = show
+        self.accounting = accounting
         self.counts = collections.OrderedDict()  # (model, area) -> n
         self.examples = collections.defaultdict(list)  # (model, area) -> [text]
         self.full = []
 
     def add(self, model, area, text):
+        if self.accounting:
+            self.accounting.add(model, area, text)
         k = (model, area)
         self.counts[k] = self.counts.get(k, 0) + 1
         if len(self.examples[k]) < self.show:
@@ -272,6 +275,93 @@ class Tally:
     def ensure(self, model):
         for a in AREAS:
             self.counts.setdefault((model, a), 0)
+
+
+def table_rows(path, heading):
+    """The cells of every row of the first Markdown table under `heading`."""
+    rows, inside = [], False
+    with open(path) as f:
+        for line in f:
+            if line.startswith("#"):
+                inside = line.strip().lstrip("#").strip().startswith(heading)
+                continue
+            if inside and line.startswith("|") and not set(line) <= set("|-: \n"):
+                rows.append([c.strip() for c in line.strip().strip("|").split("|")])
+    return rows[1:]  # the header row
+
+
+def unquote(cell):
+    return cell[1:-1] if len(cell) > 1 and cell[0] == cell[-1] == "`" else cell
+
+
+def glob(pattern, text):
+    """Shell-like match where only `*` is special (brackets are literal)."""
+    rx = ".*".join(re.escape(part) for part in pattern.split("*"))
+    return re.fullmatch(rx, text, re.S) is not None
+
+
+def group_of(area, text):
+    """The backlog group of a difference: per run for submissions, else its
+    key; numbers as `*` (tests/vendor/parity-backlog.txt)."""
+    if area == "submissions":
+        return re.sub(r"[0-9]+", "*", " ".join(text.split(" ")[:2])) + " *"
+    key = text.split(": rknpu-bm")[0].split(": ")[0]
+    return re.sub(r"[0-9]+", "*", key) + "*"
+
+
+class Accounting:
+    """Every difference is a deliberate divergence docs/compat.md §3 lists
+    (model pattern, area, pattern of the difference), or open parity
+    work in a group of tests/vendor/parity-backlog.txt within its ceiling;
+    anything else fails the comparison."""
+
+    def __init__(self, compat, backlog):
+        self.rules = []  # [model, area, text, count, why]
+        for cells in table_rows(compat, "\u00a73"):  # compat.md §3
+            if len(cells) >= 6:
+                self.rules.append([unquote(cells[0]), cells[1], unquote(cells[2]), 0, cells[5]])
+        self.backlog = collections.OrderedDict()  # (model, area, group) -> [ceiling, count, why]
+        with open(backlog) as f:
+            for line in f:
+                if line.strip() and not line.startswith("#"):
+                    ceiling, model, area, group, why = [x.strip() for x in line.split("\t")]
+                    self.backlog[(model, area, group)] = [int(ceiling), 0, why]
+        self.unlisted = []
+
+    @staticmethod
+    def fits(rule_text, text):
+        if rule_text == "<=":  # a memory figure at or below the vendor's
+            m = re.search(r"rknpu-bm 'dma_bytes (\d+)', vendor 'dma_bytes (\d+)'", text)
+            return bool(m) and int(m.group(1)) <= int(m.group(2))
+        return glob(rule_text, text)
+
+    def add(self, model, area, text):
+        for r in self.rules:
+            if r[1] == area and glob(r[0], model) and self.fits(r[2], text):
+                r[3] += 1
+                return
+        g = self.backlog.get((model, area, group_of(area, text)))
+        if g:
+            g[1] += 1
+        else:
+            self.unlisted.append("%s | %s | %s" % (model, area, text))
+
+    def summary(self, show):
+        lines, failed = [], bool(self.unlisted)
+        listed = sum(r[3] for r in self.rules)
+        open_work = sum(g[1] for g in self.backlog.values())
+        for (model, area, group), (ceiling, n, _) in self.backlog.items():
+            if n > ceiling:
+                failed = True
+                lines.append("  over its ceiling (%d > %d): %s | %s | %s" %
+                             (n, ceiling, model, area, group))
+        lines += ["  not listed: " + x for x in self.unlisted[:show]]
+        if len(self.unlisted) > show:
+            lines.append("  ... (%d in all)" % len(self.unlisted))
+        head = ("vendor-diff accounting: %d deliberate (docs/compat.md), %d open parity work "
+                "(tests/vendor/parity-backlog.txt), %d not listed" %
+                (listed, open_work, len(self.unlisted)))
+        return [head] + lines, failed
 
 
 def area_of(report_area, key):
@@ -630,15 +720,21 @@ def main():
     ap.add_argument("regs_def")
     ap.add_argument("report")
     ap.add_argument("--show", type=int, default=3)
+    here = os.path.dirname(os.path.abspath(__file__))
     ap.add_argument("--known-defects", default=os.path.join(
-        os.path.dirname(os.path.abspath(__file__)), "..", "vendor", "known-vendor-defects.txt"))
+        here, "..", "vendor", "known-vendor-defects.txt"))
+    ap.add_argument("--compat", default=os.path.join(here, "..", "..", "docs", "compat.md"))
+    ap.add_argument("--backlog", default=os.path.join(here, "..", "vendor", "parity-backlog.txt"))
+    ap.add_argument("--account", action="store_true",
+                    help="fail (exit 3) on a difference docs/compat.md does not list and the "
+                    "backlog does not bound")
     a = ap.parse_args()
     offsets = register_offsets(a.regs_def)
     regs = {"address": {offsets[n] for n in ADDRESS_REGS}, "link": offsets[PC_LINK],
             "feature": offsets["CNA_FEATURE_DATA_ADDR"], "weight": offsets["CNA_DCOMP_ADDR0"]}
     with open(a.manifest) as f:
         cases = json.load(f)
-    t = Tally(a.show)
+    t = Tally(a.show, Accounting(a.compat, a.backlog) if a.account else None)
     models = []
     for c in cases:
         model = c["model"]
@@ -679,7 +775,16 @@ def main():
         f.write(lines[-1] + "\n")
     print("\n".join(lines))
     print("full report: %s" % a.report)
-    return 1 if problems else 0
+    if problems:
+        return 1
+    if t.accounting:
+        summary, failed = t.accounting.summary(a.show)
+        print("\n".join(summary))
+        with open(a.report, "a") as f:
+            f.write("\n".join(summary) + "\n" + "\n".join(
+                "not listed: " + x for x in t.accounting.unlisted) + "\n")
+        return 3 if failed else 0
+    return 0
 
 
 if __name__ == "__main__":
