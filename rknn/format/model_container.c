@@ -6,6 +6,7 @@
  */
 #include "model_internal.h"
 
+#include <stddef.h>
 #include <string.h>
 
 #include "hal.h"
@@ -94,28 +95,47 @@ static int parse_container(const uint8_t *d, size_t size, rknn_model_view *v)
 
 /* ---- whole-model validation ----------------------------------------------- */
 
+/* The tables of a view's fields below: each field's slot, where the view
+ * keeps it (offsetof) and, in builds with log strings only, its name for
+ * the error log (log_strings=false keeps no text: the log gives the call
+ * site). */
+#if HAL_LOG_STRINGS
+#define FIELD_NAME(name)  , name
+#define NAME_OF(field)    ((field)->name)
+#define FIELD_NAME_MEMBER const char *name;
+#else
+#define FIELD_NAME(name)
+#define NAME_OF(field) NULL
+#define FIELD_NAME_MEMBER
+#endif
+
 static int parse_model_strings(rknn_model_view *v)
 {
-    const struct {
-        uint32_t slot;
-        rknn_fbs_string *dst;
-        const char *field;
+    static const struct {
+        uint8_t slot;
+        uint16_t offset; /* of the rknn_fbs_string */
+        FIELD_NAME_MEMBER
     } fields[] = {
-        {M_NPU_FAMILY, &v->npu_family, "NPU family (slot 1)"},
-        {M_GENERATOR, &v->generator, "generator (slot 3)"},
-        {M_COMPILER, &v->compiler, "compiler (slot 7)"},
-        {M_TARGET, &v->target_platform, "target platform (slot 8)"},
-        {M_SOURCE, &v->source_framework, "source framework (slot 9)"},
-        {M_CUSTOM_STRING, &v->custom_string, "custom string (slot 11)"},
-        {M_INPUT_JSON, &v->input_json, "input JSON (slot 12)"},
-        {M_OUTPUT_JSON, &v->output_json, "output JSON (slot 13)"},
-        {M_SHAPE_MODE, &v->shape_mode, "shape mode (slot 16)"},
-        {M_CUSTOM_OP_TYPES, &v->custom_op_types, "custom op types (slot 21)"},
+        {M_NPU_FAMILY, offsetof(rknn_model_view, npu_family) FIELD_NAME("NPU family (slot 1)")},
+        {M_GENERATOR, offsetof(rknn_model_view, generator) FIELD_NAME("generator (slot 3)")},
+        {M_COMPILER, offsetof(rknn_model_view, compiler) FIELD_NAME("compiler (slot 7)")},
+        {M_TARGET,
+         offsetof(rknn_model_view, target_platform) FIELD_NAME("target platform (slot 8)")},
+        {M_SOURCE,
+         offsetof(rknn_model_view, source_framework) FIELD_NAME("source framework (slot 9)")},
+        {M_CUSTOM_STRING,
+         offsetof(rknn_model_view, custom_string) FIELD_NAME("custom string (slot 11)")},
+        {M_INPUT_JSON, offsetof(rknn_model_view, input_json) FIELD_NAME("input JSON (slot 12)")},
+        {M_OUTPUT_JSON, offsetof(rknn_model_view, output_json) FIELD_NAME("output JSON (slot 13)")},
+        {M_SHAPE_MODE, offsetof(rknn_model_view, shape_mode) FIELD_NAME("shape mode (slot 16)")},
+        {M_CUSTOM_OP_TYPES,
+         offsetof(rknn_model_view, custom_op_types) FIELD_NAME("custom op types (slot 21)")},
     };
 
     for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
-        int ret = fmt_get_string_field(&v->fbs.model, fields[i].slot, fields[i].dst, "model", 0,
-                                       fields[i].field);
+        rknn_fbs_string *dst = (rknn_fbs_string *)(void *)((uint8_t *)v + fields[i].offset);
+        int ret = fmt_get_string_field(&v->fbs.model, fields[i].slot, dst, "model", 0,
+                                       NAME_OF(&fields[i]));
         if (ret != RKNN_SUCC)
             return ret;
     }
@@ -192,35 +212,41 @@ static int open_graph(rknn_model_view *v)
     return fmt_is_error(ret) ? fmt_elem_error("graph", 0, &graphs, ret) : RKNN_SUCC;
 }
 
+_Static_assert(RKNN_MODEL_MAX_TENSORS <= UINT16_MAX && RKNN_MODEL_MAX_NODES <= UINT16_MAX &&
+                   RKNN_MODEL_MAX_IO <= UINT16_MAX && RKNN_MODEL_MAX_RELOCS <= UINT16_MAX,
+               "parse_graph_vectors keeps the limits in 16 bits");
+
 static int parse_graph_vectors(rknn_model_view *v)
 {
-    const rknn_fbs_table *g = &v->fbs.graph;
-    int ret;
+    static const struct {
+        uint8_t slot;
+        uint16_t limit;         /* entries at most */
+        uint16_t vector, count; /* offsetof the rknn_fbs_vector and the view's n_ count */
+        FIELD_NAME_MEMBER
+    } fields[] = {
+        {G_TENSORS, RKNN_MODEL_MAX_TENSORS, offsetof(rknn_model_view, fbs.tensors),
+         offsetof(rknn_model_view, n_tensors) FIELD_NAME("tensors (slot 0)")},
+        {G_NODES, RKNN_MODEL_MAX_NODES, offsetof(rknn_model_view, fbs.nodes),
+         offsetof(rknn_model_view, n_nodes) FIELD_NAME("nodes (slot 1)")},
+        {G_INPUTS, RKNN_MODEL_MAX_IO, offsetof(rknn_model_view, fbs.inputs),
+         offsetof(rknn_model_view, n_inputs) FIELD_NAME("inputs (slot 2)")},
+        {G_OUTPUTS, RKNN_MODEL_MAX_IO, offsetof(rknn_model_view, fbs.outputs),
+         offsetof(rknn_model_view, n_outputs) FIELD_NAME("outputs (slot 3)")},
+        {G_NORMS, RKNN_MODEL_MAX_IO, offsetof(rknn_model_view, fbs.norms),
+         offsetof(rknn_model_view, n_norms) FIELD_NAME("norms (slot 4)")},
+        {G_RELOCS, RKNN_MODEL_MAX_RELOCS, offsetof(rknn_model_view, fbs.relocs),
+         offsetof(rknn_model_view, n_relocs) FIELD_NAME("relocations (slot 7)")},
+    };
 
-    ret = fmt_get_vector_limited(g, G_TENSORS, 4, RKNN_MODEL_MAX_TENSORS, &v->fbs.tensors, "graph",
-                                 0, "tensors (slot 0)");
-    if (ret == RKNN_SUCC)
-        ret = fmt_get_vector_limited(g, G_NODES, 4, RKNN_MODEL_MAX_NODES, &v->fbs.nodes, "graph", 0,
-                                     "nodes (slot 1)");
-    if (ret == RKNN_SUCC)
-        ret = fmt_get_vector_limited(g, G_INPUTS, 4, RKNN_MODEL_MAX_IO, &v->fbs.inputs, "graph", 0,
-                                     "inputs (slot 2)");
-    if (ret == RKNN_SUCC)
-        ret = fmt_get_vector_limited(g, G_OUTPUTS, 4, RKNN_MODEL_MAX_IO, &v->fbs.outputs, "graph",
-                                     0, "outputs (slot 3)");
-    if (ret == RKNN_SUCC)
-        ret = fmt_get_vector_limited(g, G_NORMS, 4, RKNN_MODEL_MAX_IO, &v->fbs.norms, "graph", 0,
-                                     "norms (slot 4)");
-    if (ret == RKNN_SUCC)
-        ret = fmt_get_vector_limited(g, G_RELOCS, 4, RKNN_MODEL_MAX_RELOCS, &v->fbs.relocs, "graph",
-                                     0, "relocations (slot 7)");
-    v->n_tensors = v->fbs.tensors.count;
-    v->n_nodes = v->fbs.nodes.count;
-    v->n_inputs = v->fbs.inputs.count;
-    v->n_outputs = v->fbs.outputs.count;
-    v->n_norms = v->fbs.norms.count;
-    v->n_relocs = v->fbs.relocs.count;
-    return ret;
+    for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
+        rknn_fbs_vector *vec = (rknn_fbs_vector *)(void *)((uint8_t *)v + fields[i].vector);
+        int ret = fmt_get_vector_limited(&v->fbs.graph, fields[i].slot, 4, fields[i].limit, vec,
+                                         "graph", 0, NAME_OF(&fields[i]));
+        if (ret != RKNN_SUCC)
+            return ret;
+        *(uint32_t *)(void *)((uint8_t *)v + fields[i].count) = vec->count;
+    }
+    return RKNN_SUCC;
 }
 
 static int parse_all(const uint8_t *d, size_t size, rknn_model_view *v)
@@ -280,13 +306,21 @@ static const void *moved(const rebase_map *r, const void *p)
 void rknn_model_rebase(rknn_model_view *v, const void *copy)
 {
     rebase_map r = {(uintptr_t)v->file, v->file_size, copy};
-    rknn_fbs_string *strings[] = {
-        &v->npu_family,       &v->generator,       &v->compiler,   &v->target_platform,
-        &v->source_framework, &v->custom_string,   &v->input_json, &v->output_json,
-        &v->shape_mode,       &v->custom_op_types,
+    /* the view's strings and vectors, as offsets in it (a table in the
+     * image instead of building an array of pointers at each call) */
+    static const uint16_t strings[] = {
+        offsetof(rknn_model_view, npu_family),       offsetof(rknn_model_view, generator),
+        offsetof(rknn_model_view, compiler),         offsetof(rknn_model_view, target_platform),
+        offsetof(rknn_model_view, source_framework), offsetof(rknn_model_view, custom_string),
+        offsetof(rknn_model_view, input_json),       offsetof(rknn_model_view, output_json),
+        offsetof(rknn_model_view, shape_mode),       offsetof(rknn_model_view, custom_op_types),
     };
-    rknn_fbs_vector *vectors[] = {&v->fbs.blobs,   &v->fbs.tensors, &v->fbs.nodes, &v->fbs.inputs,
-                                  &v->fbs.outputs, &v->fbs.norms,   &v->fbs.relocs};
+    static const uint16_t vectors[] = {
+        offsetof(rknn_model_view, fbs.blobs),   offsetof(rknn_model_view, fbs.tensors),
+        offsetof(rknn_model_view, fbs.nodes),   offsetof(rknn_model_view, fbs.inputs),
+        offsetof(rknn_model_view, fbs.outputs), offsetof(rknn_model_view, fbs.norms),
+        offsetof(rknn_model_view, fbs.relocs),
+    };
 
     v->file = copy;
     v->json = moved(&r, v->json);
@@ -295,8 +329,12 @@ void rknn_model_rebase(rknn_model_view *v, const void *copy)
     v->fbs.graph.buf.data = moved(&r, v->fbs.graph.buf.data);
     v->regcmd = moved(&r, v->regcmd);
     v->task_data = moved(&r, v->task_data);
-    for (size_t i = 0; i < sizeof strings / sizeof strings[0]; i++)
-        strings[i]->ptr = moved(&r, strings[i]->ptr);
-    for (size_t i = 0; i < sizeof vectors / sizeof vectors[0]; i++)
-        vectors[i]->buf.data = moved(&r, vectors[i]->buf.data);
+    for (size_t i = 0; i < sizeof strings / sizeof strings[0]; i++) {
+        rknn_fbs_string *f = (rknn_fbs_string *)(void *)((uint8_t *)v + strings[i]);
+        f->ptr = moved(&r, f->ptr);
+    }
+    for (size_t i = 0; i < sizeof vectors / sizeof vectors[0]; i++) {
+        rknn_fbs_vector *f = (rknn_fbs_vector *)(void *)((uint8_t *)v + vectors[i]);
+        f->buf.data = moved(&r, f->buf.data);
+    }
 }
