@@ -95,47 +95,36 @@ static int parse_container(const uint8_t *d, size_t size, rknn_model_view *v)
 
 /* ---- whole-model validation ----------------------------------------------- */
 
-/* The tables of a view's fields below: each field's slot, where the view
- * keeps it (offsetof) and, in builds with log strings only, its name for
- * the error log (log_strings=false keeps no text: the log gives the call
- * site). */
-#if HAL_LOG_STRINGS
-#define FIELD_NAME(name)  , name
-#define NAME_OF(field)    ((field)->name)
-#define FIELD_NAME_MEMBER const char *name;
-#else
-#define FIELD_NAME(name)
-#define NAME_OF(field) NULL
-#define FIELD_NAME_MEMBER
-#endif
-
 static int parse_model_strings(rknn_model_view *v)
 {
     static const struct {
         uint8_t slot;
         uint16_t offset; /* of the rknn_fbs_string */
-        FIELD_NAME_MEMBER
+        FMT_FIELD_NAME_MEMBER
     } fields[] = {
-        {M_NPU_FAMILY, offsetof(rknn_model_view, npu_family) FIELD_NAME("NPU family (slot 1)")},
-        {M_GENERATOR, offsetof(rknn_model_view, generator) FIELD_NAME("generator (slot 3)")},
-        {M_COMPILER, offsetof(rknn_model_view, compiler) FIELD_NAME("compiler (slot 7)")},
+        {M_NPU_FAMILY, offsetof(rknn_model_view, npu_family) FMT_FIELD_NAME("NPU family (slot 1)")},
+        {M_GENERATOR, offsetof(rknn_model_view, generator) FMT_FIELD_NAME("generator (slot 3)")},
+        {M_COMPILER, offsetof(rknn_model_view, compiler) FMT_FIELD_NAME("compiler (slot 7)")},
         {M_TARGET,
-         offsetof(rknn_model_view, target_platform) FIELD_NAME("target platform (slot 8)")},
+         offsetof(rknn_model_view, target_platform) FMT_FIELD_NAME("target platform (slot 8)")},
         {M_SOURCE,
-         offsetof(rknn_model_view, source_framework) FIELD_NAME("source framework (slot 9)")},
+         offsetof(rknn_model_view, source_framework) FMT_FIELD_NAME("source framework (slot 9)")},
         {M_CUSTOM_STRING,
-         offsetof(rknn_model_view, custom_string) FIELD_NAME("custom string (slot 11)")},
-        {M_INPUT_JSON, offsetof(rknn_model_view, input_json) FIELD_NAME("input JSON (slot 12)")},
-        {M_OUTPUT_JSON, offsetof(rknn_model_view, output_json) FIELD_NAME("output JSON (slot 13)")},
-        {M_SHAPE_MODE, offsetof(rknn_model_view, shape_mode) FIELD_NAME("shape mode (slot 16)")},
+         offsetof(rknn_model_view, custom_string) FMT_FIELD_NAME("custom string (slot 11)")},
+        {M_INPUT_JSON,
+         offsetof(rknn_model_view, input_json) FMT_FIELD_NAME("input JSON (slot 12)")},
+        {M_OUTPUT_JSON,
+         offsetof(rknn_model_view, output_json) FMT_FIELD_NAME("output JSON (slot 13)")},
+        {M_SHAPE_MODE,
+         offsetof(rknn_model_view, shape_mode) FMT_FIELD_NAME("shape mode (slot 16)")},
         {M_CUSTOM_OP_TYPES,
-         offsetof(rknn_model_view, custom_op_types) FIELD_NAME("custom op types (slot 21)")},
+         offsetof(rknn_model_view, custom_op_types) FMT_FIELD_NAME("custom op types (slot 21)")},
     };
 
     for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
         rknn_fbs_string *dst = (rknn_fbs_string *)(void *)((uint8_t *)v + fields[i].offset);
         int ret = fmt_get_string_field(&v->fbs.model, fields[i].slot, dst, "model", 0,
-                                       NAME_OF(&fields[i]));
+                                       FMT_NAME_OF(&fields[i]));
         if (ret != RKNN_SUCC)
             return ret;
     }
@@ -222,26 +211,26 @@ static int parse_graph_vectors(rknn_model_view *v)
         uint8_t slot;
         uint16_t limit;         /* entries at most */
         uint16_t vector, count; /* offsetof the rknn_fbs_vector and the view's n_ count */
-        FIELD_NAME_MEMBER
+        FMT_FIELD_NAME_MEMBER
     } fields[] = {
         {G_TENSORS, RKNN_MODEL_MAX_TENSORS, offsetof(rknn_model_view, fbs.tensors),
-         offsetof(rknn_model_view, n_tensors) FIELD_NAME("tensors (slot 0)")},
+         offsetof(rknn_model_view, n_tensors) FMT_FIELD_NAME("tensors (slot 0)")},
         {G_NODES, RKNN_MODEL_MAX_NODES, offsetof(rknn_model_view, fbs.nodes),
-         offsetof(rknn_model_view, n_nodes) FIELD_NAME("nodes (slot 1)")},
+         offsetof(rknn_model_view, n_nodes) FMT_FIELD_NAME("nodes (slot 1)")},
         {G_INPUTS, RKNN_MODEL_MAX_IO, offsetof(rknn_model_view, fbs.inputs),
-         offsetof(rknn_model_view, n_inputs) FIELD_NAME("inputs (slot 2)")},
+         offsetof(rknn_model_view, n_inputs) FMT_FIELD_NAME("inputs (slot 2)")},
         {G_OUTPUTS, RKNN_MODEL_MAX_IO, offsetof(rknn_model_view, fbs.outputs),
-         offsetof(rknn_model_view, n_outputs) FIELD_NAME("outputs (slot 3)")},
+         offsetof(rknn_model_view, n_outputs) FMT_FIELD_NAME("outputs (slot 3)")},
         {G_NORMS, RKNN_MODEL_MAX_IO, offsetof(rknn_model_view, fbs.norms),
-         offsetof(rknn_model_view, n_norms) FIELD_NAME("norms (slot 4)")},
+         offsetof(rknn_model_view, n_norms) FMT_FIELD_NAME("norms (slot 4)")},
         {G_RELOCS, RKNN_MODEL_MAX_RELOCS, offsetof(rknn_model_view, fbs.relocs),
-         offsetof(rknn_model_view, n_relocs) FIELD_NAME("relocations (slot 7)")},
+         offsetof(rknn_model_view, n_relocs) FMT_FIELD_NAME("relocations (slot 7)")},
     };
 
     for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
         rknn_fbs_vector *vec = (rknn_fbs_vector *)(void *)((uint8_t *)v + fields[i].vector);
         int ret = fmt_get_vector_limited(&v->fbs.graph, fields[i].slot, 4, fields[i].limit, vec,
-                                         "graph", 0, NAME_OF(&fields[i]));
+                                         "graph", 0, FMT_NAME_OF(&fields[i]));
         if (ret != RKNN_SUCC)
             return ret;
         *(uint32_t *)(void *)((uint8_t *)v + fields[i].count) = vec->count;

@@ -34,6 +34,7 @@
 #ifndef RKNN_MODEL_INTERNAL_H
 #define RKNN_MODEL_INTERNAL_H
 
+#include "hal.h"
 #include "rknn_model.h"
 
 /* The format layer is compiled as one translation unit (rknn_format.c
@@ -42,6 +43,21 @@
  * there. */
 #ifndef FMT_API
 #define FMT_API
+#endif
+
+/* Tables of fields (slot, where the result goes) carry each field's name
+ * for the error log only in builds with log strings: log_strings=false
+ * keeps no text, the log gives the call site. An entry ends with
+ * FMT_FIELD_NAME("name"), its struct with FMT_FIELD_NAME_MEMBER, and
+ * FMT_NAME_OF(entry) is the name or NULL. */
+#if HAL_LOG_STRINGS
+#define FMT_FIELD_NAME(name)  , name
+#define FMT_FIELD_NAME_MEMBER const char *name;
+#define FMT_NAME_OF(entry)    ((entry)->name)
+#else
+#define FMT_FIELD_NAME(name)
+#define FMT_FIELD_NAME_MEMBER
+#define FMT_NAME_OF(entry) NULL
 #endif
 
 /* Container header (format.md §2): magic, u32 zero, u64 version, u64 payload size,

@@ -4,6 +4,7 @@
  */
 #include "model_internal.h"
 
+#include <stddef.h>
 #include <string.h>
 
 #include "hal.h"
@@ -46,22 +47,32 @@ static int tensor_has_blob(int8_t kind)
 
 static int tensor_scalars(const rknn_fbs_table *t, uint32_t index, rknn_model_tensor_info *out)
 {
-    int ret;
+    static const struct {
+        uint8_t slot, size; /* size: 1 (int8_t, uint8_t) or 4 (uint32_t) */
+        uint16_t offset;    /* in rknn_model_tensor_info */
+        FMT_FIELD_NAME_MEMBER
+    } fields[] = {
+        {T_DTYPE, 1, offsetof(rknn_model_tensor_info, dtype) FMT_FIELD_NAME("dtype (slot 0)")},
+        {T_LAYOUT, 1,
+         offsetof(rknn_model_tensor_info, layout_class) FMT_FIELD_NAME("layout class (slot 1)")},
+        {T_KIND, 1, offsetof(rknn_model_tensor_info, kind) FMT_FIELD_NAME("kind (slot 2)")},
+        {T_SIZE, 4, offsetof(rknn_model_tensor_info, size) FMT_FIELD_NAME("size (slot 12)")},
+        {T_OFFSET, 4,
+         offsetof(rknn_model_tensor_info, arena_offset) FMT_FIELD_NAME("arena offset (slot 13)")},
+        {T_COMPRESSED, 1,
+         offsetof(rknn_model_tensor_info, compressed) FMT_FIELD_NAME("compressed flag (slot 14)")},
+        {T_BLOB, 4,
+         offsetof(rknn_model_tensor_info, blob_index) FMT_FIELD_NAME("blob index (slot 18)")},
+    };
 
-    if (fmt_is_error(ret = rknn_fbs_get_i8(t, T_DTYPE, 0, &out->dtype)))
-        return fmt_fb_error("tensor", index, "dtype (slot 0)", t, ret);
-    if (fmt_is_error(ret = rknn_fbs_get_i8(t, T_LAYOUT, 0, &out->layout_class)))
-        return fmt_fb_error("tensor", index, "layout class (slot 1)", t, ret);
-    if (fmt_is_error(ret = rknn_fbs_get_i8(t, T_KIND, 0, &out->kind)))
-        return fmt_fb_error("tensor", index, "kind (slot 2)", t, ret);
-    if (fmt_is_error(ret = rknn_fbs_get_u32(t, T_SIZE, 0, &out->size)))
-        return fmt_fb_error("tensor", index, "size (slot 12)", t, ret);
-    if (fmt_is_error(ret = rknn_fbs_get_u32(t, T_OFFSET, 0, &out->arena_offset)))
-        return fmt_fb_error("tensor", index, "arena offset (slot 13)", t, ret);
-    if (fmt_is_error(ret = rknn_fbs_get_u8(t, T_COMPRESSED, 0, &out->compressed)))
-        return fmt_fb_error("tensor", index, "compressed flag (slot 14)", t, ret);
-    if (fmt_is_error(ret = rknn_fbs_get_u32(t, T_BLOB, 0, &out->blob_index)))
-        return fmt_fb_error("tensor", index, "blob index (slot 18)", t, ret);
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+        uint8_t *dst = (uint8_t *)out + fields[i].offset;
+        int ret = fields[i].size == 1
+                      ? rknn_fbs_get_u8(t, fields[i].slot, 0, dst)
+                      : rknn_fbs_get_u32(t, fields[i].slot, 0, (uint32_t *)(void *)dst);
+        if (fmt_is_error(ret))
+            return fmt_fb_error("tensor", index, FMT_NAME_OF(&fields[i]), t, ret);
+    }
     return RKNN_SUCC;
 }
 
