@@ -224,7 +224,7 @@ int rknn_B_normal_layout_to_native_layout(void *B_input, void *B_output, int K, 
     size_t e = (size_t)bits / 8u;
     const uint8_t *src = B_input;
     uint8_t *dst = B_output;
-    int nr, kr;
+    uint32_t k_n, n_n, sub_n, sub_k, nr, kr; /* K, N, subN, subK once checked positive */
 
     if (!src || !dst || K <= 0 || N <= 0 || subN <= 0 || subK <= 0 || !bits) {
         HAL_LOG_ERR("rknn_B_normal_layout_to_native_layout: invalid argument (K %d N %d subN %d "
@@ -232,17 +232,18 @@ int rknn_B_normal_layout_to_native_layout(void *B_input, void *B_output, int K, 
                     K, N, subN, subK, (int)type);
         return RKNN_ERR_PARAM_INVALID;
     }
-    nr = (N + subN - 1) / subN;
-    kr = (K + subK - 1) / subK;
-    memset(dst, 0,
-           ((size_t)nr * (size_t)kr * (size_t)subN * (size_t)subK * (size_t)bits + 7u) / 8u);
-    for (int k = 0; k < K; k++)
-        for (int n = 0; n < N; n++) {
-            size_t d = (((size_t)(n / subN) * (size_t)kr + (size_t)(k / subK)) * (size_t)subN +
-                        (size_t)(n % subN)) *
-                           (size_t)subK +
-                       (size_t)(k % subK);
-            size_t i = (size_t)k * (size_t)N + (size_t)n;
+    k_n = (uint32_t)K;
+    n_n = (uint32_t)N;
+    sub_n = (uint32_t)subN;
+    sub_k = (uint32_t)subK;
+    nr = (n_n + sub_n - 1u) / sub_n;
+    kr = (k_n + sub_k - 1u) / sub_k;
+    memset(dst, 0, ((size_t)nr * kr * sub_n * sub_k * (size_t)bits + 7u) / 8u);
+    for (uint32_t k = 0; k < k_n; k++)
+        for (uint32_t n = 0; n < n_n; n++) {
+            size_t d =
+                (((size_t)(n / sub_n) * kr + k / sub_k) * sub_n + n % sub_n) * sub_k + k % sub_k;
+            size_t i = (size_t)k * n_n + n;
             if (bits == 4)
                 dst[d / 2u] |= (uint8_t)(((unsigned)mm_int4(src, i) & 15u) << (d & 1u ? 0 : 4));
             else
