@@ -12,10 +12,9 @@ volatile int rknpu_log_threshold = RKNPU_LOG_WARN;
 
 HAL_WEAK void rknpu_hook_log(rknpu_log_level level, const char *msg)
 {
-    static const char *const prefix[] = {"E", "W", "I", "D"};
     unsigned idx = (unsigned)level < 4 ? (unsigned)level : 3;
 
-    printf("rknpu %s: %s\n", prefix[idx], msg);
+    printf("rknpu %c: %s\n", "EWID"[idx], msg); /* error, warning, info, debug */
 }
 
 #if HAL_LOG_STRINGS
@@ -46,7 +45,7 @@ void hal_logf(rknpu_log_level level, const char *fmt, ...)
 /* noinline: the return address must be the HAL_LOG_* call site. */
 __attribute__((noinline)) void hal_log_site(unsigned site)
 {
-    static const char *const names[] = {"error", "warning", "info", "debug"};
+    static const char names[][8] = {"error", "warning", "info", "debug"};
     rknpu_log_level level = (rknpu_log_level)(site & 3u); /* HAL_LOG_SITE */
     char text[64];
 
