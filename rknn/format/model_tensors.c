@@ -217,8 +217,20 @@ int rknn_model_output(const rknn_model_view *view, uint32_t i, uint32_t *tensor)
 
 /* ---- normalisation (format.md §3.2 Graph slot 4) ------------------------------------ */
 
+_Static_assert(offsetof(rknn_model_norm_info, order) <= UINT8_MAX,
+               "rknn_model_norm keeps the vectors' offsets in 8 bits");
+
 int rknn_model_norm(const rknn_model_view *view, uint32_t i, rknn_model_norm_info *out)
 {
+    static const struct {
+        uint8_t slot, offset; /* offset: of the vector in rknn_model_norm_info */
+        FMT_FIELD_NAME_MEMBER
+    } fields[] = {
+        {NORM_MEAN, offsetof(rknn_model_norm_info, mean) FMT_FIELD_NAME("mean (slot 0)")},
+        {NORM_STD, offsetof(rknn_model_norm_info, std) FMT_FIELD_NAME("std (slot 1)")},
+        {NORM_ORDER,
+         offsetof(rknn_model_norm_info, order) FMT_FIELD_NAME("channel order (slot 2)")},
+    };
     rknn_fbs_table t;
     int ret;
 
@@ -228,14 +240,12 @@ int rknn_model_norm(const rknn_model_view *view, uint32_t i, rknn_model_norm_inf
     ret = rknn_fbs_vec_table(&view->fbs.norms, i, &t);
     if (fmt_is_error(ret))
         return fmt_elem_error("norm", i, &view->fbs.norms, ret);
-    ret = fmt_get_vector_limited(&t, NORM_MEAN, 4, RKNN_MODEL_MAX_NORM_CHANNELS, &out->mean, "norm",
-                                 i, "mean (slot 0)");
-    if (ret == RKNN_SUCC)
-        ret = fmt_get_vector_limited(&t, NORM_STD, 4, RKNN_MODEL_MAX_NORM_CHANNELS, &out->std,
-                                     "norm", i, "std (slot 1)");
-    if (ret == RKNN_SUCC)
-        ret = fmt_get_vector_limited(&t, NORM_ORDER, 4, RKNN_MODEL_MAX_NORM_CHANNELS, &out->order,
-                                     "norm", i, "channel order (slot 2)");
+    for (size_t f = 0; f < sizeof fields / sizeof fields[0]; f++)
+        if ((ret = fmt_get_vector_limited(
+                 &t, fields[f].slot, 4, RKNN_MODEL_MAX_NORM_CHANNELS,
+                 (rknn_fbs_vector *)(void *)((uint8_t *)out + fields[f].offset), "norm", i,
+                 FMT_NAME_OF(&fields[f]))) != RKNN_SUCC)
+            break;
     if (ret == RKNN_SUCC && out->mean.count != out->std.count) {
         HAL_LOG_ERR("rknn model: norm %lu: %lu mean values but %lu std values", (unsigned long)i,
                     (unsigned long)out->mean.count, (unsigned long)out->std.count);
