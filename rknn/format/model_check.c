@@ -194,10 +194,13 @@ static int check_tail(const rknn_model_view *m, uint32_t t, const rknn_model_tas
     uint64_t pre = fmt_stream_word(m, at + 2), op = fmt_stream_word(m, at + 3);
     int addr_ok =
         npu_regcmd_target(addr) == NPU_TARGET_PC && npu_regcmd_reg(addr) == NPU_PC_DATA_ADDR;
-    /* The vendor ends a chain with a NOP where the next address would be. */
+    /* The vendor ends a chain with a NOP where the next address would be
+     * (and, lowering container 4, another where the amount would be:
+     * format.md §5.1). */
     int pc_ok = (addr_ok || (!next && npu_regcmd_is_nop(addr))) &&
-                npu_regcmd_target(amount) == NPU_TARGET_PC &&
-                npu_regcmd_reg(amount) == NPU_PC_DATA_AMOUNT;
+                ((npu_regcmd_target(amount) == NPU_TARGET_PC &&
+                  npu_regcmd_reg(amount) == NPU_PC_DATA_AMOUNT) ||
+                 (fmt_is_v4(m) && !next && npu_regcmd_is_nop(amount)));
 
     if (!pc_ok || !npu_regcmd_is_pre_enable(pre) || !npu_regcmd_is_op_enable(op)) {
         HAL_LOG_ERR("rknn_init: task %lu: the 4 words after its %lu registers are not the PC "

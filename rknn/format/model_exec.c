@@ -294,7 +294,10 @@ int rknn_model_next_step(const rknn_model_view *view, uint32_t n_cores, uint32_t
         rknn_model_task_range *r = &out->core[only];
         uint32_t n = node_step(view, n_cores, *node, &next);
         int lut;
-        if (n > 1 ||
+        /* Container 4: a node without tasks (a CPU operator: the graph's
+         * outputs) ends the step, as Rockchip's runtime cuts its jobs there
+         * though its chain runs on (format.md §5.1). */
+        if ((n == 0 && fmt_is_v4(view)) || n > 1 ||
             (n == 1 &&
              (next.core[only].count == 0 || next.core[only].first != r->first + r->count ||
               !rknn_model_task_links_to(view, r->first + r->count - 1, next.core[only].first))))

@@ -207,7 +207,9 @@ FMT_API int fmt_v4_reglist(const rknn_model_view *v, uint32_t tensor, int8_t kin
 FMT_API int fmt_v4_read_task(const rknn_model_view *v, const rknn_fbs_vector *tasks, uint32_t node,
                              uint32_t i, v4_task *out);
 FMT_API int fmt_v4_task_tables(const rknn_model_view *v, uint32_t node, rknn_fbs_vector *out);
-FMT_API int fmt_v4_needs_lut_load(int first_in_slot, const v4_task *t);
+FMT_API uint32_t fmt_v4_lut_part_end(const uint8_t *entries, uint32_t n, uint32_t from);
+FMT_API int fmt_v4_lut_loads(const rknn_model_view *v, const v4_task *t, uint32_t node, uint32_t i,
+                             uint32_t *count);
 FMT_API v4_layout fmt_v4_layout_of(const rknn_model_view *v);
 #endif
 

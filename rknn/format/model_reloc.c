@@ -119,6 +119,50 @@ static void clear_unfetched(const rknn_model_view *m, const rknn_model_reloc_tar
     memset(to->stream + m->regcmd_size, 0, to->stream_bytes - m->regcmd_size);
 }
 
+#if RKNN_CONTAINER_V4
+/* Whether task t of a built payload loads a LUT: it sets LUT_ACCESS_CFG to
+ * write (every other task writes it 0). */
+static int loads_lut(const rknn_model_view *m, const rknn_model_task_info *t)
+{
+    uint32_t first = (uint32_t)(t->regcmd_addr / RKNN_MODEL_REGCMD_WORD_SIZE);
+
+    for (uint32_t k = first; k < first + t->regcfg_amount; k++) {
+        uint64_t w = fmt_stream_word(m, k);
+        if (npu_regcmd_target(w) == NPU_TARGET_DPU && npu_regcmd_reg(w) == NPU_DPU_LUT_ACCESS_CFG &&
+            NPU_DPU_LUT_ACCESS_CFG_ACCESS_TYPE_GET(npu_regcmd_value(w)))
+            return 1;
+    }
+    return 0;
+}
+
+/* A LUT load's dummy DPU op reads and writes its 8 bytes at the start of
+ * the command stream (a copy onto itself), where Rockchip's runtime points
+ * it (format.md §5.1): its DPU_RDMA_SRC_BASE_ADDR and DPU_DST_BASE_ADDR,
+ * which no relocation covers, get the stream's address; `patched` marks
+ * them relocated. */
+static void bind_lut_loads(const rknn_model_view *m, uint8_t *stream, uint32_t stream_dma,
+                           uint32_t *patched)
+{
+    for (uint32_t t = 0; t < m->n_tasks; t++) {
+        rknn_model_task_info ti;
+        uint32_t first;
+        if (rknn_model_task(m, t, &ti) != RKNN_SUCC || !loads_lut(m, &ti))
+            continue;
+        first = (uint32_t)(ti.regcmd_addr / RKNN_MODEL_REGCMD_WORD_SIZE);
+        for (uint32_t k = first; k < first + ti.regcfg_amount; k++) {
+            uint64_t w = fmt_stream_word(m, k);
+            uint16_t reg = npu_regcmd_reg(w);
+            if (!fmt_is_address_word(w) || (patched[k / 32] & (1u << (k % 32))) ||
+                (reg != NPU_DPU_DST_BASE_ADDR && reg != NPU_DPU_RDMA_SRC_BASE_ADDR))
+                continue;
+            fmt_put_word(stream, k, npu_regcmd_make(npu_regcmd_target(w), reg, stream_dma));
+            patched[k / 32] |= 1u << (k % 32);
+        }
+    }
+}
+
+#endif
+
 int rknn_model_relocate(const rknn_model_view *m, const rknn_model_reloc_target *to)
 {
     int ret;
@@ -127,6 +171,10 @@ int rknn_model_relocate(const rknn_model_view *m, const rknn_model_reloc_target 
     if (to->stream != m->regcmd) /* else relocated where it lies */
         memcpy(to->stream, m->regcmd, m->regcmd_size);
     ret = patch_relocs(m, to, to->bitmap);
+#if RKNN_CONTAINER_V4
+    if (ret == RKNN_SUCC && m->lowered)
+        bind_lut_loads(m, to->stream, to->stream_dma, to->bitmap);
+#endif
     if (ret == RKNN_SUCC)
         ret = fmt_check_unrelocated(m, to->bitmap);
     if (ret == RKNN_SUCC)

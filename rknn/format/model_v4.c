@@ -86,7 +86,6 @@ typedef struct {
     v4_op op;
     uint32_t task_in_node; /* index in the node's task tables */
     uint32_t task_in_slot; /* index among the node's tasks of this core slot */
-    uint32_t lut;          /* the LUT a LUT_LOAD task loads */
     uint32_t temp_mc[2];   /* v4_temp_mc_names' tensors, UINT32_MAX if absent */
     v4_dcomp dcomp;        /* of the task being walked */
 } v4_walk;
@@ -108,8 +107,8 @@ static uint32_t node_tensor(const rknn_model_node_info *n, int output, uint32_t 
 
 /* Where an address register points (format.md §5.1): one of the node's
  * inputs or outputs, the given one or the task's own (Split writes output
- * t, Concat reads input t), the LUT a LUT load loads, or a tempMC tensor. */
-enum { V4_IN, V4_OUT, V4_IN_OF_TASK, V4_OUT_OF_TASK, V4_THE_LUT, V4_TEMP_MC };
+ * t, Concat reads input t), or a tempMC tensor. */
+enum { V4_IN, V4_OUT, V4_IN_OF_TASK, V4_OUT_OF_TASK, V4_TEMP_MC };
 
 static const struct {
     uint8_t op;
@@ -135,10 +134,8 @@ static const struct {
     {V4_OP_MAXPOOL, V4_OUT, 0, NPU_PPU_DST_BASE_ADDR},
     {V4_OP_RESIZE, V4_IN, 0, NPU_DPU_RDMA_SRC_BASE_ADDR},
     {V4_OP_RESIZE, V4_OUT, 0, NPU_DPU_DST_BASE_ADDR},
-    /* The file leaves them 0. Like a v6 LUT load, the dummy DPU op reads and
-     * writes its own table (format.md §3.4), never address 0. */
-    {V4_OP_LUT_LOAD, V4_THE_LUT, 0, NPU_DPU_RDMA_SRC_BASE_ADDR},
-    {V4_OP_LUT_LOAD, V4_THE_LUT, 0, NPU_DPU_DST_BASE_ADDR},
+    /* A LUT load's source and destination are left 0 by the file and bound
+     * to the command stream when relocated (model_reloc.c). */
     /* The file leaves them 0 too; Rockchip's runtime points them there. */
     {V4_OP_MC_SYNC, V4_TEMP_MC, 0, NPU_PPU_RDMA_SRC_BASE_ADDR},
     {V4_OP_MC_SYNC, V4_TEMP_MC, 1, NPU_PPU_DST_BASE_ADDR},
@@ -153,8 +150,6 @@ static uint32_t bound_tensor(const v4_walk *w, uint32_t reg)
         if ((op != w->op && !(op == V4_OP_CONV && w->op == V4_OP_CONV_ADD)) ||
             v4_bindings[i].reg != reg)
             continue;
-        if (where == V4_THE_LUT)
-            return w->lut;
         if (where == V4_TEMP_MC)
             return w->temp_mc[v4_bindings[i].index];
         return node_tensor(w->node_info, where == V4_OUT || where == V4_OUT_OF_TASK,
@@ -369,19 +364,21 @@ static int walk_task(v4_walk *w, const uint8_t *entries, uint32_t n_entries, uin
     return RKNN_SUCC;
 }
 
-/* The added task that loads LUT tensor `lut` (a dummy DPU op). */
-static int walk_lut_load(v4_walk *w, uint32_t lut, uint32_t task_in_node, v4_op op)
+/* The added tasks that load LUT tensor `lut` (dummy DPU ops): one per part
+ * of its register list (fmt_v4_lut_part_end). */
+static int walk_lut_loads(v4_walk *w, uint32_t lut, uint32_t task_in_node, v4_op op)
 {
     const uint8_t *entries;
     uint32_t n_entries;
     int ret =
         fmt_v4_reglist(w->v, lut, RKNN_MODEL_KIND_LUT, w->node, task_in_node, &entries, &n_entries);
 
-    if (ret != RKNN_SUCC)
-        return ret;
     w->op = V4_OP_LUT_LOAD;
-    w->lut = lut;
-    ret = walk_task(w, entries, n_entries, NPU_UNIT_DPU | NPU_UNIT_DPU_RDMA, NPU_INT_DPU_DONE);
+    for (uint32_t at = 0, end; ret == RKNN_SUCC && at < n_entries; at = end) {
+        end = fmt_v4_lut_part_end(entries, n_entries, at);
+        ret = walk_task(w, entries + (size_t)at * V4_ENTRY_SIZE, end - at,
+                        NPU_UNIT_DPU | NPU_UNIT_DPU_RDMA, NPU_INT_DPU_DONE);
+    }
     w->op = op;
     return ret;
 }
@@ -412,9 +409,9 @@ static int unknown_op(uint32_t k, rknn_model_string type, const v4_task *t)
     return RKNN_ERR_MODEL_INVALID;
 }
 
-/* Task i of the node, when it belongs to the walked core slot. */
-static int walk_node_task(v4_walk *w, const rknn_fbs_vector *tasks, uint32_t i, v4_op node_op,
-                          uint32_t *lut)
+/* Task i of the node, when it belongs to the walked core slot: the loads
+ * of its LUT if it names one, then its register list. */
+static int walk_node_task(v4_walk *w, const rknn_fbs_vector *tasks, uint32_t i, v4_op node_op)
 {
     v4_task t;
     int ret = fmt_v4_read_task(w->v, tasks, w->node, i, &t);
@@ -424,15 +421,8 @@ static int walk_node_task(v4_walk *w, const rknn_fbs_vector *tasks, uint32_t i, 
     w->task_in_node = i;
     if ((w->op = task_op(w, node_op, &t)) == V4_OP_UNKNOWN)
         return unknown_op(w->node, w->node_info->op_type, &t);
-    if (fmt_v4_needs_lut_load(w->task_in_slot == 0, &t)) {
-        ret = walk_lut_load(w, t.lut, i, w->op);
-        *lut = t.lut;
-    } else if (t.lut != V4_NO_LUT && t.lut != *lut) {
-        HAL_LOG_ERR("rknn model: node %lu task %lu needs LUT tensor %lu, which its first "
-                    "task does not load",
-                    (unsigned long)w->node, (unsigned long)i, (unsigned long)t.lut);
-        ret = RKNN_ERR_MODEL_INVALID;
-    }
+    if (t.lut != V4_NO_LUT)
+        ret = walk_lut_loads(w, t.lut, i, w->op);
     if (ret == RKNN_SUCC)
         ret = walk_task(w, t.entries, t.n_entries, t.enable, t.int_mask);
     w->task_in_slot++;
@@ -444,7 +434,6 @@ static int walk_node(v4_walk *w, uint32_t k)
 {
     rknn_model_node_info node;
     rknn_fbs_vector tasks;
-    uint32_t lut = V4_NO_LUT;
     int ret = rknn_model_node(w->v, k, &node);
 
     if (ret == RKNN_SUCC)
@@ -455,7 +444,7 @@ static int walk_node(v4_walk *w, uint32_t k)
     w->node_info = &node;
     w->task_in_slot = 0;
     for (uint32_t i = 0; ret == RKNN_SUCC && i < tasks.count; i++)
-        ret = walk_node_task(w, &tasks, i, op_of(node.op_type), &lut);
+        ret = walk_node_task(w, &tasks, i, op_of(node.op_type));
     return ret;
 }
 
@@ -539,9 +528,11 @@ static void write_tails(const rknn_model_view *v, const npu_soc_profile *soc, ui
             fmt_put_word(stream, at + 1,
                          npu_regcmd_next_amount(
                              npu_pc_fetch_amount(next.regcfg_amount, soc->pc_data_amount_scale)));
-        } else {
+        } else { /* as Rockchip's runtime ends the chain: a NOP, then amount
+                  * 0 (container 2) or another NOP (container 4) */
             fmt_put_word(stream, at, npu_regcmd_nop());
-            fmt_put_word(stream, at + 1, npu_regcmd_next_amount(0));
+            fmt_put_word(stream, at + 1,
+                         v->container_version == 4 ? npu_regcmd_nop() : npu_regcmd_next_amount(0));
         }
         fmt_put_word(stream, at + 2, npu_regcmd_pre_enable());
         fmt_put_word(stream, at + 3, npu_regcmd_op_enable(ti.enable_mask));

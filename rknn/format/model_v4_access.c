@@ -136,15 +136,37 @@ FMT_API int fmt_v4_task_tables(const rknn_model_view *v, uint32_t node, rknn_fbs
                                   "task tables (slot 6)");
 }
 
-/* A node whose first task on a core names a LUT gets one added task before
- * it that loads the LUT (as a v6 file has): each node then runs correctly as
- * a step of its own, whatever ran before. Later tasks may only name the
- * same LUT (checked by walk_node, model_v4.c): they write only the
- * registers that change, so a load between them would leave the DPU set up
- * for the load. */
-FMT_API int fmt_v4_needs_lut_load(int first_in_slot, const v4_task *t)
+/* Every task that names a LUT gets added tasks before it that load the
+ * LUT, as Rockchip's runtime submits (format.md §5.1): the LUT's register
+ * list cut where its first register is written again (YOLOv8n: two tasks
+ * of 584 entries, one per table). Each task then runs with its LUT in the
+ * DPU whatever ran before it. Part p of a list of n entries starts at
+ * `from` and ends where this returns. */
+FMT_API uint32_t fmt_v4_lut_part_end(const uint8_t *entries, uint32_t n, uint32_t from)
 {
-    return first_in_slot && t->lut != V4_NO_LUT;
+    uint32_t first = rknn_fbs_le16(entries + 2);
+
+    for (uint32_t e = from + 1; e < n; e++)
+        if (rknn_fbs_le16(entries + (size_t)e * V4_ENTRY_SIZE + 2) == first)
+            return e;
+    return n;
+}
+
+/* The tasks that load task t's LUT (0 when it names none). */
+FMT_API int fmt_v4_lut_loads(const rknn_model_view *v, const v4_task *t, uint32_t node, uint32_t i,
+                             uint32_t *count)
+{
+    const uint8_t *entries;
+    uint32_t n;
+    int ret;
+
+    *count = 0;
+    if (t->lut == V4_NO_LUT)
+        return RKNN_SUCC;
+    ret = fmt_v4_reglist(v, t->lut, RKNN_MODEL_KIND_LUT, node, i, &entries, &n);
+    for (uint32_t at = 0; ret == RKNN_SUCC && at < n; ++*count)
+        at = fmt_v4_lut_part_end(entries, n, at);
+    return ret;
 }
 
 /* Every core configuration up to the largest must run the node: a
@@ -169,17 +191,18 @@ FMT_API int fmt_v4_node_task_count(const rknn_model_view *v, uint32_t node, uint
                                    uint32_t *n_slots)
 {
     rknn_fbs_vector tasks;
-    uint32_t max_cores = 0, seen = 0; /* seen: bit per slot with a task so far */
+    uint32_t max_cores = 0;
     int ret = fmt_v4_task_tables(v, node, &tasks);
 
     *n_slots = 0;
     for (uint32_t i = 0; ret == RKNN_SUCC && i < tasks.count; i++) {
         rknn_fbs_table t;
         v4_task head;
-        if ((ret = read_task_head(&tasks, node, i, &t, &head)) != RKNN_SUCC)
+        uint32_t loads;
+        if ((ret = read_task_head(&tasks, node, i, &t, &head)) != RKNN_SUCC ||
+            (ret = fmt_v4_lut_loads(v, &head, node, i, &loads)) != RKNN_SUCC)
             break;
-        counts[head.slot] += 1u + (uint32_t)fmt_v4_needs_lut_load(!(seen >> head.slot & 1u), &head);
-        seen |= 1u << head.slot;
+        counts[head.slot] += 1u + loads;
         max_cores = head.n_cores > max_cores ? head.n_cores : max_cores;
     }
     if (ret == RKNN_SUCC && max_cores > 0 &&

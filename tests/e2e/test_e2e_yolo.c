@@ -16,7 +16,8 @@
  *  - rknn_dup_context (the copy shares the built stream): the same outputs;
  *  - RKNN_FLAG_MODEL_BUFFER_ZERO_COPY with the file in the carve-out: the
  *    same outputs, and the file's bytes unchanged after runs (the LUT loads
- *    the loader adds read and write their own table, format.md §5.1);
+ *    the loader adds copy the command stream's first 8 bytes onto
+ *    themselves, format.md §5.1);
  *  - RKNN_FLAG_COLLECT_MODEL_INFO_ONLY: the queries answer, and the context
  *    holds no more than the model copy (nothing is built for a context that
  *    never runs);
@@ -223,9 +224,10 @@ int main(int argc, char **argv)
            (unsigned long)st.used_bytes, (unsigned long long)need.carveout_bytes);
     CHECK(st.peak_used_bytes <= need.carveout_bytes);
     CHECK(rknn_query(ctx, RKNN_QUERY_MEM_SIZE, &ms, sizeof ms) == RKNN_SUCC);
-    /* the copy, the relocated stream, the arena and the stream built from the lists */
+    /* the copy, the arena and the payload built from the lists, whose stream
+     * the first context relocates where it lies (format.md §4.4) */
     CHECK(ms.total_dma_allocated_size >=
-          need.model_copy_bytes + 2 * need.regcmd_bytes + need.internal_bytes);
+          need.model_copy_bytes + need.regcmd_bytes + need.internal_bytes);
 
     for (int p = 0; p < 2; p++) {
         int cls;

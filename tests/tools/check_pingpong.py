@@ -9,6 +9,8 @@ driver kicked. The words are decoded here, independently of the library:
   to write (ACCESS_TYPE, bit 17): a LUT upload must not be prefetched over;
 * in a container-6 model a slice that uploads a LUT holds one node's records
   (librknnrt 1.6.0 cuts its jobs there: 70 jobs for PP-OCRv4 det);
+* YOLOv8n (container 4) runs as the vendor's 6 jobs of 436, 9, 7, 9, 14 and 24
+  records (its submission log; format.md §5.1), each opening with a LUT upload;
 * the slices of one run cover the model's records once, in order.
 
 usage: check_pingpong.py RKNPU_RUN MODELS_DIR WORK_DIR
@@ -68,14 +70,15 @@ def main():
     run, models, work = sys.argv[1:4]
     os.makedirs(work, exist_ok=True)
     # (model, inputs: a shared .npy or the byte size of a raw uint8 NHWC
-    # input whose content does not matter here, LUT node alone)
+    # input whose content does not matter here, LUT node alone, the jobs'
+    # record counts Rockchip's runtime submits or None)
     cases = [
-        ("rk3588_ppocrv4_det.v6.rknn", ["ppocrv4_det/test1_nhwc_u8.npy"], True),
-        ("rk3588_multiple_input_demo.v6.rknn", [128 * 128, 128 * 128 * 3], True),
-        ("rk3566_yolov8n.v4.rknn", [640 * 640 * 3], False),
+        ("rk3588_ppocrv4_det.v6.rknn", ["ppocrv4_det/test1_nhwc_u8.npy"], True, None),
+        ("rk3588_multiple_input_demo.v6.rknn", [128 * 128, 128 * 128 * 3], True, None),
+        ("rk3566_yolov8n.v4.rknn", [640 * 640 * 3], False, [436, 9, 7, 9, 14, 24]),
     ]
     failures = []
-    for name, inputs, lut_alone in cases:
+    for name, inputs, lut_alone, jobs in cases:
         model = os.path.join(models, name)
         paths = []
         for k, inp in enumerate(inputs):
@@ -92,6 +95,11 @@ def main():
                 return 1
         slices = slices_of(run, model, paths, work)
         luts = check(name, slices, lut_alone, failures)
+        if jobs is not None:
+            counts = [s["count"] for s in slices]
+            if counts != jobs or not all(uploads_lut(s["tasks"][0]) for s in slices):
+                failures.append("%s: jobs of %s records, want %s, each opening with a LUT upload"
+                                % (name, counts, jobs))
         if name.startswith("rk3588_ppocr") and luts == 0:
             failures.append("%s: no LUT upload seen (the check would prove nothing)" % name)
     for f in failures:

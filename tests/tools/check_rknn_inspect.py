@@ -47,9 +47,10 @@ HAND_FACTS = {
     "rk3588_ppocrv4_det.v6.rknn": dict(weights=2568704, regcmd=1035584, arena=14745600,
                                        yes={"RK3588"}),
     # container 4: the stream is built (format.md §5.1): 245 register lists
-    # and 60 LUT loads, each padded to 16 bytes with its 4-word tail
-    "rk3566_yolov8n.v4.rknn": dict(weights=3389760, regcmd=743168, arena=2867200,
-                                   yes={"RK3566", "RK3568"}, lowered_tasks=305),
+    # and 254 LUT loads (two before each of the 127 tasks that name a LUT),
+    # each padded to 16 bytes with its 4-word tail
+    "rk3566_yolov8n.v4.rknn": dict(weights=3389760, regcmd=1375424, arena=2867200,
+                                   yes={"RK3566", "RK3568"}, lowered_tasks=499),
     # container 2 (format.md §5.2): 17 register lists in 6 core groups (1 +
     # 2 + 3 cores), the RK3588 ones without CNA/CORE S_POINTER; every blob
     # (the register lists too) is a constant

@@ -140,6 +140,7 @@ def main():
     size = lambda i: model.tensor(i)["size"]
     bound = unbound = entries = 0
     luts = set()
+    with_lut = []  # (node, op type, entries) of each task that names a LUT
     unknown = set()
     addr_names = {n for n in names.values()
                   if n.endswith(("_ADDR", "_ADDR0")) and not n.startswith("PC_") and "NOTCH" not in n}
@@ -165,6 +166,7 @@ def main():
             unknown.update(r for _, r, _ in regs if r not in names)
             if meta[TASK_LUT] is not None:
                 luts.add(meta[TASK_LUT])
+                with_lut.append((k, op, len(regs)))
             values = {names[r]: v for _, r, v in regs if r in names}
             rules = bindings(op, t, node, size)
             if rules is None:
@@ -196,6 +198,23 @@ def main():
         fact(tensor["kind"] == KIND_LUT and only_dpu and data == LUT_DATA_WORDS,
              "LUT tensor %d %r: kind 6, DPU registers only, %d LUT_ACCESS_DATA words" %
              (li, tensor["name"], data))
+        # the list is two tasks, each starting with DPU_S_POINTER: 69
+        # registers, then LUT_ACCESS_CFG and 514 data words
+        starts = [e for e, (_, r, _) in enumerate(regs) if names.get(r) == "DPU_S_POINTER"]
+        halves = [regs[a:b] for a, b in zip(starts, starts[1:] + [len(regs)])]
+        fact(starts[:1] == [0] and len(halves) == 2 and all(
+            len(h) == 584 and names.get(h[69][1]) == "DPU_LUT_ACCESS_CFG" and h[69][2] & 1 << 17 and
+            sum(1 for _, r, _ in h if names.get(r) == "DPU_LUT_ACCESS_DATA") == 514 + 1
+            for h in halves),
+             "LUT tensor %d: two tasks of 584 entries from DPU_S_POINTER, LUT_ACCESS_CFG (write) at "
+             "entry 69 of each (%s entries)" % (li, [len(h) for h in halves]))
+    ops = collections.Counter(op for _, op, _ in with_lut)
+    all_tasks = sum(len(model.node(k)["tasks"]) for k in range(len(model.nodes))
+                    if model.node(k)["type"] in ("ConvExSwish", "ConvSigmoid"))
+    fact(len(with_lut) == 127 and set(ops) <= {"ConvExSwish", "ConvSigmoid"} and
+         sum(ops.values()) == all_tasks and all(n == 132 for _, _, n in with_lut),
+         "%d tasks name a LUT: every task of the ConvExSwish and ConvSigmoid nodes (%d), each "
+         "writing 132 registers" % (len(with_lut), all_tasks))
     fact(not unknown, "every register the lists write is in regs.def (not named: %s)" %
          (", ".join("0x%04X" % r for r in sorted(unknown)) or "none"))
     print("%d fact(s) failed" % len(failed))

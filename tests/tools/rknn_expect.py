@@ -228,7 +228,7 @@ def model_lines(ri, path):
     put("arena %d" % arena)
 
     put("nodes %d" % len(nodes))
-    slots = None
+    slots, v4 = None, None
     for i, n in enumerate(nodes):
         put("node %d op %s exec %d name %s"
             % (i, esc(raw_string(fb, n, ri.N_TYPE)), fb.scalar(n, ri.N_EXEC, "B"),
@@ -237,7 +237,8 @@ def model_lines(ri, path):
             % (i, ints(fb.vec_scalars(n, ri.N_INPUTS)), ints(fb.vec_scalars(n, ri.N_OUTPUTS))))
         v = fb.vec_scalars(n, ri.N_TASKS_PER_SLOT) or []
         if c["version"] != 6:  # its register lists, and LUT loads (lower_v4)
-            v = slot_counts(fb, fb.vec_tables(n, 6))
+            v4 = v4 or check_v4_layout.Model(ri, path)
+            v = slot_counts(v4, fb.vec_tables(n, 6))
         put("node %d tasks_per_slot %s" % (i, ints(v)))
         if v:
             slots = [a + b for a, b in zip(slots, v)] if slots else list(v)
@@ -309,26 +310,38 @@ def slot_of(n, core):
     return n * (n - 1) // 2 + core
 
 
-def slot_counts(fb, tables):
-    """A node's tasks per core slot: its tables there, plus a LUT load where
-    the slot's first table names a LUT; [] without tables."""
+def lut_parts(regs):
+    """A LUT's register list as the tasks that load it: cut before every
+    entry, after the first, that writes the first entry's register
+    (format.md §5.1)."""
+    cuts = [e for e in range(1, len(regs)) if regs[e][1] == regs[0][1]]
+    return [regs[a:b] for a, b in zip([0] + cuts, cuts + [len(regs)])]
+
+
+def slot_counts(model, tables):
+    """A node's tasks per core slot: its tables there, each preceded by the
+    loads of its LUT when it names one; [] without tables."""
+    fb = model.fb
     if not tables:
         return []
     cores = [task_cores(fb, t) for t in tables]
     most = max(n for n, _ in cores)
     counts = [0] * (most * (most + 1) // 2)
     for t, (n, core) in zip(tables, cores):
-        s = slot_of(n, core)
-        counts[s] += 1 + (1 if counts[s] == 0 and fb.fpos(t, 1) is not None else 0)
+        loads = 0
+        if fb.fpos(t, 1) is not None:
+            loads = len(lut_parts(model.reglist(fb.scalar(t, 1, "I"))[0]))
+        counts[slot_of(n, core)] += 1 + loads
     return counts
 
 
 def lower_v4(ri, put, path, names):
     """Task records and relocations as format.md §5.1 and §5.2 say the runtime
-    builds them: core slot by core slot, node by node, a LUT-loading task (the
-    LUT tensor's entries, DPU + DPU_RDMA, its source and destination the LUT
-    itself) before the node's first task of the slot when that task names a
-    LUT, then one task per register list of the slot; every task 16-byte
+    builds them: core slot by core slot, node by node, one task per register
+    list of the slot, preceded, when its table names a LUT, by the tasks that
+    load it (the LUT tensor's entries cut where its first register recurs,
+    DPU + DPU_RDMA, their source and destination not relocated: the runtime
+    points them at its command stream); every task 16-byte
     aligned and followed by the 4-word PC tail; the DPU's (else the PPU's)
     done bits; on RK3588 the lists' CNA and CORE S_POINTER entries left out
     (the driver writes them); a multi-core PPU-only task reading
@@ -341,7 +354,7 @@ def lower_v4(ri, put, path, names):
                                                      ("PPU_DST_BASE_ADDR", b"tempMC11_output"))
             if name in names}
     tasks, relocs, groups, word = [], {}, [], 0
-    n_slots = max([len(slot_counts(fb, fb.vec_tables(n, 6))) for n in model.nodes] or [0])
+    n_slots = max([len(slot_counts(model, fb.vec_tables(n, 6))) for n in model.nodes] or [0])
     for s in range(n_slots):
         first = len(tasks)
         for k in range(len(model.nodes)):
@@ -351,11 +364,10 @@ def lower_v4(ri, put, path, names):
                     if slot_of(*task_cores(fb, t)) == s]
             for t, (meta, (n, _)) in enumerate(mine):
                 lut = meta[1] if len(meta) > 1 else None
-                if t == 0 and lut is not None:
-                    regs, _ = model.reglist(lut)
-                    rules = {"DPU_RDMA_SRC_BASE_ADDR": lut, "DPU_DST_BASE_ADDR": lut}
-                    word = add_task(tasks, relocs, word, k, UNIT_DPU | UNIT_DPU_RDMA, regs,
-                                    rules, dropped)
+                if lut is not None:  # no relocation: bound to the stream's start
+                    for part in lut_parts(model.reglist(lut)[0]):
+                        word = add_task(tasks, relocs, word, k, UNIT_DPU | UNIT_DPU_RDMA, part,
+                                        {}, dropped)
                 regs, _ = model.reglist(meta[0])
                 if n > 1 and meta[3] == UNIT_PPU | UNIT_PPU_RDMA:
                     rules = sync

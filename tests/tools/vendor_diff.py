@@ -23,8 +23,9 @@ Areas and what one difference is:
                one runtime ran; a record field; a register whose written
                values differ (or the order of the registers). Address words
                are normalised: PC links by the record they point to, data
-               addresses by the bytes at them when the CPU wrote those bytes
-               (constants, inputs), else by their offset in their buffer.
+               addresses at a task's register commands by that record, other
+               data addresses by the bytes at them when the CPU wrote those
+               bytes (constants, inputs), else by their offset in their buffer.
   memory       DMA bytes held at a step
   matmul       a matmul answer: create/run return codes, attributes, C
 Nothing is left out: a key one runtime answered and the other did not is a
@@ -215,7 +216,7 @@ def word_fields(word):
 class Normaliser:
     """Address words as what they name (see the module's docstring)."""
 
-    def __init__(self, log, job, address_regs, link_reg):
+    def __init__(self, log, job, address_regs, link_reg, run_jobs=()):
         self.log = log
         self.job = job
         self.address_regs = address_regs
@@ -224,6 +225,13 @@ class Normaliser:
         for s in job["slices"]:
             for t in s["tasks"]:
                 self.records[t["regcmd"]] = t["i"]
+        # a data address at a task's commands (any job of the run): their
+        # bytes hold addresses that differ between runtimes by construction
+        self.commands = {}
+        for j in run_jobs:
+            for s in j["slices"]:
+                for t in s["tasks"]:
+                    self.commands.setdefault(t["regcmd"], t["i"])
 
     def buffer_of(self, value):
         for i, (dma, size) in enumerate(self.job["buffers"]):
@@ -238,6 +246,8 @@ class Normaliser:
             if value in self.records:
                 return "link record %d" % self.records[value]
             return "link ?"
+        if value in self.commands:
+            return "commands of record %d" % self.commands[value]
         data, known = self.log.read(self.job["first_event"], value, CONTENT_BYTES)
         if known.all() and data.any():
             return "data %s" % hashlib.sha1(data.tobytes()).hexdigest()[:12]
@@ -456,7 +466,7 @@ def compare_pair(t, model, tw, ta, tb, no, nv):
         t.add(model, "submissions", "%s: the registers both write come in another order" % tw)
 
 
-def compare_tasks(t, model, where, seq_o, seq_v, lo, lv, regs):
+def compare_tasks(t, model, where, seq_o, seq_v, lo, lv, regs, runs=((), ())):
     """Two cores' task sequences, lined up by what each task is (difflib on
     signatures): a task only one runtime ran is one difference; lined-up tasks
     are compared record field by field and register by register."""
@@ -464,7 +474,7 @@ def compare_tasks(t, model, where, seq_o, seq_v, lo, lv, regs):
 
     def normaliser(side, job, log):
         return norm.setdefault((side, id(job)), Normaliser(log, job, regs["address"],
-                                                          regs["link"]))
+                                                          regs["link"], runs[side == "v"]))
     sig_o = [signature(tsk) for _, tsk in seq_o]
     sig_v = [signature(tsk) for _, tsk in seq_v]
     matcher = difflib.SequenceMatcher(None, sig_o, sig_v, autojunk=False)
@@ -520,7 +530,7 @@ def compare_submissions(t, model, case, lo, lv, regs):
         co, cv = tasks_by_core(jo), tasks_by_core(jv)
         for core in list(co) + [c for c in cv if c not in co]:
             compare_tasks(t, model, "%s core %d" % (where, core), co.get(core, []),
-                          cv.get(core, []), lo, lv, regs)
+                          cv.get(core, []), lo, lv, regs, (jo, jv))
 
 
 # ---- input bytes --------------------------------------------------------------------------

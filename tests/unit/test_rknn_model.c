@@ -637,32 +637,63 @@ static void check_ppocrv4_det(const rknn_model_view *v)
 }
 
 /* YOLOv8n (RK3566, toolkit 1.5, container 4): facts from shared/models/README.md
- * and format.md §5.1 (245 register lists; 60 nodes apply SiLU or Sigmoid
- * through a LUT, each getting one LUT-loading task). */
+ * and format.md §5.1 (245 register lists; 127 of them name the SiLU or
+ * Sigmoid LUT, and each gets the LUT's two loading tasks before it, as
+ * Rockchip's runtime submits: 499 tasks; its jobs end where an output
+ * operator stands between two nodes: 6 steps). */
 static void check_yolov8n_v4(const rknn_model_view *v)
 {
     rknn_model_task_range g;
-    rknn_model_task_info first, second;
+    rknn_model_task_info le, lo, conv, last;
     rknn_model_tensor_info lut;
-    uint32_t idx;
+    rknn_model_step step;
+    uint32_t idx, node = 0, steps = 0, counts[6] = {0};
 
     CHECK(v->container_version == 4 && v->schema_generation == 1, "container 4, schema 1");
     CHECK(v->n_tensors == 486 && v->n_nodes == 102 && v->n_blobs == 487, "counts");
-    CHECK(v->n_tasks == 245 + 60 && v->max_cores == 1 && v->n_core_slots == 1, "tasks %lu",
+    CHECK(v->n_tasks == 245 + 2 * 127 && v->max_cores == 1 && v->n_core_slots == 1, "tasks %lu",
           (unsigned long)v->n_tasks);
     CHECK(rknn_model_input(v, 0, &idx) == RKNN_SUCC && idx == 135, "input 135");
     CHECK(rknn_model_output(v, 0, &idx) == RKNN_SUCC && idx == 237, "output 237");
-    CHECK(rknn_model_task_group(v, 1, 0, &g) == RKNN_SUCC && g.first == 0 && g.count == 305,
+    CHECK(rknn_model_task_group(v, 1, 0, &g) == RKNN_SUCC && g.first == 0 && g.count == 499,
           "one group");
-    /* node 1 (the first ConvExSwish): the SiLU LUT load, then its convolution */
-    CHECK(rknn_model_node_tasks(v, 1, 0, 1, &g) == RKNN_SUCC && g.first == 0 && g.count >= 2,
+    /* node 1 (the first ConvExSwish, 16 tasks): each task's two LUT loads,
+     * then its convolution */
+    CHECK(rknn_model_node_tasks(v, 1, 0, 1, &g) == RKNN_SUCC && g.first == 0 && g.count == 48,
           "node 1 tasks");
-    CHECK(rknn_model_task(v, 0, &first) == RKNN_SUCC && first.enable_mask == 0x18 &&
-              first.regcfg_amount == 9344 / 8 && first.int_mask == 0x300,
-          "task 0 loads the LUT");
-    CHECK(rknn_model_task(v, 1, &second) == RKNN_SUCC && second.enable_mask == 0x1F &&
-              second.regcfg_amount == 132 && rknn_model_task_links_to(v, 0, 1),
-          "task 1 is the convolution, chained to the load");
+    CHECK(rknn_model_task(v, 0, &le) == RKNN_SUCC && le.enable_mask == 0x18 &&
+              le.regcfg_amount == 9344 / 8 / 2 && le.int_mask == 0x300,
+          "task 0 loads the LUT's first table");
+    CHECK(rknn_model_task(v, 1, &lo) == RKNN_SUCC && lo.enable_mask == 0x18 &&
+              lo.regcfg_amount == 9344 / 8 / 2 && rknn_model_task_links_to(v, 0, 1),
+          "task 1 loads its second table");
+    CHECK(rknn_model_task(v, 2, &conv) == RKNN_SUCC && conv.enable_mask == 0x1F &&
+              conv.regcfg_amount == 132 && rknn_model_task_links_to(v, 1, 2),
+          "task 2 is the convolution, chained to the loads");
+    CHECK(rknn_model_task(v, 3, &le) == RKNN_SUCC && le.enable_mask == 0x18 &&
+              rknn_model_task_links_to(v, 2, 3),
+          "task 3 loads the LUT again for the node's next convolution");
+    CHECK(rknn_model_task(v, 498, &last) == RKNN_SUCC && last.op_idx == 100 &&
+              rknn_model_task_links_to(v, 435, 436),
+          "one chain to the last task");
+    {
+        static const uint8_t zeros[16];
+        CHECK(memcmp(v->regcmd + last.regcmd_addr + (size_t)last.regcfg_amount * 8, zeros, 16) == 0,
+              "the last tail starts with two zero words (the vendor's chain end)");
+    }
+    while (node < v->n_nodes && steps < 7 &&
+           rknn_model_next_step(v, 1, &node, v->n_nodes, &step) == RKNN_SUCC &&
+           step.core[0].count > 0)
+        if (steps < 6)
+            counts[steps++] = step.core[0].count;
+        else
+            steps++;
+    CHECK(steps == 6 && counts[0] == 436 && counts[1] == 9 && counts[2] == 7 && counts[3] == 9 &&
+              counts[4] == 14 && counts[5] == 24,
+          "6 steps of 436, 9, 7, 9, 14, 24 tasks: %lu steps, %lu %lu %lu %lu %lu %lu",
+          (unsigned long)steps, (unsigned long)counts[0], (unsigned long)counts[1],
+          (unsigned long)counts[2], (unsigned long)counts[3], (unsigned long)counts[4],
+          (unsigned long)counts[5]);
     CHECK(rknn_model_tensor(v, 2, &lut) == RKNN_SUCC && lut.kind == RKNN_MODEL_KIND_LUT &&
               lut.data_size == 9344,
           "tensor 2 exSwish LUT");
