@@ -307,10 +307,16 @@ static void lookup_bytes(int8_t *d, const uint8_t *s, size_t n, const int8_t *t)
         d[i] = t[s[i]];
 }
 
-/* Dequantisation constants of an int8 -> float32 output. */
+/* Dequantisation of an int8 -> float32 output: ((float)code - zp) * scale
+ * - zp_scaled, one of zp and zp_scaled 0 (rknn_value_map's by_product). */
 typedef struct {
-    float zp, scale;
+    float zp, scale, zp_scaled;
 } dequant;
+
+static inline float dequant1(int8_t code, const dequant *q)
+{
+    return ((float)code - q->zp) * q->scale - q->zp_scaled;
+}
 
 #if CONVERT_NEON || CONVERT_SSE2
 /*
@@ -319,9 +325,11 @@ typedef struct {
  * d + plane, ... The early returns skip channels the tensor does not have.
  */
 #if CONVERT_NEON
-static inline float32x4_t dequant4(int16x4_t x, float32x4_t zp, float scale)
+static inline float32x4_t dequant4(int16x4_t x, float32x4_t zp, const dequant *q)
 {
-    return vmulq_n_f32(vsubq_f32(vcvtq_f32_s32(vmovl_s16(x)), zp), scale);
+    float32x4_t v = vmulq_n_f32(vsubq_f32(vcvtq_f32_s32(vmovl_s16(x)), zp), q->scale);
+
+    return vsubq_f32(v, vdupq_n_f32(q->zp_scaled));
 }
 
 static inline void store_quad(float *d, size_t plane, int8x16_t u, unsigned n, const dequant *q)
@@ -329,19 +337,18 @@ static inline void store_quad(float *d, size_t plane, int8x16_t u, unsigned n, c
     float32x4_t zp = vdupq_n_f32(q->zp);
     int16x8_t lo = vmovl_s8(vget_low_s8(u)), hi = vmovl_s8(vget_high_s8(u));
 
-    vst1q_f32(__builtin_assume_aligned(d, SIMD_ALIGN), dequant4(vget_low_s16(lo), zp, q->scale));
+    vst1q_f32(__builtin_assume_aligned(d, SIMD_ALIGN), dequant4(vget_low_s16(lo), zp, q));
     if (n < 2)
         return;
-    vst1q_f32(__builtin_assume_aligned(d + plane, SIMD_ALIGN),
-              dequant4(vget_high_s16(lo), zp, q->scale));
+    vst1q_f32(__builtin_assume_aligned(d + plane, SIMD_ALIGN), dequant4(vget_high_s16(lo), zp, q));
     if (n < 3)
         return;
     vst1q_f32(__builtin_assume_aligned(d + 2 * plane, SIMD_ALIGN),
-              dequant4(vget_low_s16(hi), zp, q->scale));
+              dequant4(vget_low_s16(hi), zp, q));
     if (n < 4)
         return;
     vst1q_f32(__builtin_assume_aligned(d + 3 * plane, SIMD_ALIGN),
-              dequant4(vget_high_s16(hi), zp, q->scale));
+              dequant4(vget_high_s16(hi), zp, q));
 }
 
 /* Positions p..p+3 of one surface: 16 channels (c2 16) or 8 (c2 8). */
@@ -375,29 +382,31 @@ static inline void dequant_step(const int8_t *s, unsigned c2, float *d, size_t p
         store_quad(d + 4 * plane, plane, vreinterpretq_s8_s16(lo.val[1]), nc - 4, q);
 }
 #else /* SSE2 */
-static inline __m128 dequant4(__m128i x16, int high, __m128 zp, __m128 scale)
+static inline __m128 dequant4(__m128i x16, int high, __m128 zp, __m128 scale, __m128 zp_scaled)
 {
     __m128i x32 = high ? _mm_unpackhi_epi16(x16, x16) : _mm_unpacklo_epi16(x16, x16);
+    __m128 v = _mm_mul_ps(_mm_sub_ps(_mm_cvtepi32_ps(_mm_srai_epi32(x32, 16)), zp), scale);
 
-    return _mm_mul_ps(_mm_sub_ps(_mm_cvtepi32_ps(_mm_srai_epi32(x32, 16)), zp), scale);
+    return _mm_sub_ps(v, zp_scaled);
 }
 
 static inline void store_quad(float *d, size_t plane, __m128i u, unsigned n, const dequant *q)
 {
     __m128 zp = _mm_set1_ps(q->zp), scale = _mm_set1_ps(q->scale);
+    __m128 zp_scaled = _mm_set1_ps(q->zp_scaled);
     __m128i lo = _mm_srai_epi16(_mm_unpacklo_epi8(u, u), 8); /* sign-extended to 16 bits */
     __m128i hi = _mm_srai_epi16(_mm_unpackhi_epi8(u, u), 8);
 
-    _mm_store_ps(d, dequant4(lo, 0, zp, scale));
+    _mm_store_ps(d, dequant4(lo, 0, zp, scale, zp_scaled));
     if (n < 2)
         return;
-    _mm_store_ps(d + plane, dequant4(lo, 1, zp, scale));
+    _mm_store_ps(d + plane, dequant4(lo, 1, zp, scale, zp_scaled));
     if (n < 3)
         return;
-    _mm_store_ps(d + 2 * plane, dequant4(hi, 0, zp, scale));
+    _mm_store_ps(d + 2 * plane, dequant4(hi, 0, zp, scale, zp_scaled));
     if (n < 4)
         return;
-    _mm_store_ps(d + 3 * plane, dequant4(hi, 1, zp, scale));
+    _mm_store_ps(d + 3 * plane, dequant4(hi, 1, zp, scale, zp_scaled));
 }
 
 static inline void dequant_step(const int8_t *s, unsigned c2, float *d, size_t plane, unsigned nc,
@@ -444,7 +453,7 @@ static size_t dequant_surface_simd(const int8_t *s, unsigned c2, size_t count, f
 #endif
 
 /* One NC1HWC2 surface of `count` atoms into nc float planes of `plane`
- * elements: d[k * plane + p] = ((float)s[p * c2 + k] - zp) * scale. */
+ * elements: d[k * plane + p] = the dequantised s[p * c2 + k]. */
 static void dequant_surface(const int8_t *s, unsigned c2, size_t count, float *d, size_t plane,
                             unsigned nc, const dequant *q)
 {
@@ -455,7 +464,7 @@ static void dequant_surface(const int8_t *s, unsigned c2, size_t count, float *d
 #endif
     for (; p < count; p++)
         for (unsigned k = 0; k < nc; k++)
-            d[k * plane + p] = ((float)s[p * c2 + k] - q->zp) * q->scale;
+            d[k * plane + p] = dequant1(s[p * c2 + k], q);
 }
 
 /* ---- input: user -> native ------------------------------------------------- */
@@ -661,7 +670,7 @@ static void output_int8_float(const rknn_layout *from, const int8_t *src, const 
                 const int8_t *s = src + n * a.sn + h * a.sh + chan_off(&a, c);
                 float *d = dst + n * b.sn + h * b.sh + chan_off(&b, c);
                 for (uint32_t w = 0; w < from->w; w++)
-                    d[w * b.sw] = ((float)s[w * a.sw] - q->zp) * q->scale;
+                    d[w * b.sw] = dequant1(s[w * a.sw], q);
             }
 }
 
@@ -676,7 +685,14 @@ int rknn_convert_output(const rknn_layout *from, const void *src, const rknn_lay
         return -1;
     if (from->type == RKNN_TENSOR_INT8 && to->type == RKNN_TENSOR_FLOAT32) {
         /* (float)code exactly; without quantisation the code is the value */
-        dequant q = {map->quantised ? (float)map->zp : 0.0f, map->quantised ? map->scale : 1.0f};
+        dequant q = {0.0f, 1.0f, 0.0f};
+        if (map->quantised && map->by_product) {
+            q.scale = map->scale;
+            q.zp_scaled = (float)map->zp * map->scale;
+        } else if (map->quantised) {
+            q.zp = (float)map->zp;
+            q.scale = map->scale;
+        }
         if (from->kind == RKNN_LAYOUT_NC1HWC2 && to->kind == RKNN_LAYOUT_NCHW)
             output_nc1hwc2_float(from, src, dst, &q);
         else

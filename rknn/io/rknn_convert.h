@@ -40,6 +40,7 @@ typedef struct {
     int32_t zp;
     int quantised;        /* NPU side is affine int8 */
     int32_t store_offset; /* added to the stored int8 code (uint8 pixels for the converter: +128) */
+    int by_product;       /* dequantise as code * scale - zp * scale (RK356x; api.md §4) */
 } rknn_value_map;
 
 /* user -> native: read `src` in layout `from` (any supported user type),

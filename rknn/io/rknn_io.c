@@ -116,6 +116,13 @@ void rknn_io_value_map(const rknn_ctx *ctx, uint32_t input, const rknn_model_ten
         m->scale = scale;
         m->zp = zp;
     }
+    if (input == UINT32_MAX && npu_soc_is_rk356x(ctx->soc)) {
+        /* Rockchip's RK356x runtime dequantises as q * S - zp * S, S
+         * rounded to float16 in a container-6 file (api.md §4) */
+        m->by_product = 1;
+        if (ctx->model.container_version == 6)
+            m->scale = rknn_f16_to_f32(rknn_f32_to_f16(m->scale));
+    }
     if (input != UINT32_MAX && rknn_model_norm(&ctx->model, input, &norm) == RKNN_SUCC) {
         for (uint32_t c = 0; c < 4 && c < norm.n_channels; c++) {
             float mean = 0.0f, std = 1.0f;

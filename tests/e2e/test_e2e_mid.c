@@ -88,6 +88,41 @@ static int set_inputs(rknn_context ctx)
     return test_mid_set_inputs(ctx, RKNN_TENSOR_UINT8, image1, image2, 0);
 }
 
+/* The SoC the general runs are on: its runtime's dequantisation formula. */
+static rknpu_soc_id general_soc = RKNPU_SOC_RK3588;
+
+/* s rounded to the nearest float16 (normal range): keep 10 of float32's 23
+ * fraction bits, ties to even. */
+static float round_to_half(float s)
+{
+    uint32_t u;
+
+    memcpy(&u, &s, sizeof u);
+    u += 0x0FFFu + ((u >> 13) & 1u);
+    u &= ~0x1FFFu;
+    memcpy(&s, &u, sizeof s);
+    return s;
+}
+
+/* want_float is exactly what Rockchip's runtime computes from the int8 codes
+ * (api.md §4): (q - zp) * s on RK3588; q * S - zp * S on RK3566 with S the
+ * scale rounded to float16 (container 6), measured bit for bit. */
+static void compare_dequantised(const char *what, const float *f, const int8_t *q)
+{
+    int rk3566 = general_soc == RKNPU_SOC_RK3566;
+    float s = rk3566 ? round_to_half(OUT_SCALE) : OUT_SCALE;
+    float zp_s = (float)OUT_ZP * s;
+    int off = 0;
+
+    for (int i = 0; i < OUT_ELEMS; i++) {
+        volatile float qs = (float)q[i] * s; /* volatile: no fused multiply-add */
+        float want = rk3566 ? qs - zp_s : ((float)q[i] - (float)OUT_ZP) * s;
+        off += memcmp(&want, &f[i], sizeof want) != 0;
+    }
+    printf("  %-44s %d of %d floats off the vendor's formula\n", what, off, OUT_ELEMS);
+    CHECK(off == 0);
+}
+
 /* One inference with the general API; both output forms checked. */
 static void run_general(rknn_context ctx, const char *label)
 {
@@ -98,21 +133,23 @@ static void run_general(rknn_context ctx, const char *label)
     if (!CHECK(rknn_run(ctx, NULL) == RKNN_SUCC))
         return;
     memset(out, 0, sizeof out);
-    out[0].want_float = 1; /* the runtime allocates the buffer */
-    CHECK(rknn_outputs_get(ctx, 1, out, NULL) == RKNN_SUCC);
-    CHECK(out[0].buf != NULL && out[0].size == OUT_ELEMS * sizeof(float));
-    if (out[0].buf) {
-        snprintf(what, sizeof what, "%s want_float", label);
-        compare_float(what, out[0].buf);
-    }
-    CHECK(rknn_outputs_release(ctx, 1, out) == RKNN_SUCC);
-    out[0].want_float = 0;
     out[0].is_prealloc = 1;
     out[0].buf = out_q;
     out[0].size = sizeof out_q;
     CHECK(rknn_outputs_get(ctx, 1, out, NULL) == RKNN_SUCC);
     snprintf(what, sizeof what, "%s int8", label);
     compare_q(what, out_q);
+    CHECK(rknn_outputs_release(ctx, 1, out) == RKNN_SUCC);
+    memset(out, 0, sizeof out);
+    out[0].want_float = 1; /* the runtime allocates the buffer */
+    CHECK(rknn_outputs_get(ctx, 1, out, NULL) == RKNN_SUCC);
+    CHECK(out[0].buf != NULL && out[0].size == OUT_ELEMS * sizeof(float));
+    if (out[0].buf) {
+        snprintf(what, sizeof what, "%s want_float", label);
+        compare_float(what, out[0].buf);
+        snprintf(what, sizeof what, "%s want_float", label);
+        compare_dequantised(what, out[0].buf, out_q);
+    }
     CHECK(rknn_outputs_release(ctx, 1, out) == RKNN_SUCC);
 }
 
@@ -130,6 +167,7 @@ static void test_core_masks(const char *file, rknpu_soc_id soc)
     char label[64];
 
     test_switch_soc(soc);
+    general_soc = soc;
     ctx = load(file);
     for (size_t i = 0; i < sizeof masks / sizeof masks[0]; i++) {
         int ret = rknn_set_core_mask(ctx, masks[i].mask);
@@ -145,6 +183,7 @@ static void test_core_masks(const char *file, rknpu_soc_id soc)
                  strstr(file, ".v2.") ? " container 2" : "", masks[i].name);
         run_general(ctx, label);
     }
+    general_soc = RKNPU_SOC_RK3588;
     CHECK(rknn_destroy(ctx) == RKNN_SUCC);
 }
 
