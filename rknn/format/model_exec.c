@@ -252,6 +252,18 @@ static int step_uploads_lut(const rknn_model_view *v, uint32_t n_cores, const rk
     return 0;
 }
 
+/* 1 for an OutputOperator the NPU executes (RK3566 v6: its tasks copy the
+ * output as NCHW int8 or float32). Rockchip's runtime runs them only for the
+ * form rknn_outputs_get asks; ours converts on the CPU, so they never run. */
+static int is_npu_output_copy(const rknn_model_view *v, uint32_t node)
+{
+    static const char name[] = "OutputOperator";
+    rknn_model_node_info n;
+
+    return rknn_model_node(v, node, &n) == RKNN_SUCC && n.op_type.len == sizeof name - 1 &&
+           memcmp(n.op_type.ptr, name, sizeof name - 1) == 0;
+}
+
 /* Node `node`'s records on every core of an n_cores configuration; the
  * number of cores with records. */
 static uint32_t node_step(const rknn_model_view *v, uint32_t n_cores, uint32_t node,
@@ -259,6 +271,9 @@ static uint32_t node_step(const rknn_model_view *v, uint32_t n_cores, uint32_t n
 {
     uint32_t used = 0;
 
+    memset(out->core, 0, sizeof out->core);
+    if (is_npu_output_copy(v, node))
+        return 0;
     for (uint32_t c = 0; c < n_cores; c++) {
         rknn_model_task_range g = v->groups[group_slot(n_cores, c)];
         out->core[c] = node_run(v, g, node);

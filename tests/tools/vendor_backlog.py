@@ -33,6 +33,11 @@ REASONS = [
      "out otherwise), the output convolutions' destinations (the vendor's outputs in buffers "
      "of their own), zero-copy's internal tensors (named by bytes the CPU wrote there before)"),
     ("matmul_*", "submissions", "*", "the matmul API's streams (enable masks, register amounts)"),
+    ("rk3566_multiple_input_demo.v6", "submissions", "*",
+     "the file's OutputOperator runs on the NPU (8 tasks: 2 lay the int8 output out as NCHW, "
+     "6 make float32); both run the network's 2 tasks in rknn_run, the vendor then the "
+     "operator's tasks for the form asked in rknn_outputs_get (zero-copy: in rknn_run, for "
+     "the bound memory's type; none for native), ours converts on the CPU"),
     ("matmul_*", "conversions", "*", "matmul operands as the NPU reads them (padding bytes)"),
     ("matmul_*", "matmul", "*", "matmul attributes and C buffer sizes"),
     ("*", "memory", "*", "DMA memory above the vendor's"),
