@@ -9,6 +9,7 @@
 
 #include "hal.h"
 #include "rknn_ctx.h"
+#include "rknn_cvt.h"
 #include "rknn_io.h"
 #include "rknn_run.h"
 #include "rknn_tensor.h"
@@ -65,6 +66,18 @@ static uint32_t padded_output_bytes(const rknn_ctx *ctx, const rknn_tensor_attr 
     bytes = (uint64_t)a->dims[0] * hal_align_up(a->dims[1], c2) * a->dims[2] *
             hal_align_up(a->dims[3], c2) * elem;
     return bytes > UINT32_MAX ? a->size : (uint32_t)bytes;
+}
+
+/* Once rknn_inputs_set has handed an input's uint8 pixels to the CNA's
+ * converter, Rockchip's runtime answers its native type as uint8
+ * (compat.md §1); until then, and after int8 or float data, as the file's. */
+static int native_input_type(const rknn_ctx *ctx, void *info, int ret)
+{
+    rknn_tensor_attr *a = info;
+
+    if (ret == RKNN_SUCC && ctx->in_plan && ctx->in_plan[a->index].cvt == RKNN_CVT_PIXELS)
+        a->type = RKNN_TENSOR_UINT8;
+    return ret;
 }
 
 static int query_attr(const rknn_ctx *ctx, int is_input, int native, void *info)
@@ -182,14 +195,16 @@ static int query_dispatch(rknn_ctx *ctx, rknn_query_cmd cmd, void *info)
         return RKNN_SUCC;
     case RKNN_QUERY_INPUT_ATTR: return query_attr(ctx, 1, 0, info);
     case RKNN_QUERY_OUTPUT_ATTR: return query_attr(ctx, 0, 0, info);
-    case RKNN_QUERY_NATIVE_INPUT_ATTR: return query_attr(ctx, 1, 1, info);
+    case RKNN_QUERY_NATIVE_INPUT_ATTR:
+        return native_input_type(ctx, info, query_attr(ctx, 1, 1, info));
     case RKNN_QUERY_NATIVE_OUTPUT_ATTR: return query_attr(ctx, 0, 1, info);
     case RKNN_QUERY_CURRENT_INPUT_ATTR:
     case RKNN_QUERY_CURRENT_OUTPUT_ATTR:
     case RKNN_QUERY_CURRENT_NATIVE_INPUT_ATTR:
     case RKNN_QUERY_CURRENT_NATIVE_OUTPUT_ATTR:
     case RKNN_QUERY_INPUT_DYNAMIC_RANGE: return refuse_static(cmd);
-    case RKNN_QUERY_NATIVE_NHWC_INPUT_ATTR: return query_native_nhwc(ctx, 1, info);
+    case RKNN_QUERY_NATIVE_NHWC_INPUT_ATTR:
+        return native_input_type(ctx, info, query_native_nhwc(ctx, 1, info));
     case RKNN_QUERY_NATIVE_NHWC_OUTPUT_ATTR: return query_native_nhwc(ctx, 0, info);
     case RKNN_QUERY_PERF_DETAIL: return query_perf_detail(ctx, info);
     case RKNN_QUERY_PERF_RUN:

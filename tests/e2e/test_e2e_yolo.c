@@ -118,10 +118,12 @@ static int run_zero_copy(rknn_context ctx, const uint8_t *pic, int native,
 
     if (query(ctx, RKNN_QUERY_NATIVE_INPUT_ATTR, 0, &in_a) != RKNN_SUCC)
         return -1;
-    if (!native) {
-        in_a.type = RKNN_TENSOR_UINT8;
-        in_a.fmt = RKNN_TENSOR_NHWC;
-    }
+    /* every run before gave uint8 pixels, which the CNA converts: Rockchip's
+     * runtime then answers the native type uint8 (compat.md §1). The native
+     * binding says int8 to hand over codes. */
+    CHECK(in_a.type == RKNN_TENSOR_UINT8);
+    in_a.type = native ? RKNN_TENSOR_INT8 : RKNN_TENSOR_UINT8;
+    in_a.fmt = RKNN_TENSOR_NHWC;
     in = rknn_create_mem(ctx, in_a.size_with_stride);
     if (!in || !CHECK(in_a.w_stride == 0 || in_a.w_stride == SIDE))
         goto done;

@@ -239,9 +239,11 @@ static void run_into(rknn_context h, int8_t *out)
     CHECK(rknn_outputs_release(h, 1, &o) == RKNN_SUCC);
 }
 
-/* Both inputs bound zero-copy: the native attribute (int8 codes) or the
- * same with type uint8 (pixels, a converted binding). */
-static void bind_inputs(rknn_context h, int as_uint8, rknn_tensor_mem **mem)
+/* Both inputs bound zero-copy: the native attribute with type int8 (codes)
+ * or uint8 (pixels, a converted binding). The native type answered is
+ * uint8 once rknn_inputs_set handed pixels to the converter, as Rockchip's
+ * runtime answers (compat.md §1), else int8. */
+static void bind_inputs(rknn_context h, int as_uint8, rknn_tensor_mem **mem, int after_pixels)
 {
     for (uint32_t i = 0; i < 2; i++) {
         rknn_tensor_attr a;
@@ -249,13 +251,13 @@ static void bind_inputs(rknn_context h, int as_uint8, rknn_tensor_mem **mem)
         memset(&a, 0, sizeof a);
         a.index = i;
         CHECK(rknn_query(h, RKNN_QUERY_NATIVE_INPUT_ATTR, &a, sizeof a) == RKNN_SUCC);
-        CHECK(a.type == RKNN_TENSOR_INT8 && a.fmt == RKNN_TENSOR_NHWC && a.w_stride == W);
+        CHECK(a.type == (after_pixels ? RKNN_TENSOR_UINT8 : RKNN_TENSOR_INT8) &&
+              a.fmt == RKNN_TENSOR_NHWC && a.w_stride == W);
         mem[i] = rknn_create_mem(h, a.size_with_stride);
         if (!CHECK(mem[i] != NULL))
             return;
         memcpy(mem[i]->virt_addr, as_uint8 ? (const void *)pix[i] : (const void *)codes[i], n);
-        if (as_uint8)
-            a.type = RKNN_TENSOR_UINT8;
+        a.type = as_uint8 ? RKNN_TENSOR_UINT8 : RKNN_TENSOR_INT8;
         CHECK(rknn_set_io_mem(h, mem[i], &a) == RKNN_SUCC);
     }
 }
@@ -298,7 +300,7 @@ static void test_mid(const char *file, rknpu_soc_id soc)
     expect(ctx, 0, RKNN_CVT_CODES);
     /* zero-copy with the native attribute: int8 codes in the user's buffer */
     CHECK(set_inputs(h, RKNN_TENSOR_UINT8, 0) == RKNN_SUCC);
-    bind_inputs(h, 0, mem);
+    bind_inputs(h, 0, mem, 1);
     expect(ctx, 0, RKNN_CVT_CODES);
     expect(ctx, 1, RKNN_CVT_CODES);
     run_into(h, outs[2]);
@@ -306,7 +308,7 @@ static void test_mid(const char *file, rknpu_soc_id soc)
     for (uint32_t i = 0; i < 2; i++)
         CHECK(mem[i] && rknn_destroy_mem(h, mem[i]) == RKNN_SUCC);
     /* zero-copy bound as uint8: the pixels reach the NPU as they are */
-    bind_inputs(h, 1, mem);
+    bind_inputs(h, 1, mem, 0);
     run_into(h, outs[3]);
     expect(ctx, 1, RKNN_CVT_PIXELS);
     CHECK(memcmp(outs[0], outs[3], sizeof outs[0]) == 0);
