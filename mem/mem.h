@@ -83,7 +83,8 @@ typedef struct {
 
 void mem_carveout_stats(const mem_carveout *c, mem_stats *stats);
 
-/* Human-readable name of a status, for log lines. */
+/* Human-readable name of a status, for log lines (not built with
+ * log_strings=false: log arguments are never evaluated there). */
 const char *mem_status_name(mem_status s);
 
 /* ---- Static object pools ------------------------------------------------- */

@@ -226,6 +226,7 @@ void mem_carveout_stats(const mem_carveout *c, mem_stats *stats)
     stats->failed = c->failed_requests;
 }
 
+#if HAL_LOG_STRINGS /* else only log arguments name it (never evaluated) */
 const char *mem_status_name(mem_status s)
 {
     switch (s) {
@@ -238,3 +239,4 @@ const char *mem_status_name(mem_status s)
     }
     return "unknown";
 }
+#endif

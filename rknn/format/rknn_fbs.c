@@ -336,6 +336,7 @@ const uint8_t *rknn_fbs_vec_data(const rknn_fbs_vector *v)
     return v->buf.data + v->pos;
 }
 
+#if !defined(HAL_LOG_STRINGS) || HAL_LOG_STRINGS /* else only log arguments name it */
 const char *rknn_fbs_strerror(int err)
 {
     switch (err) {
@@ -352,3 +353,4 @@ const char *rknn_fbs_strerror(int err)
     default: return "unknown error";
     }
 }
+#endif

@@ -145,7 +145,8 @@ int rknn_fbs_vec_table(const rknn_fbs_vector *v, uint32_t i, rknn_fbs_table *out
 /* The whole vector as bytes (for [ubyte] blobs). */
 const uint8_t *rknn_fbs_vec_data(const rknn_fbs_vector *v);
 
-/* Short description of an error code, for log lines. */
+/* Short description of an error code, for log lines (not built with
+ * log_strings=false: log arguments are never evaluated there). */
 const char *rknn_fbs_strerror(int err);
 
 #ifdef __cplusplus
