@@ -9,7 +9,7 @@
 #include "hal.h"
 #include "rknn_tensor.h"
 
-int rknn_tensor_type_from_model(int dtype, rknn_tensor_type *out)
+static int rknn_tensor_type_from_model(int dtype, rknn_tensor_type *out)
 {
     /* 1 + the tensor type of each model data type an input or output may
      * have (0: none) */

@@ -5,7 +5,6 @@
 #include "rknn_api.h"
 #include "rknn_model.h"
 
-int rknn_tensor_type_from_model(int dtype, rknn_tensor_type *out);
 /* Bytes of one element, 0 for types without a byte size (INT4, unknown). */
 uint32_t rknn_tensor_type_size(rknn_tensor_type t);
 

@@ -267,7 +267,8 @@ static int apply_binding(rknn_ctx *ctx, int is_input, uint32_t index)
     return rknn_loader_rebind(ctx, tensor, dma);
 }
 
-int rknn_mem_apply_bindings(rknn_ctx *ctx)
+/* Re-point the stream at every bound native I/O buffer (after relocation). */
+static int rknn_mem_apply_bindings(rknn_ctx *ctx)
 {
     int ret = RKNN_SUCC;
 

@@ -4,8 +4,6 @@
 
 #include "rknn_ctx.h"
 
-/* Re-point the stream at every bound native I/O buffer (after relocation). */
-int rknn_mem_apply_bindings(rknn_ctx *ctx);
 /* Once the constants and the arena are bound (at init, or by
  * rknn_set_weight_mem / rknn_set_internal_mem), relocate the stream and
  * point it at the bound I/O buffers; RKNN_SUCC while something is missing. */

@@ -78,7 +78,9 @@ int rknn_set_core_mask(rknn_context context, rknn_core_mask core_mask)
     return RKNN_SUCC;
 }
 
-int rknn_perf_head(const rknn_ctx *ctx, char *buf, size_t cap)
+/* The first line of the RKNN_QUERY_PERF_DETAIL text of the last run (its
+ * total, NPU part and cores) into buf; the length written. */
+static int rknn_perf_head(const rknn_ctx *ctx, char *buf, size_t cap)
 {
     uint64_t total = (uint64_t)ctx->last_run_us, npu = (uint64_t)ctx->last_npu_us;
 

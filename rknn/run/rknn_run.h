@@ -14,7 +14,4 @@ int rknn_run_settle(rknn_ctx *ctx);
  * (non_block / async) on the n cores a job needs, as a hardware queue
  * would; a failure is kept for that context's next call. */
 void rknn_run_free_cores(const rknn_ctx *self, const unsigned *cores, unsigned n);
-/* The first line of the RKNN_QUERY_PERF_DETAIL text of the last run (its
- * total, NPU part and cores) into buf; the length written. */
-int rknn_perf_head(const rknn_ctx *ctx, char *buf, size_t cap);
 #endif
