@@ -47,6 +47,15 @@ static void emit_regs(npu_task_words *t, const uint16_t *regs, const uint32_t *v
 
 #define N_REGS(regs) ((unsigned)(sizeof(regs) / sizeof(regs)[0]))
 
+/* Zeros to the n registers from table offset `first` up: the unused
+ * registers the vendor's streams clear in every CNA/DPU task (its matmul
+ * streams: docs/hardware.md §4.6). */
+static void emit_zeros(npu_task_words *t, uint32_t first, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++)
+        npu_task_reg(t, first + 4u * i, 0);
+}
+
 /* The DPU's output cube and its BS -> BN -> EW -> OUT_CVT epilogue. */
 void npu_emit_dpu_output(npu_task_words *t, const npu_conv_desc *c, uint32_t w, uint32_t h,
                          uint32_t ch, uint32_t atoms)
@@ -110,7 +119,14 @@ void npu_emit_dpu_output(npu_task_words *t, const npu_conv_desc *c, uint32_t w, 
     };
 
     _Static_assert(N_REGS(regs) == N_REGS(values), "a value for each register");
-    emit_regs(t, regs, values, N_REGS(regs));
+    emit_regs(t, regs, values, 12);   /* up to BS_OW_OP */
+    if (!npu_soc_is_rk356x(t->soc)) { /* RK3588: the write DMA's cube, as the vendor writes it */
+        npu_task_reg(t, NPU_DPU_WDMA_SIZE_0, ch - 1u);
+        npu_task_reg(t, NPU_DPU_WDMA_SIZE_1,
+                     NPU_DPU_WDMA_SIZE_1_HEIGHT_WDMA(h - 1u) |
+                         NPU_DPU_WDMA_SIZE_1_WIDTH_WDMA(w - 1u));
+    }
+    emit_regs(t, regs + 12, values + 12, N_REGS(regs) - 12u);
 }
 
 uint32_t npu_dpu_data_format(const npu_conv_desc *c, uint32_t in_prec)
@@ -194,7 +210,6 @@ static void emit_cna(npu_task_words *t, const npu_conv_desc *c, int rk356x, uint
         NPU_CNA_FC_CON2,      NPU_CNA_DMA_CON0,      NPU_CNA_DMA_CON1,
         NPU_CNA_DMA_CON2,     NPU_CNA_FC_DATA_SIZE0, NPU_CNA_FC_DATA_SIZE1,
         NPU_CNA_DCOMP_CTRL,   NPU_CNA_DCOMP_REGNUM,  NPU_CNA_DCOMP_ADDR0,
-        NPU_CNA_PAD_CON1, /* RK3588 only: the last */
     };
     /* identity converter: scale 1, offset 0; bit 0 means bypass on RK3588 and
      * enable on RK356x (the virtual NPU's reading of the vendor streams) */
@@ -247,33 +262,44 @@ static void emit_cna(npu_task_words *t, const npu_conv_desc *c, int rk356x, uint
         /* DCOMP_CTRL */ 0,
         /* DCOMP_REGNUM */ 0,
         /* DCOMP_ADDR0 */ c->w_addr,
-        /* PAD_CON1 */ c->pad_value,
     };
 
     _Static_assert(N_REGS(regs) == N_REGS(values), "a value for each register");
-    emit_regs(t, regs, values, N_REGS(regs) - (rk356x ? 1u : 0u));
+    emit_regs(t, regs, values, 3); /* CONV_CON1..3 */
+    if (rk356x)
+        npu_task_reg(t, NPU_CNA_UNDOC_1018, 0);
+    emit_regs(t, regs + 3, values + 3, N_REGS(regs) - 3u);
+    if (rk356x) { /* the RK356x CNA's unused registers */
+        emit_zeros(t, NPU_CNA_UNDOC_1114, 15);
+        emit_zeros(t, NPU_CNA_UNDOC_1210, 9);
+    } else { /* DCOMP_AMOUNT0..15, CVT_CON5, then PAD_CON1 */
+        emit_zeros(t, NPU_CNA_DCOMP_AMOUNT0, 17);
+        npu_task_reg(t, NPU_CNA_PAD_CON1, c->pad_value);
+    }
 }
 
-/* CORE (and on RK356x the CMAC in front of it): MAC mode and the output cube. */
+/* CORE (and on RK356x the CMAC in front of it): MAC mode and the output
+ * cube; QD_EN on for fp16 too, CLIP_TRUNCATE on RK3588 only, as the vendor's
+ * matmul streams write them (docs/hardware.md §4.6). */
 static void emit_core(npu_task_words *t, const npu_conv_desc *c, int rk356x, uint32_t prec)
 {
     if (rk356x) {
-        npu_task_reg(t, NPU_CMAC_S_POINTER, NPU_S_POINTER_PP_ARM);
         npu_task_reg(t, NPU_CMAC_MISC_CFG,
                      NPU_CMAC_MISC_CFG_QD_EN(1) | NPU_CMAC_MISC_CFG_DW_EN((uint32_t)c->depthwise) |
                          NPU_CMAC_MISC_CFG_FP16((uint32_t)c->fp16));
         npu_task_reg(t, NPU_CORE_MISC_CFG, NPU_CORE_MISC_CFG_RK356X_FP16((uint32_t)c->fp16));
     } else {
         npu_task_reg(t, NPU_CORE_MISC_CFG,
-                     NPU_CORE_MISC_CFG_QD_EN(c->fp16 ? 0u : 1u) |
-                         NPU_CORE_MISC_CFG_DW_EN((uint32_t)c->depthwise) |
+                     NPU_CORE_MISC_CFG_QD_EN(1) | NPU_CORE_MISC_CFG_DW_EN((uint32_t)c->depthwise) |
                          NPU_CORE_MISC_CFG_PROC_PRECISION(prec));
     }
     npu_task_reg(t, NPU_CORE_DATAOUT_SIZE_0,
                  NPU_CORE_DATAOUT_SIZE_0_DATAOUT_HEIGHT(c->hout - 1u) |
                      NPU_CORE_DATAOUT_SIZE_0_DATAOUT_WIDTH(c->wout - 1u));
     npu_task_reg(t, NPU_CORE_DATAOUT_SIZE_1, c->kout - 1u);
-    npu_task_reg(t, NPU_CORE_CLIP_TRUNCATE, 0);
+    if (!rk356x)
+        npu_task_reg(t, NPU_CORE_CLIP_TRUNCATE, 0);
+    npu_task_reg(t, NPU_CORE_UNDOC_3030, 0);
 }
 
 /* DPU: mode and precisions, then the output cube, its epilogue and the
@@ -296,7 +322,10 @@ static void emit_dpu(npu_task_words *t, const npu_conv_desc *c, int rk356x, uint
     npu_task_reg(t, NPU_DPU_DATA_FORMAT, npu_dpu_data_format(c, prec));
     npu_task_reg(t, NPU_DPU_OFFSET_PEND, 0);
     npu_emit_dpu_output(t, c, c->wout, c->hout, c->kout, atoms);
+    emit_zeros(t, NPU_DPU_EW_OP_VALUE_0, 8);
     npu_task_reg(t, NPU_DPU_SURFACE_ADD, c->out_surf * atoms);
+    emit_zeros(t, NPU_DPU_UNDOC_40C4, 1);
+    emit_zeros(t, NPU_DPU_LUT_ACCESS_CFG, 12); /* the LUT unused */
 }
 
 /* DPU_RDMA: the BS and EW operand streams; MRDMA off unless COMB_USE feeds
@@ -343,16 +372,23 @@ void npu_build_conv(npu_task_words *t, const npu_soc_profile *soc, const npu_con
 {
     int rk356x = npu_soc_is_rk356x(soc);
     uint32_t prec = c->fp16 ? 2u : 0u;
-    /* DPU_RDMA always on RK3588 (MRDMA off, hardware.md §1.9); on RK356x only for an
-     * operand stream */
-    int rdma = !rk356x || c->brdma_use != 0 || !NPU_DPU_EW_CFG_EW_BYPASS_GET(c->ew_cfg);
+    /* DPU_RDMA only for an operand stream: the vendor's matmul tasks leave it
+     * out of the op-enable mask otherwise (hardware.md §1.9) */
+    int rdma = c->brdma_use != 0 || !NPU_DPU_EW_CFG_EW_BYPASS_GET(c->ew_cfg);
 
     npu_task_begin(t, soc,
                    NPU_UNIT_CNA | NPU_UNIT_CORE | NPU_UNIT_DPU | (rk356x ? NPU_UNIT_CMAC : 0) |
                        (rdma ? NPU_UNIT_DPU_RDMA : 0),
                    DPU_DONE);
+    /* the ping-pong pointers the vendor's streams set: every unit's on RK356x */
+    if (rk356x) {
+        npu_task_reg(t, NPU_CNA_S_POINTER, NPU_S_POINTER_PP_ARM);
+        npu_task_reg(t, NPU_CMAC_S_POINTER, NPU_S_POINTER_PP_ARM);
+        npu_task_reg(t, NPU_CORE_S_POINTER, NPU_S_POINTER_PP_ARM);
+    }
     npu_task_reg(t, NPU_DPU_S_POINTER, NPU_S_POINTER_PP_ARM);
-    npu_task_reg(t, NPU_DPU_RDMA_S_POINTER, NPU_S_POINTER_PP_ARM);
+    if (rdma)
+        npu_task_reg(t, NPU_DPU_RDMA_S_POINTER, NPU_S_POINTER_PP_ARM);
     emit_cna(t, c, rk356x, prec);
     emit_core(t, c, rk356x, prec);
     emit_dpu(t, c, rk356x, prec);

@@ -993,7 +993,12 @@ static void test_unsupported(void)
     expect_unsupported(&c, NPU_DPU_DATA_FORMAT, 7u << 29, "output precision");
     expect_unsupported(&c, NPU_DPU_FEATURE_MODE_CFG, 0x1E4 | 1u << 25, "NONALIGN");
     expect_unsupported(&c, NPU_DPU_FEATURE_MODE_CFG, 0x1E2, "OUTPUT_MODE");
+    /* MRDMA on with nothing to read: DPU_RDMA enabled by a BS operand stream
+     * the BS stage then bypasses (a plain conv leaves DPU_RDMA off) */
+    c.brdma_use = 4u;
+    c.bs_addr = c.in_addr;
     expect_unsupported(&c, NPU_DPU_RDMA_FEATURE_MODE_CFG, 0x7800, "MRDMA");
+    c.brdma_use = 0;
     expect_unsupported(&c, NPU_CORE_DATAOUT_SIZE_1, 6, "fewer CORE output channels");
     expect_unsupported(&c, NPU_CNA_WEIGHT_SIZE1, 99, "weight sizes");
     expect_unsupported(&c, NPU_CNA_FC_CON0, 1, "zero skipping");
