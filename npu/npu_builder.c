@@ -455,8 +455,11 @@ int npu_chain_write(const npu_task_words *tasks, unsigned n, uint8_t *stream, ui
             put64(stream, w++, t->words[j]);
         put64(stream, w++,
               last ? npu_regcmd_nop() : npu_regcmd_next_address(stream_dma + (uint32_t)next));
+        /* the last task's amount word: 0 on RK356x, as the vendor's streams end */
         put64(stream, w++,
-              npu_regcmd_next_amount(last ? 0 : npu_pc_fetch_amount(tasks[i + 1].n, scale)));
+              last && npu_soc_is_rk356x(t->soc)
+                  ? 0
+                  : npu_regcmd_next_amount(last ? 0 : npu_pc_fetch_amount(tasks[i + 1].n, scale)));
         put64(stream, w++, npu_regcmd_pre_enable());
         put64(stream, w++, npu_regcmd_op_enable(t->enable));
         write_record(records + (size_t)i * NPU_TASK_RECORD_SIZE, t, (uint32_t)at);
