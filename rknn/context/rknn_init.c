@@ -114,7 +114,18 @@ static int check_flags(uint32_t flags, const rknn_init_extend *extend)
     return RKNN_SUCC;
 }
 
-/* Constants: in place in the store's image, a packed copy of ours, or
+/* 1 if the NPU reads the constants in place in the store's image: the
+ * caller's buffer (MODEL_BUFFER_ZERO_COPY) or container 4's copy. Else they
+ * are packed in blob order as the vendor's runtime packs them
+ * (format.md §4.4): in the file other bytes than the vendor's follow each. */
+static int weights_in_place(const rknn_ctx *ctx, const rknn_model_store *st)
+{
+    return ctx->plan.blobs_aligned && (!st->image_owned || ctx->model.container_version == 4) &&
+           (uintptr_t)st->image % RKNN_DMA_ALIGN == 0 &&
+           rknpu_platform_in_carveout(st->image, st->image_size);
+}
+
+/* Constants: in place (above), a packed copy of ours, or
  * (RKNN_FLAG_MEM_ALLOC_OUTSIDE) rknn_set_weight_mem() memory to come. A
  * shared store already has them. */
 static int bind_weights(rknn_ctx *ctx)
@@ -124,8 +135,7 @@ static int bind_weights(rknn_ctx *ctx)
 
     if (st->dma || (ctx->flags & RKNN_FLAG_MEM_ALLOC_OUTSIDE))
         return RKNN_SUCC;
-    if (ctx->plan.blobs_aligned && (uintptr_t)st->image % RKNN_DMA_ALIGN == 0 &&
-        rknpu_platform_in_carveout(st->image, st->image_size)) {
+    if (weights_in_place(ctx, st)) {
         st->dma = (uint8_t *)(uintptr_t)st->image;
         st->in_place = 1;
         rknpu_hook_cache_clean(st->image, st->image_size);
@@ -564,7 +574,7 @@ int rknpu_model_mem_requirements(const void *model, size_t size, rknpu_model_mem
     out->internal_bytes = plan.arena_bytes;
     out->loader_scratch_bytes = plan.scratch_bytes;
     /* Peak during rknn_init: every block, each rounded to the allocator's
-     * granule; the constants are read in place unless a blob is misaligned. */
+     * granule; the constants read in place unless a blob is misaligned. */
     zero_copy = (uint64_t)plan.arena_bytes + plan.io_plan_bytes + plan.input_home_bytes +
                 plan.step_memo_bytes + plan.scratch_bytes + 4u * MEM_MIN_ALIGN +
                 (uint64_t)view.n_relocs * sizeof(uint16_t) + MEM_MIN_ALIGN; /* the memo */
@@ -581,6 +591,10 @@ int rknpu_model_mem_requirements(const void *model, size_t size, rknpu_model_mem
         stream = 0;
     out->model_copy_bytes = plan.image_bytes;
     out->carveout_bytes = zero_copy - stream + plan.image_bytes + MEM_MIN_ALIGN;
+    /* and the constants packed as the vendor's runtime packs them (but
+     * container 4's read in place there) */
+    if (plan.blobs_aligned && view.container_version != 4)
+        out->carveout_bytes += plan.weight_bytes + MEM_MIN_ALIGN;
     out->carveout_zero_copy_bytes = zero_copy;
     out->context_static_bytes = (uint32_t)(sizeof(rknn_ctx) + sizeof(rknn_model_store));
     return RKNN_SUCC;

@@ -252,6 +252,19 @@ def model_lines(ri, path):
         put("norm %d mean %s std %s"
             % (i, floats(fb.vec_scalars(nm, 0, "f")), floats(fb.vec_scalars(nm, 1, "f"))))
 
+    # The constants as Rockchip's runtime packs them (docs/format.md §4.4):
+    # every blob but the command stream and the task records (kinds 9, 10), in
+    # blob order, each starting at a multiple of 64 bytes.
+    stream_blobs = {fb.scalar(t, ri.T_BLOB, "I") for t in tensors
+                    if fb.scalar(t, ri.T_KIND, "b") in (9, 10)}
+    off = 0
+    for i, b in enumerate(bl):
+        if i in stream_blobs or not b:
+            continue
+        put("weights blob %d offset %d" % (i, off))
+        off += (len(b) + 63) // 64 * 64
+    put("weight_bytes %d" % off)
+
     if c["version"] != 6:
         return out + lower_v4(ri, put, path, names)
     rc = [t for t in tensors if fb.scalar(t, ri.T_KIND, "b") == 9]

@@ -296,12 +296,14 @@ static void test_sample(const sample *s)
     if (s->out_c2)
         check_mid_attrs(h, s->out_c2);
     check_relocated_stream(h, s);
-    /* the runtime's copy of the file (constants read in place, the stream
-     * relocated where it lies), arena, and its own tables (input plans, run
-     * steps): what RKNN_QUERY_MEM_SIZE says */
+    /* the runtime's copy of the file (the stream relocated where it lies),
+     * the constants packed in blob order as the vendor's runtime packs them
+     * (format.md §4.4), arena, and its own tables (input plans, run steps):
+     * what RKNN_QUERY_MEM_SIZE says */
     CHECK(rknn_ctx_from_handle(h)->regcmd_in_place);
-    CHECK_EQ_U(used_bytes(), image_bytes(model, n) + (s->arena_bytes + 63) / 64 * 64 +
-                                 own_tables(h) + s->home_bytes);
+    CHECK(!rknn_ctx_from_handle(h)->store->in_place);
+    CHECK_EQ_U(used_bytes(), image_bytes(model, n) + s->weight_bytes +
+                                 (s->arena_bytes + 63) / 64 * 64 + own_tables(h) + s->home_bytes);
     CHECK(rknn_query(h, RKNN_QUERY_MEM_SIZE, &ms, sizeof ms) == RKNN_SUCC);
     CHECK_EQ_U(ms.total_dma_allocated_size, used_bytes());
     CHECK_EQ_U(rknn_ctx_from_handle(h)->plan.input_home_bytes, s->home_bytes);
@@ -314,6 +316,30 @@ static void test_sample(const sample *s)
     /* The size reported before init is enough, exactly. */
     platform(s->soc, (size_t)(need.carveout_bytes + 4095) / 4096 * 4096);
     CHECK(rknn_init(&h, model, (uint32_t)n, 0, NULL) == RKNN_SUCC);
+    CHECK(rknn_destroy(h) == RKNN_SUCC);
+}
+
+/* The constants where Rockchip's runtime puts them (format.md §4.4): in
+ * rk3566_multiple_input_demo, librknnrt 1.6.0 under vendor-diff addressed
+ * conv1.bias, conv1.weight, conv2.bias and conv2.weight at offsets 0, 128,
+ * 704 and 832 of its weights, and held 8_weight_1 and 8_weight_0 at 1408
+ * and 2432. The words that address them: rknn_inspect.py's relocations. */
+static void test_vendor_constant_offsets(void)
+{
+    static const struct {
+        uint32_t word, offset;
+    } at[] = {{263, 0}, {180, 128}, {119, 704}, {36, 832}, {563, 1408}, {323, 2432}};
+    const sample *s = &samples[1];
+    rknn_context h = 0;
+    size_t n = load(s->file, model);
+
+    platform(s->soc, CARVE_BYTES);
+    if (!CHECK(rknn_init(&h, model, (uint32_t)n, 0, NULL) == RKNN_SUCC))
+        return;
+    const rknn_ctx *ctx = rknn_ctx_from_handle(h);
+    uint32_t w0 = CARVE_NPU_ADDR + (uint32_t)(ctx->store->dma - carve);
+    for (size_t i = 0; i < sizeof at / sizeof at[0]; i++)
+        CHECK_EQ_U(npu_regcmd_value(word_at(ctx->regcmd, at[i].word)) - w0, at[i].offset);
     CHECK(rknn_destroy(h) == RKNN_SUCC);
 }
 
@@ -418,7 +444,7 @@ static void test_dup_and_share(void)
     CHECK(b != 0 && b != a);
     /* model copy and weights shared; the duplicate relocates a copy of the
      * stream the first relocated where it lies */
-    CHECK_EQ_U(used_bytes(), 2 * one - image_bytes(model, n) + 13696);
+    CHECK_EQ_U(used_bytes(), 2 * one - image_bytes(model, n) - 4864 + 13696);
     CHECK(rknn_ctx_from_handle(a)->store == rknn_ctx_from_handle(b)->store);
     check_relocated_stream(b, &samples[0]);
     CHECK(rknn_destroy(a) == RKNN_SUCC);
@@ -474,7 +500,7 @@ static void test_model_again(void)
     CHECK(rknn_init(&b, model, (uint32_t)n, 0, NULL) == RKNN_SUCC);
     CHECK(rknn_ctx_from_handle(a)->store == rknn_ctx_from_handle(b)->store);
     CHECK(!rknn_ctx_from_handle(b)->regcmd_in_place);
-    CHECK_EQ_U(used_bytes(), 2 * one - image_bytes(model, n) + s->regcmd_bytes);
+    CHECK_EQ_U(used_bytes(), 2 * one - image_bytes(model, n) - s->weight_bytes + s->regcmd_bytes);
     check_relocated_stream(b, s);
     CHECK(rknn_destroy(a) == RKNN_SUCC);
     check_relocated_stream(b, s); /* the file and constants live on with it */
@@ -557,9 +583,10 @@ static void test_model_buffer(const sample *s)
     platform(s->soc, CARVE_BYTES);
     CHECK(rknpu_model_mem_requirements(model, n, &need) == RKNN_SUCC);
     CHECK_EQ_U(need.model_copy_bytes, image_bytes(model, n));
-    /* the copy instead of the caller's buffer, the stream relocated there */
-    CHECK_EQ_U(need.carveout_bytes,
-               need.carveout_zero_copy_bytes - s->regcmd_bytes + need.model_copy_bytes);
+    /* the copy instead of the caller's buffer, the stream relocated there,
+     * the constants packed (one allocator granule of 64 bytes more) */
+    CHECK_EQ_U(need.carveout_bytes, need.carveout_zero_copy_bytes - s->regcmd_bytes +
+                                        need.model_copy_bytes + s->weight_bytes + 64);
     CHECK(need.context_static_bytes >= sizeof(rknn_ctx));
 
     /* default: the runtime keeps a copy; the caller's bytes are garbage now */
@@ -643,6 +670,7 @@ int main(int argc, char **argv)
         return skip;
     for (size_t i = 0; i < sizeof samples / sizeof samples[0]; i++)
         test_sample(&samples[i]);
+    test_vendor_constant_offsets();
     test_compatibility();
     test_flags();
     test_out_of_memory();

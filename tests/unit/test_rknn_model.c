@@ -395,6 +395,32 @@ static void emit_model(const char *name, const rknn_model_view *v, int parse_ret
     emit_relocs(v, &t);
 }
 
+/* The constants packed in blob order (format.md §4.4): each blob's offset
+ * there, and the region's size as rknpu_model_mem_requirements gives it. */
+static void emit_weights(const rknn_model_view *v, const uint8_t *file, size_t size)
+{
+    static text t;
+    uint32_t *offsets = calloc(v->n_blobs + 1u, sizeof *offsets), blob_size;
+    const uint8_t *data;
+    rknpu_model_mem need;
+    int ret = offsets ? rknn_model_blob_offsets(v, offsets) : RKNN_ERR_MALLOC_FAIL;
+
+    t_reset(&t);
+    CHECK(ret == RKNN_SUCC, "blob offsets: %d", ret);
+    for (uint32_t b = 0; ret == RKNN_SUCC && b < v->n_blobs; b++) {
+        if (b == v->regcmd_blob || b == v->task_blob ||
+            rknn_model_blob(v, b, &data, &blob_size) != RKNN_SUCC || blob_size == 0)
+            continue;
+        t_add(&t, "weights blob %lu offset %lu", (unsigned long)b, (unsigned long)offsets[b]),
+            emit(&t);
+    }
+    free(offsets);
+    ret = rknpu_model_mem_requirements(file, size, &need);
+    CHECK(ret == RKNN_SUCC, "mem requirements: %d", ret);
+    if (ret == RKNN_SUCC)
+        t_add(&t, "weight_bytes %lu", (unsigned long)need.weight_bytes), emit(&t);
+}
+
 /* ---- facts typed by hand from the docs ------------------------------------ */
 
 static int str_is(rknn_fbs_string s, const char *want)
@@ -920,6 +946,7 @@ static void check_model(const char *dir, const char *name, line_list *out)
     lowered = ret == RKNN_SUCC ? lower(&v) : NULL;
     emit_model(name, &v, ret, out);
     if (ret == RKNN_SUCC) {
+        emit_weights(&v, data, size);
         check_reloc_addends(name, &v);
         if (strcmp(name, "rk3588_multiple_input_demo.v6.rknn") == 0)
             check_rk3588_multiple_input(&v);
