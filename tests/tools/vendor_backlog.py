@@ -46,6 +46,12 @@ REASONS = [
      "(w_stride 12 on RK3566, 16 on RK3588; its weights re-laid to match)"),
     ("*", "submissions", "core_mask* *",
      "multi-core runs: how the vendor's jobs and slices use the cores"),
+    ("rk3588_multiple_input_demo.v6", "submissions", "*",
+     "outputs' destinations: the vendor keeps each output in a DMA buffer of its own, ours in "
+     "the arena at the file's offset (DPU_DST_BASE_ADDR as normalised: buffer+0 against "
+     "buffer+589824)"),
+    ("rk3588_ppocrv4_det.v6", "outputs", "main zero_copy/native/*",
+     "the native NC1HWC2 output bound zero-copy: 6 % of its bytes differ, not yet explained"),
     ("rk3588_ppocrv4_det.v6", "submissions", "*",
      "PP-OCRv4 det: data addresses in DPU and DPU_RDMA words (BS, source, destination) of "
      "the LUT nodes' tasks, as normalised"),
