@@ -36,21 +36,13 @@ void npu_task_reg(npu_task_words *t, uint32_t table_off, uint32_t value)
         t, npu_regcmd_make(npu_block_target((enum npu_block)block), (uint16_t)soc_off, value));
 }
 
-/* Table entries of one SoC family only: flags in the offsets' low bits
- * (registers are 4-byte aligned). */
-#define ONLY_RK3588 1u
-#define ONLY_RK356X 2u
-
-/* Writes values[i] to regs[i], i < n, in order, but for the other SoC's. The emitters below keep a
+/* Writes values[i] to regs[i], i < n, in order. The emitters below keep a
  * block's registers in a table and compute its values into an array in the
  * same order: one loop instead of a call per register (footprint). */
 static void emit_regs(npu_task_words *t, const uint16_t *regs, const uint32_t *values, unsigned n)
 {
-    unsigned other = npu_soc_is_rk356x(t->soc) ? ONLY_RK3588 : ONLY_RK356X;
-
     for (unsigned i = 0; i < n; i++)
-        if (!(regs[i] & other))
-            npu_task_reg(t, regs[i] & ~3u, values[i]);
+        npu_task_reg(t, regs[i], values[i]);
 }
 
 #define N_REGS(regs) ((unsigned)(sizeof(regs) / sizeof(regs)[0]))
@@ -85,8 +77,6 @@ void npu_emit_dpu_output(npu_task_words *t, const npu_conv_desc *c, uint32_t w, 
         NPU_DPU_BS_RELUX_CMP_VALUE,
         NPU_DPU_BS_OW_CFG,
         NPU_DPU_BS_OW_OP,
-        NPU_DPU_WDMA_SIZE_0 | ONLY_RK3588, /* the write DMA's cube, as the vendor writes it */
-        NPU_DPU_WDMA_SIZE_1 | ONLY_RK3588,
         NPU_DPU_BN_CFG,
         NPU_DPU_BN_ALU_CFG,
         NPU_DPU_BN_MUL_CFG,
@@ -115,9 +105,6 @@ void npu_emit_dpu_output(npu_task_words *t, const npu_conv_desc *c, uint32_t w, 
         /* BS_OW_CFG: SIZE_E = atoms - 1 is 2^n - 1, a caller's SIZE_E of 0 or 1 is absorbed */
         c->bs_ow_cfg | size_e,
         /* BS_OW_OP */ c->bs_ow_op,
-        /* WDMA_SIZE_0 */ ch - 1u,
-        /* WDMA_SIZE_1 */
-        NPU_DPU_WDMA_SIZE_1_HEIGHT_WDMA(h - 1u) | NPU_DPU_WDMA_SIZE_1_WIDTH_WDMA(w - 1u),
         /* BN_CFG */ c->bn_cfg,
         /* BN_ALU_CFG */ c->bn_alu,
         /* BN_MUL_CFG */ c->bn_mul_cfg,
@@ -132,7 +119,14 @@ void npu_emit_dpu_output(npu_task_words *t, const npu_conv_desc *c, uint32_t w, 
     };
 
     _Static_assert(N_REGS(regs) == N_REGS(values), "a value for each register");
-    emit_regs(t, regs, values, N_REGS(regs));
+    emit_regs(t, regs, values, 12);   /* up to BS_OW_OP */
+    if (!npu_soc_is_rk356x(t->soc)) { /* RK3588: the write DMA's cube, as the vendor writes it */
+        npu_task_reg(t, NPU_DPU_WDMA_SIZE_0, ch - 1u);
+        npu_task_reg(t, NPU_DPU_WDMA_SIZE_1,
+                     NPU_DPU_WDMA_SIZE_1_HEIGHT_WDMA(h - 1u) |
+                         NPU_DPU_WDMA_SIZE_1_WIDTH_WDMA(w - 1u));
+    }
+    emit_regs(t, regs + 12, values + 12, N_REGS(regs) - 12u);
 }
 
 uint32_t npu_dpu_data_format(const npu_conv_desc *c, uint32_t in_prec)
@@ -206,22 +200,16 @@ static void emit_cna(npu_task_words *t, const npu_conv_desc *c, int rk356x, uint
         }
     }
     static const uint16_t regs[] = {
-        NPU_CNA_CONV_CON1,     NPU_CNA_CONV_CON2,
-        NPU_CNA_CONV_CON3,     NPU_CNA_UNDOC_1018 | ONLY_RK356X,
-        NPU_CNA_DATA_SIZE0,    NPU_CNA_DATA_SIZE1,
-        NPU_CNA_DATA_SIZE2,    NPU_CNA_DATA_SIZE3,
-        NPU_CNA_WEIGHT_SIZE0,  NPU_CNA_WEIGHT_SIZE1,
-        NPU_CNA_WEIGHT_SIZE2,  NPU_CNA_CBUF_CON0,
-        NPU_CNA_CBUF_CON1,     NPU_CNA_CVT_CON0,
-        NPU_CNA_CVT_CON1,      NPU_CNA_CVT_CON2,
-        NPU_CNA_CVT_CON3,      NPU_CNA_CVT_CON4,
-        NPU_CNA_FC_CON0,       NPU_CNA_FC_CON1,
-        NPU_CNA_PAD_CON0,      NPU_CNA_FEATURE_DATA_ADDR,
-        NPU_CNA_FC_CON2,       NPU_CNA_DMA_CON0,
-        NPU_CNA_DMA_CON1,      NPU_CNA_DMA_CON2,
-        NPU_CNA_FC_DATA_SIZE0, NPU_CNA_FC_DATA_SIZE1,
-        NPU_CNA_DCOMP_CTRL,    NPU_CNA_DCOMP_REGNUM,
-        NPU_CNA_DCOMP_ADDR0,
+        NPU_CNA_CONV_CON1,    NPU_CNA_CONV_CON2,     NPU_CNA_CONV_CON3,
+        NPU_CNA_DATA_SIZE0,   NPU_CNA_DATA_SIZE1,    NPU_CNA_DATA_SIZE2,
+        NPU_CNA_DATA_SIZE3,   NPU_CNA_WEIGHT_SIZE0,  NPU_CNA_WEIGHT_SIZE1,
+        NPU_CNA_WEIGHT_SIZE2, NPU_CNA_CBUF_CON0,     NPU_CNA_CBUF_CON1,
+        NPU_CNA_CVT_CON0,     NPU_CNA_CVT_CON1,      NPU_CNA_CVT_CON2,
+        NPU_CNA_CVT_CON3,     NPU_CNA_CVT_CON4,      NPU_CNA_FC_CON0,
+        NPU_CNA_FC_CON1,      NPU_CNA_PAD_CON0,      NPU_CNA_FEATURE_DATA_ADDR,
+        NPU_CNA_FC_CON2,      NPU_CNA_DMA_CON0,      NPU_CNA_DMA_CON1,
+        NPU_CNA_DMA_CON2,     NPU_CNA_FC_DATA_SIZE0, NPU_CNA_FC_DATA_SIZE1,
+        NPU_CNA_DCOMP_CTRL,   NPU_CNA_DCOMP_REGNUM,  NPU_CNA_DCOMP_ADDR0,
     };
     /* identity converter: scale 1, offset 0; bit 0 means bypass on RK3588 and
      * enable on RK356x (the virtual NPU's reading of the vendor streams) */
@@ -231,7 +219,6 @@ static void emit_cna(npu_task_words *t, const npu_conv_desc *c, int rk356x, uint
         /* CONV_CON2 */ NPU_CNA_CONV_CON2_FEATURE_GRAINS(c->hin + 1u),
         /* CONV_CON3 */
         NPU_CNA_CONV_CON3_CONV_X_STRIDE(c->sx) | NPU_CNA_CONV_CON3_CONV_Y_STRIDE(c->sy),
-        /* UNDOC_1018 */ 0,
         /* DATA_SIZE0 */
         NPU_CNA_DATA_SIZE0_DATAIN_WIDTH(c->win) | NPU_CNA_DATA_SIZE0_DATAIN_HEIGHT(c->hin),
         /* DATA_SIZE1 */
@@ -278,7 +265,10 @@ static void emit_cna(npu_task_words *t, const npu_conv_desc *c, int rk356x, uint
     };
 
     _Static_assert(N_REGS(regs) == N_REGS(values), "a value for each register");
-    emit_regs(t, regs, values, N_REGS(regs));
+    emit_regs(t, regs, values, 3); /* CONV_CON1..3 */
+    if (rk356x)
+        npu_task_reg(t, NPU_CNA_UNDOC_1018, 0);
+    emit_regs(t, regs + 3, values + 3, N_REGS(regs) - 3u);
     if (rk356x) { /* the RK356x CNA's unused registers */
         emit_zeros(t, NPU_CNA_UNDOC_1114, 15);
         emit_zeros(t, NPU_CNA_UNDOC_1210, 9);
@@ -293,32 +283,23 @@ static void emit_cna(npu_task_words *t, const npu_conv_desc *c, int rk356x, uint
  * matmul streams write them (docs/hardware.md §4.6). */
 static void emit_core(npu_task_words *t, const npu_conv_desc *c, int rk356x, uint32_t prec)
 {
-    static const uint16_t regs[] = {
-        NPU_CMAC_MISC_CFG | ONLY_RK356X,
-        NPU_CORE_MISC_CFG,
-        NPU_CORE_DATAOUT_SIZE_0,
-        NPU_CORE_DATAOUT_SIZE_1,
-        NPU_CORE_CLIP_TRUNCATE | ONLY_RK3588,
-        NPU_CORE_UNDOC_3030,
-    };
-    const uint32_t values[] = {
-        /* CMAC MISC_CFG */
-        NPU_CMAC_MISC_CFG_QD_EN(1) | NPU_CMAC_MISC_CFG_DW_EN((uint32_t)c->depthwise) |
-            NPU_CMAC_MISC_CFG_FP16((uint32_t)c->fp16),
-        /* MISC_CFG */
-        rk356x ? NPU_CORE_MISC_CFG_RK356X_FP16((uint32_t)c->fp16)
-               : NPU_CORE_MISC_CFG_QD_EN(1) | NPU_CORE_MISC_CFG_DW_EN((uint32_t)c->depthwise) |
-                     NPU_CORE_MISC_CFG_PROC_PRECISION(prec),
-        /* DATAOUT_SIZE_0 */
-        NPU_CORE_DATAOUT_SIZE_0_DATAOUT_HEIGHT(c->hout - 1u) |
-            NPU_CORE_DATAOUT_SIZE_0_DATAOUT_WIDTH(c->wout - 1u),
-        /* DATAOUT_SIZE_1 */ c->kout - 1u,
-        /* CLIP_TRUNCATE */ 0,
-        /* UNDOC_3030 */ 0,
-    };
-
-    _Static_assert(N_REGS(regs) == N_REGS(values), "a value for each register");
-    emit_regs(t, regs, values, N_REGS(regs));
+    if (rk356x) {
+        npu_task_reg(t, NPU_CMAC_MISC_CFG,
+                     NPU_CMAC_MISC_CFG_QD_EN(1) | NPU_CMAC_MISC_CFG_DW_EN((uint32_t)c->depthwise) |
+                         NPU_CMAC_MISC_CFG_FP16((uint32_t)c->fp16));
+        npu_task_reg(t, NPU_CORE_MISC_CFG, NPU_CORE_MISC_CFG_RK356X_FP16((uint32_t)c->fp16));
+    } else {
+        npu_task_reg(t, NPU_CORE_MISC_CFG,
+                     NPU_CORE_MISC_CFG_QD_EN(1) | NPU_CORE_MISC_CFG_DW_EN((uint32_t)c->depthwise) |
+                         NPU_CORE_MISC_CFG_PROC_PRECISION(prec));
+    }
+    npu_task_reg(t, NPU_CORE_DATAOUT_SIZE_0,
+                 NPU_CORE_DATAOUT_SIZE_0_DATAOUT_HEIGHT(c->hout - 1u) |
+                     NPU_CORE_DATAOUT_SIZE_0_DATAOUT_WIDTH(c->wout - 1u));
+    npu_task_reg(t, NPU_CORE_DATAOUT_SIZE_1, c->kout - 1u);
+    if (!rk356x)
+        npu_task_reg(t, NPU_CORE_CLIP_TRUNCATE, 0);
+    npu_task_reg(t, NPU_CORE_UNDOC_3030, 0);
 }
 
 /* DPU: mode and precisions, then the output cube, its epilogue and the
@@ -399,6 +380,12 @@ void npu_build_conv(npu_task_words *t, const npu_soc_profile *soc, const npu_con
                    NPU_UNIT_CNA | NPU_UNIT_CORE | NPU_UNIT_DPU | (rk356x ? NPU_UNIT_CMAC : 0) |
                        (rdma ? NPU_UNIT_DPU_RDMA : 0),
                    DPU_DONE);
+    /* the ping-pong pointers the vendor's streams set: every unit's on RK356x */
+    if (rk356x) {
+        npu_task_reg(t, NPU_CNA_S_POINTER, NPU_S_POINTER_PP_ARM);
+        npu_task_reg(t, NPU_CMAC_S_POINTER, NPU_S_POINTER_PP_ARM);
+        npu_task_reg(t, NPU_CORE_S_POINTER, NPU_S_POINTER_PP_ARM);
+    }
     npu_task_reg(t, NPU_DPU_S_POINTER, NPU_S_POINTER_PP_ARM);
     if (rdma)
         npu_task_reg(t, NPU_DPU_RDMA_S_POINTER, NPU_S_POINTER_PP_ARM);
@@ -468,8 +455,11 @@ int npu_chain_write(const npu_task_words *tasks, unsigned n, uint8_t *stream, ui
             put64(stream, w++, t->words[j]);
         put64(stream, w++,
               last ? npu_regcmd_nop() : npu_regcmd_next_address(stream_dma + (uint32_t)next));
+        /* the last task's amount word: 0 on RK356x, as the vendor's streams end */
         put64(stream, w++,
-              npu_regcmd_next_amount(last ? 0 : npu_pc_fetch_amount(tasks[i + 1].n, scale)));
+              last && npu_soc_is_rk356x(t->soc)
+                  ? 0
+                  : npu_regcmd_next_amount(last ? 0 : npu_pc_fetch_amount(tasks[i + 1].n, scale)));
         put64(stream, w++, npu_regcmd_pre_enable());
         put64(stream, w++, npu_regcmd_op_enable(t->enable));
         write_record(records + (size_t)i * NPU_TASK_RECORD_SIZE, t, (uint32_t)at);

@@ -457,8 +457,14 @@ static void mm_build_tile(const mm_state *s, uint32_t m0, uint32_t n0, uint32_t 
     }
     if (s->ksegs > 1u)
         mm_k_segment(s, m0, n0, seg, &c);
-    c.data_banks = s->data_banks;
-    c.weight_banks = s->weight_banks;
+    /* the vendor's CBUF split: the banks the rows' 64-byte entries need (no
+     * more than mm_fit's data banks), all the others for weights */
+    c.data_banks = (rows * hal_align_up(c.cin * s->e_in, 64u) + s->soc->cbuf_bank_bytes - 1u) /
+                   s->soc->cbuf_bank_bytes;
+    c.weight_banks = s->soc->cbuf_banks - c.data_banks;
+    /* int8 A: the OW stage left on with no operand, as the vendor writes it */
+    if (!c.fp16)
+        c.bs_ow_cfg = 0;
     npu_build_conv(t, s->soc, &c);
 }
 
