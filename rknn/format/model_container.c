@@ -252,7 +252,7 @@ static int parse_all(const uint8_t *d, size_t size, rknn_model_view *v)
         (ret = fmt_validate_graph_io(v)) != RKNN_SUCC)
         return ret;
     if (fmt_is_v4(v)) /* the records and relocations are built later (rknn_model_lower) */
-        return (ret = fmt_validate_v4(v)) != RKNN_SUCC ? ret : fmt_validate_nodes(v);
+        return fmt_validate_v4(v); /* and the nodes, with the groups the lowering builds */
     if ((ret = fmt_validate_nodes(v)) != RKNN_SUCC || (ret = fmt_validate_tasks(v)) != RKNN_SUCC ||
         (ret = fmt_validate_task_order(v)) != RKNN_SUCC ||
         (ret = fmt_validate_relocs(v)) != RKNN_SUCC)

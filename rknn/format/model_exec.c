@@ -282,6 +282,32 @@ static uint32_t node_step(const rknn_model_view *v, uint32_t n_cores, uint32_t n
     return used;
 }
 
+#if RKNN_CONTAINER_V4
+/* Container 2 on several cores: each core's chain runs on into the next
+ * node while that node has tasks on the same cores, each following its
+ * core's run (the next record, linked), as Rockchip's runtime submits the
+ * chains whole (format.md §5.2). A node without tasks ends the step. */
+static void v4_extend_multi_core(const rknn_model_view *v, uint32_t n_cores, uint32_t *node,
+                                 uint32_t end, rknn_model_step *out)
+{
+    rknn_model_step next;
+
+    while (*node < end && node_step(v, n_cores, *node, &next) > 0) {
+        for (uint32_t c = 0; c < n_cores; c++) {
+            rknn_model_task_range r = out->core[c], n = next.core[c];
+            if ((r.count == 0) != (n.count == 0) ||
+                (n.count && (n.first != r.first + r.count ||
+                             !rknn_model_task_links_to(v, r.first + r.count - 1, n.first))))
+                return;
+        }
+        for (uint32_t c = 0; c < n_cores; c++)
+            out->core[c].count += next.core[c].count;
+        out->ping_pong = (uint8_t)(out->ping_pong && !step_uploads_lut(v, n_cores, &next));
+        ++*node;
+    }
+}
+#endif
+
 int rknn_model_next_step(const rknn_model_view *view, uint32_t n_cores, uint32_t *node,
                          uint32_t end, rknn_model_step *out)
 {
@@ -303,6 +329,10 @@ int rknn_model_next_step(const rknn_model_view *view, uint32_t n_cores, uint32_t
      * vendor submits its register lists). */
     lut_alone = !fmt_is_v4(view);
     out->ping_pong = (uint8_t) !(used && step_uploads_lut(view, n_cores, out));
+#if RKNN_CONTAINER_V4
+    if (used > 1 && fmt_is_v4(view))
+        v4_extend_multi_core(view, n_cores, node, end, out);
+#endif
     /* One core only: take the following nodes while they stay on that core,
      * its chain runs on into them and neither side is a LUT cut. */
     while (used == 1 && !(lut_alone && !out->ping_pong) && *node < end) {

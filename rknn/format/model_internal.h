@@ -256,8 +256,8 @@ FMT_API void fmt_put_word(uint8_t *stream, uint32_t index, uint64_t w);
 
 /* ---- model_v4.c -------------------------------------------------------- */
 
-/* Containers 4 and 2: count and check what rknn_model_lower() builds (run by
- * rknn_model_parse before fmt_validate_nodes). */
+/* Containers 4 and 2: count and check what rknn_model_lower() builds, and
+ * validate the nodes (fmt_validate_nodes) with the groups it lays out. */
 FMT_API int fmt_validate_v4(rknn_model_view *v);
 
 #endif

@@ -81,6 +81,7 @@ typedef struct {
     uint32_t n_tasks;     /* records so far */
     uint64_t n_relocated; /* relocation entries so far */
     uint32_t slot;        /* the core slot walked (format.md §4.2) */
+    uint32_t core;        /* the physical core its tasks run on */
     uint32_t node;        /* what is being walked, for the log */
     const rknn_model_node_info *node_info;
     v4_op op;
@@ -233,13 +234,15 @@ static void note_dcomp(v4_dcomp *d, uint32_t reg, uint32_t value)
     }
 }
 
-/* The driver arms CNA and CORE S_POINTER with the core's index before each
- * submission on a multi-IRQ SoC (hardware.md §3.2 step 2); the lists write
- * them with index 0, which on cores 1 and 2 would undo that (Rockchip's
- * runtime patches in the index; v6 streams leave them out). */
-static int armed_by_driver(const v4_walk *w, uint32_t table)
+/* On a multi-IRQ SoC CNA and CORE S_POINTER carry the core's index (the
+ * driver arms them so, hardware.md §3.2 step 2). The lists write index 0;
+ * as Rockchip's runtime, the lowering puts in the index of the core the
+ * task runs on (format.md §5.2). */
+static uint32_t with_core_index(const v4_walk *w, uint32_t table, uint32_t value)
 {
-    return w->soc->multi_irq && (table == NPU_CNA_S_POINTER || table == NPU_CORE_S_POINTER);
+    if (!w->soc->multi_irq || (table != NPU_CNA_S_POINTER && table != NPU_CORE_S_POINTER))
+        return value;
+    return (value & ~NPU_CNA_S_POINTER_CORE_INDEX_MASK) | NPU_CNA_S_POINTER_CORE_INDEX(w->core);
 }
 
 /* One register list entry: a register of a compute block of this SoC. */
@@ -259,8 +262,7 @@ static int walk_entry(v4_walk *w, const uint8_t *p, uint32_t e)
         return entry_error(w, e, reg, value,
                            w->op == V4_OP_LUT_LOAD ? "a LUT may only write DPU registers"
                                                    : "not a compute-unit register");
-    if (armed_by_driver(w, table))
-        return RKNN_SUCC;
+    value = with_core_index(w, table, value);
     note_dcomp(&w->dcomp, table, value);
     word = npu_regcmd_make(target, (uint16_t)reg, value);
     if (w->stream) {
@@ -448,17 +450,50 @@ static int walk_node(v4_walk *w, uint32_t k)
     return ret;
 }
 
+/* How many copies of the single-core group the lowering builds: one per
+ * core where the lists carry the core's index (with_core_index), so that a
+ * run on one core takes its own copy, as Rockchip's runtime submits. */
+static uint32_t single_core_copies(const npu_soc_profile *soc)
+{
+    return soc->multi_irq ? soc->core_count : 1u;
+}
+
+/* The core count of core slot `slot` (format.md §4.2: 0 | 1, 2 | 3, 4, 5). */
+static uint32_t cores_of_slot(uint32_t slot)
+{
+    uint32_t n = 1;
+
+    while (slot >= n * (n + 1) / 2)
+        n++;
+    return n;
+}
+
+/* Every node's tasks of one core slot, on physical core `core`. */
+static int walk_slot(v4_walk *w, uint32_t core)
+{
+    w->core = core;
+    for (uint32_t k = 0; k < w->v->n_nodes; k++) {
+        int ret = walk_node(w, k);
+        if (ret != RKNN_SUCC)
+            return ret;
+    }
+    return RKNN_SUCC;
+}
+
 /* Core slot by core slot, as a v6 file orders its task groups
- * (format.md §4.2), each node's tasks of the slot. */
+ * (format.md §4.2); the single-core slot once per copy, core by core. */
 static int walk_all(v4_walk *w)
 {
-    for (w->slot = 0; w->slot < RKNN_MODEL_MAX_CORE_SLOTS; w->slot++)
-        for (uint32_t k = 0; k < w->v->n_nodes; k++) {
-            int ret = walk_node(w, k);
-            if (ret != RKNN_SUCC)
-                return ret;
-        }
-    return RKNN_SUCC;
+    int ret = RKNN_SUCC;
+
+    w->slot = 0;
+    for (uint32_t c = 0; ret == RKNN_SUCC && c < single_core_copies(w->soc); c++)
+        ret = walk_slot(w, c);
+    for (w->slot = 1; ret == RKNN_SUCC && w->slot < RKNN_MODEL_MAX_CORE_SLOTS; w->slot++) {
+        uint32_t n = cores_of_slot(w->slot);
+        ret = walk_slot(w, w->slot - n * (n - 1) / 2);
+    }
+    return ret;
 }
 
 /* A walk over `v` for `soc`, counting and checking only. */
@@ -501,33 +536,45 @@ FMT_API int fmt_validate_v4(rknn_model_view *v)
     v->regcmd_size = (uint32_t)(w.n_words * RKNN_MODEL_REGCMD_WORD_SIZE);
     v->n_reloc_entries = (uint32_t)w.n_relocated;
     v->lowered_size = fmt_v4_layout_of(v).total;
+    if ((ret = fmt_validate_nodes(v)) != RKNN_SUCC)
+        return ret;
+    /* the single-core group is its first copy; the others follow it */
+    v->single_core_copies = (uint8_t)single_core_copies(soc);
+    v->groups[0].count /= v->single_core_copies;
     return RKNN_SUCC;
 }
 
-/* The task after t in its core group, or 0 at the group's end. */
-static int next_in_group(const rknn_model_view *v, uint32_t t)
+/* When task t + 1 continues t's chain (one per core group and per copy of
+ * the single-core group): the chain's core count; else 0. */
+static uint32_t chain_cores(const rknn_model_view *v, uint32_t t)
 {
-    for (uint32_t s = 0; s < v->n_core_slots; s++)
+    uint32_t single = v->groups[0].count;
+
+    if (t + 1 < single * v->single_core_copies)
+        return (t + 1) % single != 0;
+    for (uint32_t s = 1; s < v->n_core_slots; s++)
         if (t + 1 > v->groups[s].first && t + 1 < v->groups[s].first + v->groups[s].count)
-            return 1;
+            return cores_of_slot(s);
     return 0;
 }
 
-/* Every task's PC tail: the next task of its group's chain, or the chain's
- * end (one chain per core group, as in a v6 file). */
+/* Every task's PC tail: the next task of its chain, with the chain's core
+ * count less one in the amount's bits 17:16 as Rockchip's runtime writes
+ * them (format.md §5.2), or the chain's end. */
 static void write_tails(const rknn_model_view *v, const npu_soc_profile *soc, uint8_t *stream)
 {
     for (uint32_t t = 0; t < v->n_tasks; t++) {
         rknn_model_task_info ti, next;
-        uint32_t at;
+        uint32_t at, cores = chain_cores(v, t);
         if (rknn_model_task(v, t, &ti) != RKNN_SUCC)
             continue; /* t < n_tasks of a lowered view: never */
         at = (uint32_t)(ti.regcmd_addr / RKNN_MODEL_REGCMD_WORD_SIZE) + ti.regcfg_amount;
-        if (next_in_group(v, t) && rknn_model_task(v, t + 1, &next) == RKNN_SUCC) {
+        if (cores && rknn_model_task(v, t + 1, &next) == RKNN_SUCC) {
             fmt_put_word(stream, at, npu_regcmd_next_address((uint32_t)next.regcmd_addr));
             fmt_put_word(stream, at + 1,
                          npu_regcmd_next_amount(
-                             npu_pc_fetch_amount(next.regcfg_amount, soc->pc_data_amount_scale)));
+                             npu_pc_fetch_amount(next.regcfg_amount, soc->pc_data_amount_scale) |
+                             NPU_PC_DATA_AMOUNT_UNDOC_17_16(cores - 1)));
         } else { /* as Rockchip's runtime ends the chain: a NOP, then amount
                   * 0 (container 2) or another NOP (container 4) */
             fmt_put_word(stream, at, npu_regcmd_nop());

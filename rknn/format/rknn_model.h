@@ -190,6 +190,9 @@ typedef struct {
      *      task_data and the relocations exist once `lowered` is set. ---- */
     const uint8_t *lowered; /* the built payload; NULL before (and for container 6) */
     uint32_t lowered_size;  /* bytes rknn_model_lower() needs */
+    /* Copies of the single-core group, one per core (0 or 1: one for all),
+     * each after the last: a run on core c takes copy c (format.md §5.2). */
+    uint8_t single_core_copies;
 
     /* Optional, set by rknn_init while it runs: [n_relocs] the tensor each
      * relocation names once looked up (RKNN_MODEL_RELOC_UNRESOLVED until

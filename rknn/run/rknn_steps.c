@@ -53,6 +53,11 @@ int rknn_steps_next(rknn_ctx *ctx, const rknn_run_cores *rc, uint32_t *node, uin
         j->core = rc->core[i];
         j->records = ctx->model.task_data;
         j->first = step.core[i].first;
+#if RKNN_CONTAINER_V4
+        /* a single-core run takes its core's copy of the group (format.md §5.2) */
+        if (rc->n == 1 && rc->core[0] < ctx->model.single_core_copies)
+            j->first += rc->core[0] * ctx->model.groups[0].count;
+#endif
         j->count = step.core[i].count;
         j->stream_dma = (uint32_t)rknpu_hook_virt_to_phys(ctx->regcmd);
         j->ping_pong = step.ping_pong;

@@ -356,19 +356,22 @@ def lower_v4(ri, put, path, names):
     DPU + DPU_RDMA, their source and destination not relocated: the runtime
     points them at its command stream); every task 16-byte
     aligned and followed by the 4-word PC tail; the DPU's (else the PPU's)
-    done bits; on RK3588 the lists' CNA and CORE S_POINTER entries left out
-    (the driver writes them); a multi-core PPU-only task reading
+    done bits; on RK3588 (3 cores, multi-IRQ) the lists' CNA and CORE
+    S_POINTER entries kept (carrying the core's index) and the single-core
+    slot built once per core, group 0 being the first copy (format.md §5.2);
+    a multi-core PPU-only task reading
     tempMC11_input and writing tempMC11_output; one relocation table per
     addressed tensor, in index order, its entries in stream order."""
     model = check_v4_layout.Model(ri, path)
     fb = model.fb
-    dropped = {0x1004, 0x3004} if model.platform == "rk3588" else set()
+    copies = 3 if model.platform == "rk3588" else 1
     sync = {reg: names.index(name) for reg, name in (("PPU_RDMA_SRC_BASE_ADDR", b"tempMC11_input"),
                                                      ("PPU_DST_BASE_ADDR", b"tempMC11_output"))
             if name in names}
     tasks, relocs, groups, word = [], {}, [], 0
     n_slots = max([len(slot_counts(model, fb.vec_tables(n, 6))) for n in model.nodes] or [0])
-    for s in range(n_slots):
+    order = [0] * copies + list(range(1, n_slots)) if n_slots else []
+    for copy, s in enumerate(order):
         first = len(tasks)
         for k in range(len(model.nodes)):
             node = model.node(k)
@@ -380,15 +383,16 @@ def lower_v4(ri, put, path, names):
                 if lut is not None:  # no relocation: bound to the stream's start
                     for part in lut_parts(model.reglist(lut)[0]):
                         word = add_task(tasks, relocs, word, k, UNIT_DPU | UNIT_DPU_RDMA, part,
-                                        {}, dropped)
+                                        {})
                 regs, _ = model.reglist(meta[0])
                 if n > 1 and meta[3] == UNIT_PPU | UNIT_PPU_RDMA:
                     rules = sync
                 else:
                     rules = {reg: tensor for reg, tensor, _ in
                              check_v4_layout.bindings(node["type"], t, node, lambda i: 0) or []}
-                word = add_task(tasks, relocs, word, k, meta[3], regs, rules, dropped)
-        groups.append((first, len(tasks) - first))
+                word = add_task(tasks, relocs, word, k, meta[3], regs, rules)
+        if copy == 0 or copy >= copies:  # the other copies of slot 0 are in no group
+            groups.append((first, len(tasks) - first))
     put("regcmd %d words %d" % (word * 8, word))
     put("tasks %d" % len(tasks))
     for i, (op, enable, amount, start) in enumerate(tasks):
@@ -406,9 +410,8 @@ def lower_v4(ri, put, path, names):
     return []
 
 
-def add_task(tasks, relocs, word, node, enable, regs, rules, dropped):
+def add_task(tasks, relocs, word, node, enable, regs, rules):
     """One task at stream word `word`; returns the next task's word."""
-    regs = [r for r in regs if r[1] not in dropped]
     tasks.append((node, enable, len(regs), word))
     for e, (_, reg, value) in enumerate(regs):
         name = ADDRESS_REGS.get(reg)  # reglist() moved RK356x CORE offsets; these are not CORE

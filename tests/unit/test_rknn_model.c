@@ -819,12 +819,77 @@ static void reloc_facts(const rknn_model_view *v, line_list *out)
     qsort(out->items, out->count, sizeof(char *), cmp_str);
 }
 
+/* Whether two sorted lists hold the same lines, repeats aside. */
+static int same_distinct_lines(const line_list *a, const line_list *b)
+{
+    size_t i = 0, j = 0;
+
+    while (i < a->count && j < b->count) {
+        if (strcmp(a->items[i], b->items[j]) != 0)
+            return 0;
+        while (++i < a->count && strcmp(a->items[i], a->items[i - 1]) == 0)
+            ;
+        while (++j < b->count && strcmp(b->items[j], b->items[j - 1]) == 0)
+            ;
+    }
+    return i == a->count && j == b->count;
+}
+
+/* Register `reg` of target `target` in record t's list; ~0 if absent. */
+static uint32_t v2_task_word(const rknn_model_view *v, uint32_t t, uint16_t target, uint16_t reg)
+{
+    rknn_model_task_info ti;
+    uint32_t at;
+
+    if (rknn_model_task(v, t, &ti) != RKNN_SUCC)
+        return ~0u;
+    at = (uint32_t)(ti.regcmd_addr / 8);
+    for (uint32_t k = 0; k < ti.regcfg_amount + 4; k++) {
+        uint64_t w = rknn_fbs_le64(v->regcmd + (size_t)(at + k) * 8);
+        if ((uint16_t)(w >> 48) == target && (uint16_t)w == reg)
+            return (uint32_t)(w >> 16);
+    }
+    return ~0u;
+}
+
+/* The words Rockchip's runtime submits for the toy model (its register
+ * dumps under scripts/vendor-diff.sh): CNA (target 0x0201) and CORE
+ * (0x0801) S_POINTER 0xE with the core's index in bits 31:28, and in a
+ * linked PC amount (0x0101, 0x0014) the chain's core count less one in
+ * bits 17:16. */
+static void check_v2_core_words(const rknn_model_view *v)
+{
+    static const struct {
+        uint32_t record;
+        uint16_t target, reg;
+        uint32_t value;
+    } want[] = {
+        {0, 0x0201, 0x1004, 0x0000000e},  {0, 0x0801, 0x3004, 0x0000000e},
+        {2, 0x0201, 0x1004, 0x1000000e},  {2, 0x0801, 0x3004, 0x1000000e},
+        {4, 0x0201, 0x1004, 0x2000000e},  {5, 0x0801, 0x3004, 0x2000000e},
+        {9, 0x0201, 0x1004, 0x1000000e},  {19, 0x0801, 0x3004, 0x2000000e},
+        {0, 0x0101, 0x0014, 0x0000003f},  {6, 0x0101, 0x0014, 0x0001003f},
+        {7, 0x0101, 0x0014, 0x0001000e},  {18, 0x0101, 0x0014, 0x0002003f},
+        {20, 0x0101, 0x0014, 0x00000000},
+    };
+
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        uint32_t got = v2_task_word(v, want[i].record, want[i].target, want[i].reg);
+        CHECK(got == want[i].value, "record %lu register %04x:%04x: 0x%08lx, the vendor's 0x%08lx",
+              (unsigned long)want[i].record, want[i].target, want[i].reg, (unsigned long)got,
+              (unsigned long)want[i].value);
+    }
+}
+
 /* The toy model from toolkit 1.3.4 (container 2, RK3588, compressed
- * weights; format.md §5.2), lowered: the same tasks, groups and relocations
- * as the v6 build of the network (`v6`) carries in its file. */
+ * weights; format.md §5.2), lowered: the tasks and groups of the v6 build of
+ * the network (`v6`), the single-core group built once per core (records
+ * 0-1, 2-3, 4-5: the vendor's submissions), and the v6 file's relocations
+ * (those of the single-core group three times). */
 static void check_multiple_input_v2(const rknn_model_view *v, const rknn_model_view *v6)
 {
-    static const rknn_model_task_range want[6] = {{0, 2}, {2, 3}, {5, 3}, {8, 3}, {11, 3}, {14, 3}};
+    static const rknn_model_task_range want[6] = {{0, 2},  {6, 3},  {9, 3},
+                                                  {12, 3}, {15, 3}, {18, 3}};
     rknn_model_task_info conv, sync;
     rknn_model_tensor_info w;
     line_list a = {0}, b = {0};
@@ -832,27 +897,30 @@ static void check_multiple_input_v2(const rknn_model_view *v, const rknn_model_v
 
     CHECK(v->container_version == 2 && v->schema_generation == 1, "container 2, schema 1");
     CHECK(v->n_tensors == 29 && v->n_nodes == 5 && v->n_blobs == 30, "counts");
-    CHECK(v->n_tasks == 17 && v->max_cores == 3 && v->n_core_slots == 6, "tasks %lu",
-          (unsigned long)v->n_tasks);
+    CHECK(v->n_tasks == 21 && v->max_cores == 3 && v->n_core_slots == 6 &&
+              v->single_core_copies == 3,
+          "tasks %lu", (unsigned long)v->n_tasks);
     check_rk3588_groups(v, want);
-    /* 124 entries less CNA and CORE S_POINTER, which the driver writes */
+    /* all 124 entries, CNA and CORE S_POINTER with the core's index */
     CHECK(rknn_model_task(v, 0, &conv) == RKNN_SUCC && conv.enable_mask == 0x1d &&
-              conv.regcfg_amount == 122 && conv.int_mask == 0x300 && conv.op_idx == 2,
+              conv.regcfg_amount == 124 && conv.int_mask == 0x300 && conv.op_idx == 2,
           "task 0: the 3-channel convolution");
-    CHECK(rknn_model_task(v, 4, &sync) == RKNN_SUCC && sync.enable_mask == 0x60 &&
+    CHECK(rknn_model_task(v, 8, &sync) == RKNN_SUCC && sync.enable_mask == 0x60 &&
               sync.regcfg_amount == 26 && sync.int_mask == 0xc00 && sync.op_idx == 3,
-          "task 4: the 2-core configuration's closing PPU task");
+          "task 8: the 2-core configuration's closing PPU task");
     CHECK(rknn_model_task_links_to(v, 0, 1) == 1 && rknn_model_task_links_to(v, 1, 2) == 0 &&
-              rknn_model_task_links_to(v, 3, 4) == 1,
-          "one chain per core group");
+              rknn_model_task_links_to(v, 2, 3) == 1 && rknn_model_task_links_to(v, 5, 6) == 0 &&
+              rknn_model_task_links_to(v, 7, 8) == 1,
+          "one chain per core group and per copy");
+    check_v2_core_words(v);
     CHECK(rknn_model_tensor(v, 2, &w) == RKNN_SUCC && w.compressed && w.data_size == 1408,
           "tensor 2: compressed weights, 1408 bytes");
     reloc_facts(v, &a);
     reloc_facts(v6, &b);
-    same = a.count == b.count && a.count == 70;
-    for (size_t i = 0; same && i < a.count; i++)
-        same = strcmp(a.items[i], b.items[i]) == 0;
-    CHECK(same, "the v6 file's 70 relocations (tensor, register, addend): %lu built",
+    same = a.count == 90 && b.count == 70 && same_distinct_lines(&a, &b);
+    CHECK(same,
+          "the v6 file's 70 relocations (tensor, register, addend), the single-core "
+          "group's 10 three times: %lu built",
           (unsigned long)a.count);
     list_free(&a);
     list_free(&b);
