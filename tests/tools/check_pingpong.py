@@ -11,6 +11,11 @@ driver kicked. The words are decoded here, independently of the library:
   (librknnrt 1.6.0 cuts its jobs there: 70 jobs for PP-OCRv4 det);
 * YOLOv8n (container 4) runs as the vendor's 6 jobs of 436, 9, 7, 9, 14 and 24
   records (its submission log; format.md §5.1), each opening with a LUT upload;
+* the container-2 toy model on RK3588 (format.md §5.2) runs each core's
+  chain as one job, as the vendor's submissions show: on one core the copy
+  of the single-core group built for that core (records 0-1, 2-3 or 4-5,
+  jobs of 2), on cores 0+1 records 6-8 and 9-11, on all three 12-14, 15-17
+  and 18-20, one job of 3 records per core;
 * the slices of one run cover the model's records once, in order, except an
   OutputOperator's: RK3566 multiple_input_demo's node 4 (rknn_inspect.py:
   OutputOperator, exec npu, tasks 2..9 after one task each of nodes 2 and 3)
@@ -38,12 +43,14 @@ def uploads_lut(task):
     return False
 
 
-def slices_of(run, model, inputs, work):
+def slices_of(run, model, inputs, work, core_mask=None):
     log = os.path.join(work, os.path.basename(model) + ".jsonl")
     if os.path.exists(log):
         os.remove(log)
     env = dict(os.environ, RKNPU_SUBMIT_LOG=log)
     args = [run, model, "--output-dir", work]
+    if core_mask is not None:
+        args += ["--core-mask", str(core_mask)]
     for path in inputs:
         args += ["--input", path]
     subprocess.run(args, env=env, check=True, stdout=subprocess.DEVNULL)
@@ -72,6 +79,28 @@ def check(name, slices, lut_alone, failures, records=None, skipped_node=None):
         failures.append("%s: the run ends at record %d, not %d" % (name, expect_first, records))
     print("  %-28s %3d job(s), %d with a LUT upload (ping-pong off)" % (name, len(slices), luts))
     return luts
+
+
+# Container 2 on RK3588: core mask -> the jobs as [(core, first record, count)].
+V2_CUTS = [(1, [[(0, 0, 2)]]), (2, [[(1, 2, 2)]]), (4, [[(2, 4, 2)]]),
+           (3, [[(0, 6, 3), (1, 9, 3)]]), (7, [[(0, 12, 3), (1, 15, 3), (2, 18, 3)]])]
+
+
+def check_v2_cuts(run, models, work, failures):
+    name = "rk3588_multiple_input_demo.v2.rknn"
+    paths = []
+    for k, size in enumerate([128 * 128, 128 * 128 * 3]):
+        paths.append(os.path.join(work, "%s.in%d.bin" % (name, k)))
+        with open(paths[-1], "wb") as f:
+            f.write(bytes(i * 7 % 256 for i in range(size)))
+    for mask, want in V2_CUTS:
+        jobs = {}
+        for s in slices_of(run, os.path.join(models, name), paths, work, mask):
+            jobs.setdefault(s["job"], []).append((s["core"], s["first"], s["count"]))
+        got = [jobs[j] for j in sorted(jobs)]
+        print("  %-28s mask %d: %s" % (name, mask, got))
+        if got != want:
+            failures.append("%s core mask %d: jobs %s, want %s" % (name, mask, got, want))
 
 
 def main():
@@ -112,6 +141,7 @@ def main():
                                 % (name, counts, jobs))
         if name.startswith("rk3588_ppocr") and luts == 0:
             failures.append("%s: no LUT upload seen (the check would prove nothing)" % name)
+    check_v2_cuts(run, models, work, failures)
     for f in failures:
         print("FAIL: " + f)
     print("pingpong: %s" % ("FAIL" if failures else "OK"))
