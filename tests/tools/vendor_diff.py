@@ -26,6 +26,15 @@ Areas and what one difference is:
                addresses at a task's register commands by that record, other
                data addresses by the bytes at them when the CPU wrote those
                bytes (constants, inputs), else by their offset in their buffer.
+               The bytes are the first 256, or, where our relocation table
+               points a BS or BN operand stream (DPU_RDMA) into a constant
+               tensor smaller than that, the tensor's bytes (on both sides:
+               the stream is channels x operand bytes, which the registers
+               compared alongside fix, and what follows a small constant is
+               laid out differently, format.md §5.1).
+               Where it names an internal tensor, by offset only (on both
+               sides): the NPU writes it before it reads it, and bytes a CPU
+               left in reused memory before say nothing about it.
   memory       DMA bytes held at a step
   matmul       a matmul answer: create/run return codes, attributes, C
 Nothing is left out: a key one runtime answered and the other did not is a
@@ -52,6 +61,9 @@ ADDRESS_REGS = ["CNA_FEATURE_DATA_ADDR", "CNA_DCOMP_ADDR0", "DPU_DST_BASE_ADDR",
                 "DPU_RDMA_EW_BASE_ADDR", "PPU_DST_BASE_ADDR", "PPU_RDMA_SRC_BASE_ADDR"]
 PC_LINK = "PC_DATA_ADDR"
 CONTENT_BYTES = 256  # bytes hashed to name what an address points at
+# DPU_RDMA BS_BASE_ADDR, BN_BASE_ADDR: per-channel operand streams, read
+# channels x (bytes per operand) from the address (vnpu.md §7.1)
+OPERAND_STREAM_REGS = {0x5020, 0x502C}
 
 
 def die(msg):
@@ -239,7 +251,7 @@ class Normaliser:
                 return i, value - dma, size
         return None
 
-    def name(self, reg, value):
+    def name(self, reg, value, nbytes=CONTENT_BYTES):
         if reg == self.link_reg:
             if value == 0:
                 return "link 0"
@@ -248,18 +260,18 @@ class Normaliser:
             return "link ?"
         if value in self.commands:
             return "commands of record %d" % self.commands[value]
-        data, known = self.log.read(self.job["first_event"], value, CONTENT_BYTES)
-        if known.all() and data.any():
+        data, known = self.log.read(self.job["first_event"], value, nbytes)
+        if nbytes and known.all() and (data.any() or nbytes < CONTENT_BYTES):
             return "data %s" % hashlib.sha1(data.tobytes()).hexdigest()[:12]
         b = self.buffer_of(value)
         if b is None:
             return "address outside every buffer"
         return "buffer+%d" % b[1]
 
-    def word(self, word):
+    def word(self, word, nbytes=CONTENT_BYTES):
         target, value, reg = word_fields(word)
         if reg in self.address_regs or reg == self.link_reg:
-            return "%04x %04x %s" % (target, reg, self.name(reg, value))
+            return "%04x %04x %s" % (target, reg, self.name(reg, value, nbytes))
         return "%04x %04x %08x" % (target, reg, value)
 
 
@@ -428,17 +440,32 @@ def tasks_by_core(jobs):
     return out
 
 
-def task_registers(task, normaliser):
+def task_registers(task, normaliser, extents):
     """A task's words as {(target, register): [normalised values in order]}
-    and the order of first writes."""
+    and the order of first writes; `extents`: {(target, register): bytes
+    hashed at its address} where fewer than CONTENT_BYTES."""
     regs, order = collections.OrderedDict(), []
     for w in task.get("words") or []:
         target, _, reg = word_fields(w)
         key = (target, reg)
         if key not in regs:
             order.append(key)
-        regs.setdefault(key, []).append(normaliser.word(w))
+        regs.setdefault(key, []).append(normaliser.word(w, extents.get(key, CONTENT_BYTES)))
     return regs, order
+
+
+def small_constants(task, consts):
+    """{(target, register): bytes hashed} for our task's words that our
+    relocation table points into a constant tensor with fewer than
+    CONTENT_BYTES bytes from the address on, or (0) an internal tensor
+    (`consts`: {(record, word in record): bytes})."""
+    out = {}
+    for k, w in enumerate(task.get("words") or []):
+        n = consts.get((task.get("i"), k))
+        if n is not None:
+            target, _, reg = word_fields(w)
+            out[(target, reg)] = n
+    return out
 
 
 def signature(task):
@@ -448,13 +475,14 @@ def signature(task):
             frozenset((w[:4], w[-4:]) for w in task.get("words") or []))
 
 
-def compare_pair(t, model, tw, ta, tb, no, nv):
+def compare_pair(t, model, tw, ta, tb, no, nv, consts=None):
     for f in TASK_FIELDS:
         if ta.get(f) != tb.get(f):
             t.add(model, "submissions", "%s %s: rknpu-bm %s, vendor %s" % (
                 tw, f, ta.get(f), tb.get(f)))
-    ra, oa = task_registers(ta, no)
-    rb, ob = task_registers(tb, nv)
+    extents = small_constants(ta, consts or {})
+    ra, oa = task_registers(ta, no, extents)
+    rb, ob = task_registers(tb, nv, extents)
     for key in list(ra) + [k for k in rb if k not in ra]:
         va, vb = ra.get(key), rb.get(key)
         if va != vb:
@@ -466,7 +494,7 @@ def compare_pair(t, model, tw, ta, tb, no, nv):
         t.add(model, "submissions", "%s: the registers both write come in another order" % tw)
 
 
-def compare_tasks(t, model, where, seq_o, seq_v, lo, lv, regs, runs=((), ())):
+def compare_tasks(t, model, where, seq_o, seq_v, lo, lv, regs, runs=((), ()), consts=None):
     """Two cores' task sequences, lined up by what each task is (difflib on
     signatures): a task only one runtime ran is one difference; lined-up tasks
     are compared record field by field and register by register."""
@@ -483,7 +511,8 @@ def compare_tasks(t, model, where, seq_o, seq_v, lo, lv, regs, runs=((), ())):
         for i, j in pairs:
             (jo, ta), (jv, tb) = seq_o[i], seq_v[j]
             tw = "%s task %d/%d (records %d/%d)" % (where, i, j, ta["i"], tb["i"])
-            compare_pair(t, model, tw, ta, tb, normaliser("o", jo, lo), normaliser("v", jv, lv))
+            compare_pair(t, model, tw, ta, tb, normaliser("o", jo, lo), normaliser("v", jv, lv),
+                         consts)
         for i in range(i1 + len(pairs), i2):
             ta = seq_o[i][1]
             t.add(model, "submissions", "%s task %d (record %d, enable 0x%x, %d words): only "
@@ -521,7 +550,7 @@ def compare_jobs(t, model, where, jo, jv):
                           % (where, j, k, f, x.get(f), y.get(f)))
 
 
-def compare_submissions(t, model, case, lo, lv, regs):
+def compare_submissions(t, model, case, lo, lv, regs, consts=None):
     marks = list(lo.by_mark) + [m for m in lv.by_mark if m not in lo.by_mark]
     for m in marks:
         jo, jv = jobs_of(lo.by_mark.get(m, [])), jobs_of(lv.by_mark.get(m, []))
@@ -530,7 +559,7 @@ def compare_submissions(t, model, case, lo, lv, regs):
         co, cv = tasks_by_core(jo), tasks_by_core(jv)
         for core in list(co) + [c for c in cv if c not in co]:
             compare_tasks(t, model, "%s core %d" % (where, core), co.get(core, []),
-                          cv.get(core, []), lo, lv, regs, (jo, jv))
+                          cv.get(core, []), lo, lv, regs, (jo, jv), consts)
 
 
 # ---- input bytes --------------------------------------------------------------------------
@@ -597,6 +626,41 @@ def compare_input_bytes(t, model, case, ours, vendor, lo, lv, relocs, regs):
             if not np.array_equal(bo, bv):
                 t.add(model, "input bytes", "%s %s input %d: %s" % (
                     case, mark, i, describe_bytes(bo.tobytes(), bv.tobytes())))
+
+
+def task_spans(relocs_text):
+    """[(record, first stream word, words with the tail)] from rknn-inspect --tasks."""
+    return [(int(m.group(1)), int(m.group(3), 16) // 8, int(m.group(2)) + 4) for m in
+            re.finditer(r"^task\s+(\d+) .* amount (\d+) regcmd \+0x([0-9a-f]+)", relocs_text,
+                        re.M)]
+
+
+def small_constant_words(relocs_text):
+    """{(record, word in the record): bytes to hash} for every relocated
+    operand-stream address (OPERAND_STREAM_REGS) that points into a constant
+    tensor fewer than CONTENT_BYTES bytes before its end, or (0: none) any
+    address into an internal tensor (rknn-inspect --relocs --tasks: tensor
+    kinds and sizes, relocations)."""
+    if not relocs_text:
+        return {}
+    sizes = {int(m.group(1)): int(m.group(2)) for m in
+             re.finditer(r"^tensor\s+(\d+) const .* size (\d+)", relocs_text, re.M)}
+    sizes.update({int(m.group(1)): 0 for m in
+                  re.finditer(r"^tensor\s+(\d+) internal ", relocs_text, re.M)})
+    spans = task_spans(relocs_text)
+    out = {}
+    for m in re.finditer(r"^reloc .* tensor (\d+) word (\d+) .* reg 0x([0-9a-f]+) .* "
+                         r"addend 0x([0-9a-f]+)", relocs_text, re.M):
+        tensor, word, addend = int(m.group(1)), int(m.group(2)), int(m.group(4), 16)
+        n_bytes = max(sizes.get(tensor, CONTENT_BYTES) - addend, 0)
+        if sizes.get(tensor) != 0 and not (int(m.group(3), 16) in OPERAND_STREAM_REGS and
+                                           0 < n_bytes < CONTENT_BYTES):
+            continue
+        for rec, start, n in spans:
+            if start <= word < start + n:
+                out[(rec, word - start)] = n_bytes if sizes[tensor] else 0
+                break
+    return out
 
 
 def input_relocs(relocs_text):
@@ -754,11 +818,11 @@ def main():
         ours, vendor = Report(c["ours"]), Report(c["vendor"])
         lo, lv = Log(c["ours"]), Log(c["vendor"])
         compare_reports(t, model, c["case"], ours, vendor)
-        compare_submissions(t, model, c["case"], lo, lv, regs)
         text = None
         if c.get("relocs_file") and os.path.isfile(c["relocs_file"]):
             with open(c["relocs_file"]) as f:
                 text = f.read()
+        compare_submissions(t, model, c["case"], lo, lv, regs, small_constant_words(text))
         relocs = input_relocs(text)
         compare_input_bytes(t, model, c["case"], ours, vendor, lo, lv, relocs, regs)
         compare_conversions(t, model, c["case"], ours, vendor, lo, lv, regs)
