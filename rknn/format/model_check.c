@@ -34,9 +34,13 @@ FMT_API int fmt_is_constant(int kind)
            kind == RKNN_MODEL_KIND_GENERATED_CONST || kind == RKNN_MODEL_KIND_LUT;
 }
 
-/* Blobs that go to the weights region: all but the stream and task blobs. */
+/* Blobs that go to the weights region: all but the stream, the task and
+ * the LUT blobs. */
 FMT_API int fmt_blob_is_weight(const rknn_model_view *m, uint32_t b)
 {
+    for (uint32_t i = 0; i < m->n_lut_blobs; i++)
+        if (m->lut_blobs[i] == b)
+            return 0;
     return b != m->regcmd_blob && b != m->task_blob;
 }
 
@@ -276,11 +280,16 @@ FMT_API int fmt_tensor_extent(const rknn_model_view *m, const rknn_model_tensor_
 {
     if (fmt_is_constant(t->kind)) {
         const uint8_t *data;
+        int ret;
         /* Those two blobs are not copied to the weights region: a constant
-         * stored there has no DMA address (it would point past the weights). */
-        if (!fmt_blob_is_weight(m, t->blob_index))
+         * stored there has no DMA address (it would point past the weights).
+         * A LUT names the stream (model_reloc.c), whatever its blob. */
+        if (t->kind != RKNN_MODEL_KIND_LUT && !fmt_blob_is_weight(m, t->blob_index))
             return RKNN_ERR_MODEL_INVALID;
-        return rknn_model_blob(m, t->blob_index, &data, extent);
+        ret = rknn_model_blob(m, t->blob_index, &data, extent);
+        if (t->kind == RKNN_MODEL_KIND_LUT && *extent > m->regcmd_size)
+            *extent = m->regcmd_size;
+        return ret;
     }
     if (fmt_is_activation(t->kind)) {
         if ((uint64_t)t->arena_offset + t->size > m->arena_size)

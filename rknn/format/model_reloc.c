@@ -19,9 +19,14 @@ FMT_API void fmt_put_word(uint8_t *stream, uint32_t index, uint64_t w)
         stream[(size_t)index * 8 + i] = (uint8_t)(w >> (8 * i));
 }
 
-/* The DMA address of a tensor's first byte in the target. */
+/* The DMA address of a tensor's first byte in the target. A LUT tensor is
+ * only the scratch of its load's dummy DPU op (8 bytes read and written
+ * back): Rockchip's runtime points that op at the command stream and
+ * uploads no LUT blob (format.md §4.3), and so do we. */
 static uint32_t tensor_dma(const rknn_model_reloc_target *to, const rknn_model_tensor_info *t)
 {
+    if (t->kind == RKNN_MODEL_KIND_LUT)
+        return to->stream_dma;
     if (fmt_is_constant(t->kind))
         return to->constants_dma + to->blob_offsets[t->blob_index];
     return to->arena_dma + t->arena_offset;

@@ -296,6 +296,7 @@ FMT_API int fmt_validate_tensors(rknn_model_view *v)
 
     v->regcmd_tensor = UINT32_MAX;
     v->task_tensor = UINT32_MAX;
+    v->n_lut_blobs = 0;
     for (uint32_t i = 0; i < v->n_tensors; i++) {
         ret = rknn_model_tensor(v, i, &t);
         if (ret != RKNN_SUCC)
@@ -305,6 +306,8 @@ FMT_API int fmt_validate_tensors(rknn_model_view *v)
             uint64_t end = (uint64_t)t.arena_offset + t.size;
             if (end > v->arena_size)
                 v->arena_size = end;
+        } else if (t.kind == RKNN_MODEL_KIND_LUT && v->n_lut_blobs < RKNN_MODEL_MAX_LUT_BLOBS) {
+            v->lut_blobs[v->n_lut_blobs++] = t.blob_index;
         } else if (t.kind == RKNN_MODEL_KIND_REGCMD) {
             ret = note_exec_tensor(i, &v->regcmd_tensor, "regcmd");
             v->regcmd_blob = t.blob_index;
@@ -333,6 +336,7 @@ FMT_API int fmt_validate_tensors(rknn_model_view *v)
             return RKNN_ERR_MODEL_INVALID;
         }
         v->regcmd_blob = v->task_blob = UINT32_MAX;
+        v->n_lut_blobs = 0; /* read in place, lowered into the stream */
         return RKNN_SUCC;
     }
     if (v->regcmd_tensor == UINT32_MAX || v->task_tensor == UINT32_MAX) {

@@ -159,9 +159,14 @@ typedef struct {
     /* ---- execution payload (format.md §4) ---- */
     uint32_t regcmd_tensor;          /* index of the kind-9 tensor */
     uint32_t task_tensor;            /* index of the kind-10 tensor */
-    uint32_t regcmd_blob, task_blob; /* their blobs: the two that are not weights */
-    const uint8_t *regcmd;           /* regcmd words, 8 bytes each, little endian */
-    uint32_t regcmd_size;            /* bytes */
+    uint32_t regcmd_blob, task_blob; /* their blobs: not weights */
+    /* Container 6: the blobs of LUT tensors (kind 6), not weights either:
+     * the stream loads each table through registers, and the load's dummy
+     * DPU op is pointed at the stream (format.md §4.3), as the vendor does. */
+    uint32_t n_lut_blobs;
+    uint32_t lut_blobs[RKNN_MODEL_MAX_LUT_BLOBS];
+    const uint8_t *regcmd; /* regcmd words, 8 bytes each, little endian */
+    uint32_t regcmd_size;  /* bytes */
     uint32_t n_regcmd_words;
     /* 0, or the stream's DMA address once it was relocated where it lies
      * (rknn_init does so for the one context that owns that memory,

@@ -44,7 +44,7 @@ HAND_FACTS = {
                                                 yes={"RK3588"}, alpha=0.5),
     "rk3566_dual_residual_custom.v6.rknn": dict(weights=128, regcmd=1920, arena=5568,
                                                 yes={"RK3566", "RK3568"}, alpha=0.5),
-    "rk3588_ppocrv4_det.v6.rknn": dict(weights=2568704, regcmd=1035584, arena=14745600,
+    "rk3588_ppocrv4_det.v6.rknn": dict(weights=2542208, regcmd=1035584, arena=14745600,
                                        yes={"RK3588"}),
     # container 4: the stream is built (format.md §5.1): 245 register lists
     # and 254 LUT loads (two before each of the 127 tasks that name a LUT),

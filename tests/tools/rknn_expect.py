@@ -253,10 +253,12 @@ def model_lines(ri, path):
             % (i, floats(fb.vec_scalars(nm, 0, "f")), floats(fb.vec_scalars(nm, 1, "f"))))
 
     # The constants as Rockchip's runtime packs them (docs/format.md §4.4):
-    # every blob but the command stream and the task records (kinds 9, 10), in
-    # blob order, each starting at a multiple of 64 bytes.
+    # every blob but the command stream and the task records (kinds 9, 10)
+    # and, in container 6, the LUTs (kind 6: their loads are pointed at the
+    # stream, format.md §4.3), in blob order, each starting at a multiple of 64 bytes.
+    left_out = (9, 10) if c["version"] != 6 else (6, 9, 10)
     stream_blobs = {fb.scalar(t, ri.T_BLOB, "I") for t in tensors
-                    if fb.scalar(t, ri.T_KIND, "b") in (9, 10)}
+                    if fb.scalar(t, ri.T_KIND, "b") in left_out}
     off = 0
     for i, b in enumerate(bl):
         if i in stream_blobs or not b:

@@ -408,7 +408,10 @@ static void emit_weights(const rknn_model_view *v, const uint8_t *file, size_t s
     t_reset(&t);
     CHECK(ret == RKNN_SUCC, "blob offsets: %d", ret);
     for (uint32_t b = 0; ret == RKNN_SUCC && b < v->n_blobs; b++) {
-        if (b == v->regcmd_blob || b == v->task_blob ||
+        int lut = 0; /* a LUT blob stays out (format.md §4.3) */
+        for (uint32_t i = 0; i < v->n_lut_blobs; i++)
+            lut |= v->lut_blobs[i] == b;
+        if (lut || b == v->regcmd_blob || b == v->task_blob ||
             rknn_model_blob(v, b, &data, &blob_size) != RKNN_SUCC || blob_size == 0)
             continue;
         t_add(&t, "weights blob %lu offset %lu", (unsigned long)b, (unsigned long)offsets[b]),
