@@ -301,6 +301,17 @@ static int held_otherwise(const rknn_ctx *ctx, const rknn_model_tensor_info *t,
            l.kind != RKNN_LAYOUT_NCHW;
 }
 
+/* A float16 input with a mean/std in the model: Rockchip's runtime takes a
+ * native buffer as values before normalisation (only pass-through as
+ * they are) and normalises them on the CPU around each run; so do we
+ * (api.md, compat.md). */
+static int normalised_on_cpu(const rknn_ctx *ctx, int is_input, uint32_t index,
+                             const rknn_tensor_attr *attr)
+{
+    return is_input && ctx->in_plan && ctx->in_plan[index].map.normalise && !attr->pass_through &&
+           attr->type == RKNN_TENSOR_FLOAT16;
+}
+
 static int bind_io(rknn_ctx *ctx, rknn_tensor_mem *mem, const rknn_tensor_attr *attr)
 {
     rknn_model_tensor_info t;
@@ -317,7 +328,8 @@ static int bind_io(rknn_ctx *ctx, rknn_tensor_mem *mem, const rknn_tensor_attr *
         return ret;
     /* Built aside: a refused binding leaves the previous one in force. */
     memset(&nb, 0, sizeof nb);
-    nb.native = (uint8_t)(is_native(attr, &native) && !held_otherwise(ctx, &t, &native));
+    nb.native = (uint8_t)(is_native(attr, &native) && !held_otherwise(ctx, &t, &native) &&
+                          !normalised_on_cpu(ctx, is_input, index, attr));
     /* A converted binding holds the logical elements; its attr may be the
      * native one with the type or layout changed (padded count, api.md). */
     need = nb.native ? native.size_with_stride

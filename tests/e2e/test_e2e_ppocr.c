@@ -9,7 +9,9 @@
  *   - zero-copy: the input bound as uint8 NHWC on the native attribute
  *     (the vendor's zero-copy demo), the output bound in its native layout
  *     (float16 NC1HWC2), rknn_run, rknn_mem_sync, and the native output
- *     turned into float32 NCHW here, in plain C;
+ *     turned into float32 NCHW here, in plain C; on the first mask also
+ *     the input bound as its native attribute says (float16 pixels, which
+ *     the runtime normalises as Rockchip's does);
  *   - general: rknn_inputs_set (uint8 NHWC), rknn_run, rknn_outputs_get
  *     with want_float.
  * Every output is written as OUT_PREFIX_<api>_m<mask>.npy (float32
@@ -272,10 +274,24 @@ typedef struct {
     rknn_tensor_mem *in, *out;
 } zc_bound;
 
+/* A pixel value as float16 (0..255 are exact). */
+static uint16_t pixel_to_fp16(uint8_t v)
+{
+    unsigned e = 0;
+
+    if (v == 0)
+        return 0;
+    while ((v >> (e + 1)) != 0)
+        e++;
+    return (uint16_t)((e + 15u) << 10 | (((unsigned)v << (10u - e)) & 0x3ffu));
+}
+
 /* Zero-copy binding as the vendor's demo makes it: the native input
  * attribute with type uint8 and layout NHWC, the image copied in row by row
- * at w_stride; the output in its native attribute. */
-static int zc_bind(rknn_context ctx, const uint8_t *img, zc_bound *b)
+ * at w_stride; the output in its native attribute. With `fp16`, the native
+ * attribute as queried (float16): the pixels as float16 values, which the
+ * runtime normalises with the model's mean/std as the vendor's does. */
+static int zc_bind(rknn_context ctx, const uint8_t *img, int fp16, zc_bound *b)
 {
     uint32_t w, ws, c;
     uint8_t *dst;
@@ -285,7 +301,12 @@ static int zc_bind(rknn_context ctx, const uint8_t *img, zc_bound *b)
     if (query_attr(ctx, RKNN_QUERY_NATIVE_INPUT_ATTR, 0, &b->in_attr) != RKNN_SUCC ||
         query_attr(ctx, RKNN_QUERY_NATIVE_OUTPUT_ATTR, 0, &b->out_attr) != RKNN_SUCC)
         return -1;
-    b->in_attr.type = RKNN_TENSOR_UINT8;
+    if (fp16 && b->in_attr.type != RKNN_TENSOR_FLOAT16) {
+        printf("FAIL: native input is %s, not float16\n", get_type_string(b->in_attr.type));
+        return -1;
+    }
+    if (!fp16)
+        b->in_attr.type = RKNN_TENSOR_UINT8;
     b->in_attr.fmt = RKNN_TENSOR_NHWC;
     b->in = rknn_create_mem(ctx, b->in_attr.size_with_stride);
     b->out = rknn_create_mem(ctx, b->out_attr.size_with_stride);
@@ -302,7 +323,12 @@ static int zc_bind(rknn_context ctx, const uint8_t *img, zc_bound *b)
         return -1;
     }
     dst = b->in->virt_addr;
-    if (ws == w)
+    if (fp16)
+        for (uint32_t y = 0; y < SIDE; y++)
+            for (uint32_t x = 0; x < (size_t)w * c; x++)
+                ((uint16_t *)(void *)dst)[(size_t)y * ws * c + x] =
+                    pixel_to_fp16(img[(size_t)y * w * c + x]);
+    else if (ws == w)
         memcpy(dst, img, IN_BYTES);
     else
         for (uint32_t y = 0; y < SIDE; y++)
@@ -316,12 +342,12 @@ static int zc_bind(rknn_context ctx, const uint8_t *img, zc_bound *b)
     return 0;
 }
 
-static void run_zero_copy(rknn_context ctx, unsigned mask, zc_bound *b)
+static void run_zero_copy(rknn_context ctx, unsigned mask, zc_bound *b, const char *api)
 {
     char label[64];
     int ret;
 
-    snprintf(label, sizeof label, "zero-copy mask 0x%x", mask);
+    snprintf(label, sizeof label, "%s mask 0x%x", api, mask);
     /* a stale output cannot pass: float16 0xffff is a NaN */
     memset(b->out->virt_addr, 0xff, b->out_attr.size_with_stride);
     if (!CHECK((ret = rknn_mem_sync(ctx, b->out, RKNN_MEMORY_SYNC_TO_DEVICE)) == RKNN_SUCC) ||
@@ -339,7 +365,7 @@ static void run_zero_copy(rknn_context ctx, unsigned mask, zc_bound *b)
         printf("FAIL: %s: no float16 NC1HWC2/NHWC [1,1,480,480] output layout to convert\n", label);
         return;
     }
-    save("zerocopy", mask, out_f32);
+    save(api, mask, out_f32);
 }
 
 static void zc_unbind(rknn_context ctx, zc_bound *b)
@@ -423,10 +449,14 @@ int main(int argc, char **argv)
 
     printf("zero-copy API (input uint8 NHWC, output native %s %s):\n",
            get_type_string(nout_attr.type), get_format_string(nout_attr.fmt));
-    if (CHECK(zc_bind(ctx, img, &zc) == 0))
+    if (CHECK(zc_bind(ctx, img, 0, &zc) == 0))
         for (unsigned i = 0; i < n_masks; i++)
-            run_zero_copy(ctx, masks[i], &zc);
+            run_zero_copy(ctx, masks[i], &zc, "zerocopy");
     zc_unbind(ctx, &zc); /* the context goes back to its own buffers */
+    printf("zero-copy API (input native float16 NHWC, first mask):\n");
+    if (CHECK(zc_bind(ctx, img, 1, &zc) == 0))
+        run_zero_copy(ctx, masks[0], &zc, "zerocopyfp16");
+    zc_unbind(ctx, &zc);
 
     printf("general API (rknn_inputs_set uint8 NHWC, rknn_outputs_get want_float):\n");
     for (unsigned i = 0; i < n_masks; i++)

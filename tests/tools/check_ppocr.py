@@ -124,7 +124,9 @@ def main():
             [test, model, path, os.path.join(d, "capi"), a.masks],
             [("%-5s %-19s mask %d" % (img, "C API " + api, m),
               os.path.join(d, "capi_%s_m%d.npy" % (api.replace("-", ""), m)))
-             for api in ("general", "zero-copy") for m in masks])
+             for api in ("general", "zero-copy") for m in masks] +
+            [("%-5s %-19s mask %d" % (img, "C API zero-copy-fp16", masks[0]),
+              os.path.join(d, "capi_zerocopyfp16_m%d.npy" % masks[0]))])
         for m in masks:
             od = os.path.join(d, "rknpu-run_m%d" % m)
             os.makedirs(od)
