@@ -95,7 +95,10 @@ uint8_t *rknn_io_buffer(const rknn_ctx *ctx, int is_input, uint32_t index, uint3
 
     if (b->mem && b->native)
         return (uint8_t *)b->mem->virt_addr + b->mem->offset;
-    if (is_input && ctx->in_plan && ctx->in_plan[index].home)
+    /* A converted binding is converted before every run, so it needs no
+     * home that outlives the run: it goes where the file puts the input,
+     * as Rockchip's runtime puts it. */
+    if (is_input && ctx->in_plan && ctx->in_plan[index].home && !b->mem)
         return ctx->in_plan[index].home;
     return ctx->arena + arena_offset;
 }

@@ -142,12 +142,12 @@ static int apply_binding(rknn_ctx *ctx, int is_input, uint32_t index);
 static int unbind(rknn_ctx *ctx, int is_input, uint32_t index)
 {
     rknn_io_binding *b = is_input ? &ctx->in_bind[index] : &ctx->out_bind[index];
-    int was_native = b->native;
 
     memset(b, 0, sizeof *b);
     if (is_input)
         ctx->inputs_set &= ~(1u << index);
-    return was_native && ctx->relocated ? apply_binding(ctx, is_input, index) : RKNN_SUCC;
+    /* back to the tensor's own buffer (an input's home, if it has one) */
+    return ctx->relocated ? apply_binding(ctx, is_input, index) : RKNN_SUCC;
 }
 
 /* Drops every binding of a context that uses mem, after any run in flight
