@@ -25,7 +25,8 @@ Areas and what one difference is:
                are normalised: PC links by the record they point to, data
                addresses at a task's register commands by that record, other
                data addresses by the bytes at them when the CPU wrote those
-               bytes (constants, inputs), else by their offset in their buffer.
+               bytes (constants, inputs; a bias or scale of zeros as zeros),
+               else by their offset in their buffer.
                The bytes are the first 256, or, where our relocation table
                points a BS or BN operand stream (DPU_RDMA) into a constant
                tensor smaller than that, the tensor's bytes (on both sides:
@@ -60,6 +61,10 @@ ADDRESS_REGS = ["CNA_FEATURE_DATA_ADDR", "CNA_DCOMP_ADDR0", "DPU_DST_BASE_ADDR",
                 "DPU_RDMA_SRC_BASE_ADDR", "DPU_RDMA_BS_BASE_ADDR", "DPU_RDMA_BN_BASE_ADDR",
                 "DPU_RDMA_EW_BASE_ADDR", "PPU_DST_BASE_ADDR", "PPU_RDMA_SRC_BASE_ADDR"]
 PC_LINK = "PC_DATA_ADDR"
+# Per-channel operands (biases, scales): always constants, so bytes the CPU
+# wrote there as zeros are named as such (a zero bias), not by an offset
+# that depends on how each runtime lays its constants out.
+CONSTANT_OPERAND_REGS = ["DPU_RDMA_BS_BASE_ADDR", "DPU_RDMA_BN_BASE_ADDR"]
 CONTENT_BYTES = 256  # bytes hashed to name what an address points at
 # DPU_RDMA BS_BASE_ADDR, BN_BASE_ADDR: per-channel operand streams, read
 # channels x (bytes per operand) from the address (vnpu.md §7.1)
@@ -228,10 +233,11 @@ def word_fields(word):
 class Normaliser:
     """Address words as what they name (see the module's docstring)."""
 
-    def __init__(self, log, job, address_regs, link_reg, run_jobs=()):
+    def __init__(self, log, job, address_regs, link_reg, run_jobs=(), constant_regs=()):
         self.log = log
         self.job = job
         self.address_regs = address_regs
+        self.constant_regs = constant_regs
         self.link_reg = link_reg
         self.records = {}
         for s in job["slices"]:
@@ -263,6 +269,8 @@ class Normaliser:
         data, known = self.log.read(self.job["first_event"], value, nbytes)
         if nbytes and known.all() and (data.any() or nbytes < CONTENT_BYTES):
             return "data %s" % hashlib.sha1(data.tobytes()).hexdigest()[:12]
+        if nbytes and known.all() and reg in self.constant_regs:
+            return "data zeros"
         b = self.buffer_of(value)
         if b is None:
             return "address outside every buffer"
@@ -502,7 +510,8 @@ def compare_tasks(t, model, where, seq_o, seq_v, lo, lv, regs, runs=((), ()), co
 
     def normaliser(side, job, log):
         return norm.setdefault((side, id(job)), Normaliser(log, job, regs["address"],
-                                                          regs["link"], runs[side == "v"]))
+                                                          regs["link"], runs[side == "v"],
+                                                          regs["constant"]))
     sig_o = [signature(tsk) for _, tsk in seq_o]
     sig_v = [signature(tsk) for _, tsk in seq_v]
     matcher = difflib.SequenceMatcher(None, sig_o, sig_v, autojunk=False)
@@ -805,7 +814,8 @@ def main():
     a = ap.parse_args()
     offsets = register_offsets(a.regs_def)
     regs = {"address": {offsets[n] for n in ADDRESS_REGS}, "link": offsets[PC_LINK],
-            "feature": offsets["CNA_FEATURE_DATA_ADDR"], "weight": offsets["CNA_DCOMP_ADDR0"]}
+            "feature": offsets["CNA_FEATURE_DATA_ADDR"], "weight": offsets["CNA_DCOMP_ADDR0"],
+            "constant": {offsets[n] for n in CONSTANT_OPERAND_REGS}}
     with open(a.manifest) as f:
         cases = json.load(f)
     t = Tally(a.show, Accounting(a.compat, a.backlog) if a.account else None)
