@@ -306,13 +306,16 @@ static void emit_core(npu_task_words *t, const npu_conv_desc *c, int rk356x, uin
  * surface step of one MAC kernel group. */
 static void emit_dpu(npu_task_words *t, const npu_conv_desc *c, int rk356x, uint32_t prec)
 {
-    /* output atoms per pixel of one MAC kernel group (32 int8 / 16 fp16
-     * kernels on 16-byte atoms, half both on RK356x): SIZE_E + 1 and the
-     * SURFACE_ADD factor (hardware.md §4.5; every vendor stream follows it) */
+    /* output pixels of one MAC kernel group (32 int8 / 16 fp16 kernels on
+     * 16-byte atoms, half both on RK356x): SIZE_E + 1 and the SURFACE_ADD
+     * factor (hardware.md §4.5; every vendor stream follows it). A pixel is
+     * an atom, but 16 bytes for RK356x 32-bit outputs, as its vendor
+     * streams write them. */
     uint32_t atoms = (c->out_prec >= 4 ? 4u
                       : c->out_prec    ? 2u
                                        : 1u) *
-                     (c->fp16 ? 1u : 2u) * (c->depthwise ? 2u : 1u);
+                     (c->fp16 ? 1u : 2u) * (c->depthwise ? 2u : 1u) /
+                     (rk356x && c->out_prec >= 4 && !c->depthwise ? 2u : 1u);
 
     npu_task_reg(
         t, NPU_DPU_FEATURE_MODE_CFG,

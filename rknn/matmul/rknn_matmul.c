@@ -48,7 +48,9 @@ static void mm_geometry(mm_state *s, int row)
     s->c_kind = mm_types[row].c_kind;
     s->c_bytes = s->c_kind == MM_C_NPU ? s->e_out : s->c_kind == MM_C_F32 ? 4u : 2u;
     s->c2_in = atom / s->e_in;
-    s->c2_out = atom / s->e_out;
+    /* a 32-bit C is (N/4, M, 4) on RK356x too: 16-byte pixels, two of its
+     * 8-byte atoms (hardware.md §4.5) */
+    s->c2_out = s->e_out == 4u ? 4u : atom / s->e_out;
     /* the NPU's weight groups: those of A's element type */
     s->kgroup = mm_b_group(s->soc, s->a_bits == 16 ? 16u : 8u);
     s->kslice = mm_b_slice(s->soc, s->a_bits == 16 ? 16u : 8u);
@@ -107,7 +109,7 @@ static int mm_tiles(mm_state *s)
          * requantises (mm_epilogue, the same rule) */
         s->out_prec = 4u;
         s->e_out = 4u;
-        s->c2_out = s->soc->feature_atom_bytes / 4u;
+        s->c2_out = 4u;
         s->c_kind = MM_C_I8;
         s->c_bytes = 1u;
     }
@@ -384,13 +386,14 @@ static uint8_t *mm_npu_buffer(const mm_state *s, unsigned i)
 }
 
 /* Where a task of output channel n0, row m0 writes (or, for EW, reads) in
- * a C-shaped cube [N/C2][mp][C2] of `elem`-byte elements at `base`. */
+ * a C-shaped cube [N/C2][mp][C2] of `elem`-byte elements at `base`: an
+ * atom a pixel, 16 bytes for 32-bit elements (mm_geometry). */
 static uint32_t mm_out_at(const mm_state *s, const void *base, uint32_t elem, uint32_t m0,
                           uint32_t n0)
 {
-    uint32_t atom = s->soc->feature_atom_bytes;
+    uint32_t pix = elem == 4u ? 16u : s->soc->feature_atom_bytes;
 
-    return mm_dma(base) + (n0 / (atom / elem)) * s->mp * atom + m0 * atom;
+    return mm_dma(base) + (n0 * elem / pix) * s->mp * pix + m0 * pix;
 }
 
 /* The partial sums of K segment `seg`: the last segment writes C; the
@@ -441,7 +444,7 @@ static void mm_build_tile(const mm_state *s, uint32_t m0, uint32_t n0, uint32_t 
     /* native B: kernel group after kernel group, each [K/32][group][32] */
     c.w_addr = mm_dma(mm_npu_buffer(s, 1)) + (n0 * s->kp + k0 * s->kgroup) * s->e_in;
     c.out_addr = mm_out_at(s, mm_npu_buffer(s, 2), s->e_out, m0, n0);
-    c.out_surf = s->mp * atom;
+    c.out_surf = s->mp * s->c2_out * s->e_out;
     c.out_prec = s->out_prec;
     if (s->out_prec == 2u) /* fp32 sums narrowed to fp16 */
         c.oc_scale =

@@ -105,10 +105,11 @@ void mm_io_attrs(mm_state *s)
     int b = s->info.B_layout == RKNN_MM_LAYOUT_NATIVE;
 
     uint32_t atom = s->soc->feature_atom_bytes, gb = mm_b_group(s->soc, s->b_bits);
-    uint32_t c2a = atom * 8u / s->a_bits, c2c = atom / s->c_bytes;
+    uint32_t c2a = atom * 8u / s->a_bits, c2c = s->c_bytes == 4u ? 4u : atom / s->c_bytes;
 
     /* native A and C: [K/C2][M][C2] and [N/C2'][M][C2'] (C2 elements fill an
-     * atom); normal: [M][K], [M][N] */
+     * atom; a 32-bit C 4 on every SoC, rknn_matmul_api.h); normal: [M][K],
+     * [M][N] */
     mm_attr(&s->io.A, 'A', mm_in_type(s->a_bits), s->a_bits, ac ? 3u : 2u, ac ? s->kp / c2a : M,
             ac ? M : K, c2a, 0);
     mm_attr(&s->io.C, 'C', mm_out_type(s), s->c_bytes * 8u, ac ? 3u : 2u, ac ? s->np / c2c : M,

@@ -65,13 +65,15 @@ static int fp16_type(rknn_matmul_type t)
 }
 
 /* Element (r, c) of a row-major R x C matrix held in `layout` at p: normal,
- * or native [C/c2][R][c2] (A and C), e bytes each. */
+ * or native [C/c2][R][c2] (A and C), e bytes each. A 32-bit C is
+ * (N / 4, M, 4) on every SoC (rknn_matmul_api.h, matmul.md), not whatever
+ * the attributes say; other natives take the attributes' C2. */
 static size_t ac_offset(const rknn_matmul_tensor_attr *a, int native, uint32_t r, uint32_t c,
                         uint32_t cols, uint32_t rows, size_t e)
 {
     if (!native)
         return ((size_t)r * cols + c) * e;
-    uint32_t c2 = a->dims[2];
+    uint32_t c2 = a->name[0] == 'C' && e == 4u ? 4u : a->dims[2];
     return (((size_t)(c / c2) * rows + r) * c2 + c % c2) * e;
 }
 
@@ -293,6 +295,9 @@ static void run_case(const mm_case *c)
                (int)c->N, ret);
         return;
     }
+    /* a 32-bit native C as the headers lay it: (N / 4, M, 4) */
+    if (c->ac_layout && io.C.size == (size_t)io.C.dims[0] * io.C.dims[1] * io.C.dims[2] * 4u)
+        CHECK(io.C.n_dims == 3 && io.C.dims[1] == (uint32_t)c->M && io.C.dims[2] == 4);
     CHECK(rknn_matmul_set_core_mask(ctx, c->mask) == RKNN_SUCC);
     if (c->type == RKNN_INT8_MM_INT8_TO_INT8)
         set_quant(ctx, c);

@@ -449,9 +449,11 @@ static void run_conv_case(const conv_case *cc)
     c.in_addr = pack_input(cc, &g, &pitch);
     c.argb_pitch_px = pitch;
     c.w_addr = pack_weights(cc, &g);
-    uint32_t oe = out_elem_of(cc->out_prec), oc2 = atom / oe;
-    uint32_t npix = g.hout * g.wout, nsurf = (g.kout_pad + oc2 - 1) / oc2;
-    c.out_surf = npix * atom;
+    /* an atom a pixel, but 16 bytes for RK356x 32-bit outputs: the
+     * vendor's form, which the builder writes (hardware.md §4.5) */
+    uint32_t oe = out_elem_of(cc->out_prec), pix = rk356x() && oe == 4u && !cc->dw ? 16u : atom;
+    uint32_t oc2 = pix / oe, npix = g.hout * g.wout, nsurf = (g.kout_pad + oc2 - 1) / oc2;
+    c.out_surf = npix * pix;
     c.out_addr = tasm_alloc(&mem, nsurf * c.out_surf, 64);
     c.out_prec = cc->out_prec;
     if (cc->bias || cc->mesa_bias) {
@@ -502,7 +504,7 @@ static void run_conv_case(const conv_case *cc)
     for (uint32_t k = 0; k < g.kout_pad; k++)
         for (uint32_t p = 0; p < npix; p++) {
             const uint8_t *d =
-                tasm_host(&mem, c.out_addr) + (k / oc2) * c.out_surf + p * atom + (k % oc2) * oe;
+                tasm_host(&mem, c.out_addr) + (k / oc2) * c.out_surf + p * pix + (k % oc2) * oe;
             size_t o = (size_t)k * npix + p;
             if (cc->fp16) {
                 double want = F[o];
@@ -1043,8 +1045,8 @@ static void test_rk3566_converter(void)
     c.out_prec = 4;
     c.in_addr = tasm_alloc(&mem, 4 * 8 * 3, 64);
     c.w_addr = tasm_alloc(&mem, 3 * 8, 64);
-    c.out_surf = 20 * 8;
-    c.out_addr = tasm_alloc(&mem, 8 * c.out_surf, 64);
+    c.out_surf = 20 * 16; /* 32-bit output: 16 bytes (4 channels) a pixel */
+    c.out_addr = tasm_alloc(&mem, 4 * c.out_surf, 64);
     c.cvt_con0 = 0x000E38E1u; /* enable, TYPE 0, unsigned, truncate 14 x3 */
     c.cvt_con[0] = c.cvt_con[1] = c.cvt_con[2] = 0x4000FF80u;
     c.cvt_con[3] = 0x10000u;
@@ -1059,8 +1061,8 @@ static void test_rk3566_converter(void)
         for (uint32_t x = 0; x < 5; x++)
             for (uint32_t k = 0; k < 3; k++) {
                 int32_t raw = tasm_host(&mem, c.in_addr)[(y * 8 + x) * 3 + k];
-                int32_t got = (int32_t)ld32(tasm_host(&mem, c.out_addr) + (k / 2) * c.out_surf +
-                                            (y * 5 + x) * 8 + (k % 2) * 4);
+                int32_t got = (int32_t)ld32(tasm_host(&mem, c.out_addr) + (k / 4) * c.out_surf +
+                                            (y * 5 + x) * 16 + (k % 4) * 4);
                 bad += got != raw - 128;
             }
     CHECK_EQ_U(bad, 0);
