@@ -187,9 +187,11 @@ static void emit_cna(npu_task_words *t, const npu_conv_desc *c, int rk356x, uint
         line = c->win;
         surf = c->win * (c->hin - 1u);
     } else {
-        /* 64-byte entries holding a line of every channel (hardware.md §4.6) */
-        entries = NPU_CNA_CBUF_CON1_DATA_ENTRIES(rk356x ? (c->win * atom + 63u) / 64u
-                                                        : (c->win * c->cin * elem + 63u) / 64u);
+        /* entries holding a line of every channel: 64 bytes each, 32 and
+         * the line's width beside them on RK356x (hardware.md §4.4) */
+        entries = rk356x ? NPU_CNA_CBUF_CON1_RK356X_DATAIN_WIDTH(c->win) |
+                               NPU_CNA_CBUF_CON1_DATA_ENTRIES((c->win * c->cin * elem + 31u) / 32u)
+                         : NPU_CNA_CBUF_CON1_DATA_ENTRIES((c->win * c->cin * elem + 63u) / 64u);
         if (rk356x) {
             line = c->win;
             surf = in_surf_atoms;
@@ -216,7 +218,8 @@ static void emit_cna(npu_task_words *t, const npu_conv_desc *c, int rk356x, uint
     uint32_t cvt_scale1 = NPU_CNA_CVT_CON1_CVT_SCALE0(1); /* CVT_CON1..4 share one layout */
     const uint32_t values[] = {
         /* CONV_CON1 */ con1,
-        /* CONV_CON2 */ NPU_CNA_CONV_CON2_FEATURE_GRAINS(c->hin + 1u),
+        /* CONV_CON2: the rows buffered first; RK356x's vendor matmul streams all of them */
+        NPU_CNA_CONV_CON2_FEATURE_GRAINS(c->hin + (rk356x ? 0u : 1u)),
         /* CONV_CON3 */
         NPU_CNA_CONV_CON3_CONV_X_STRIDE(c->sx) | NPU_CNA_CONV_CON3_CONV_Y_STRIDE(c->sy),
         /* DATA_SIZE0 */

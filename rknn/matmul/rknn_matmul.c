@@ -9,8 +9,8 @@
  * [N/G][K/32][G][32] (G = kernels per weight group), C [N/C2'][M][C2'].
  * Normal (row-major) A and B are rearranged by rknn_matmul_set_io_mem, as
  * the vendor's runtime does, so a client updates them and binds again; a
- * normal C is rearranged after each run. M is padded to 4 rows (fewer
- * compute wrongly on RK3588), K to 32 and N to G. Tiles: N and M split so
+ * normal C is rearranged after each run. K is padded to 32 and N to G; M
+ * is not (M < 4 as the vendor runs it, hardware.md §4.2). Tiles: N and M split so
  * that one task's weights and rows fit the CBUF next to a spare bank; tasks
  * are chained in batches and run on the one core the core mask names.
  *
@@ -54,7 +54,7 @@ static void mm_geometry(mm_state *s, int row)
     /* the NPU's weight groups: those of A's element type */
     s->kgroup = mm_b_group(s->soc, s->a_bits == 16 ? 16u : 8u);
     s->kslice = mm_b_slice(s->soc, s->a_bits == 16 ? 16u : 8u);
-    s->mp = s->info.M < (int32_t)MM_ROWS_MIN ? MM_ROWS_MIN : (uint32_t)s->info.M;
+    s->mp = (uint32_t)s->info.M; /* not padded: the vendor's M rows (hardware.md §4.2) */
     s->kp = hal_align_up((uint32_t)s->info.K, MM_SLICE);
     s->np = hal_align_up((uint32_t)s->info.N, s->kgroup > s->c2_out ? s->kgroup : s->c2_out);
     s->np = hal_align_up(s->np, mm_b_group(s->soc, s->b_bits));
@@ -81,7 +81,7 @@ static int mm_fit(mm_state *s, uint32_t kt)
     s->mt = s->mt_cap < s->mp ? s->mt_cap : s->mp;
     s->mp_max = s->mp;
     s->kt = kt;
-    return s->mt >= MM_ROWS_MIN;
+    return s->mt_cap >= MM_ROWS_MIN;
 }
 
 /* The tiles: N and M split to fit the CBUF; K split into segments whose
@@ -604,7 +604,7 @@ static int mm_select_shape(mm_state *s, const rknn_matmul_shape *shape)
         if (s->shapes[i].M == shape->M && s->shapes[i].K == shape->K &&
             s->shapes[i].N == shape->N) {
             s->info.M = shape->M;
-            s->mp = shape->M < (int32_t)MM_ROWS_MIN ? MM_ROWS_MIN : (uint32_t)shape->M;
+            s->mp = (uint32_t)shape->M;
             s->mt = s->mt_cap < s->mp ? s->mt_cap : s->mp;
             mm_io_attrs(s);
             return RKNN_SUCC;

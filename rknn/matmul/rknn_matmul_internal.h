@@ -20,7 +20,7 @@
 #include "rknn_ctx.h"
 #include "rknn_matmul_api.h"
 
-#define MM_ROWS_MIN    4u    /* fewer rows compute wrongly on RK3588 (hardware.md §4.5) */
+#define MM_ROWS_MIN    4u    /* rows a task must be able to hold (mm_fit) */
 #define MM_ROWS_MAX    1020u /* rows per task (matmul.md hazards) */
 #define MM_KERNELS_MAX 4096u /* kernels per task */
 #define MM_SLICE       32u   /* K alignment: channels per weight slice (vnpu.md §6) */
@@ -35,7 +35,7 @@ typedef struct rknn_matmul_state {
     const npu_soc_profile *soc;
     const rknpu_job_owner *owner; /* its context's, for the inference hooks */
     unsigned core;
-    uint32_t mp, kp, np;      /* padded M, K, N */
+    uint32_t mp, kp, np;      /* M (of the selected shape), K and N padded */
     uint32_t e_in, e_out;     /* element bytes of A/B and of C as the NPU reads and writes them */
     uint32_t a_bits, b_bits;  /* element bits of the client's A and B (4: int4, unpacked to int8) */
     uint32_t c_kind, c_bytes; /* C: written by the NPU (MM_C_NPU) or the CPU epilogue; its bytes */

@@ -15,8 +15,8 @@
 /* ---- layouts -------------------------------------------------------------- */
 
 /* Moves a rows x cols matrix between our native copy [cols/C2][rows_p][C2]
- * and the client's memory: row-major, or native without padding rows
- * (rows_p > rows only when M < 4). */
+ * and the client's memory: row-major, or native (int4 A's, a dynamic
+ * shape's M rows in a copy of the largest's rows_p). */
 /* noinline: called for A and for C, one copy of the loops (footprint) */
 void mm_relayout(uint8_t *native, uint32_t rows_p, uint8_t *client, int client_native,
                  uint32_t rows, uint32_t cols, uint32_t c2, uint32_t e, int to_native)
@@ -70,7 +70,7 @@ static int mm_bind_a(mm_state *s, rknn_tensor_mem *mem)
     uint32_t M = (uint32_t)s->info.M, k_end = native ? s->kp : (uint32_t)s->info.K;
     int ret;
 
-    if (native && M == s->mp && s->a_bits != 4u)
+    if (native && s->a_bits != 4u)
         return RKNN_SUCC; /* the NPU reads the client's memory */
     ret = mm_native_buffer(s, 0, s->kp * s->mp_max * s->e_in);
     if (ret != RKNN_SUCC)
@@ -144,8 +144,7 @@ static int mm_bind_c(mm_state *s)
     if (s->ksegs > 1u && s->e_out == 2u &&
         (ret = mm_native_buffer(s, MM_PARTIAL, s->np * s->mp_max * 4u)) != RKNN_SUCC)
         return ret;
-    if (s->c_kind == MM_C_NPU && s->info.AC_layout == RKNN_MM_LAYOUT_NATIVE &&
-        (uint32_t)s->info.M == s->mp)
+    if (s->c_kind == MM_C_NPU && s->info.AC_layout == RKNN_MM_LAYOUT_NATIVE)
         return RKNN_SUCC; /* the NPU writes the client's memory */
     return mm_native_buffer(s, 2, s->np * s->mp_max * s->e_out);
 }
