@@ -435,8 +435,13 @@ static void mm_build_tile(const mm_state *s, uint32_t m0, uint32_t n0, uint32_t 
 
     npu_conv_defaults(&c);
     c.fp16 = s->e_in == 2u;
-    c.hin = c.hout = rows;
-    c.win = c.wout = c.kh = c.kw = 1;
+    /* the rows as the vendor lays them out: a native A's one line of M
+     * pixels, a normal A's M lines of one pixel (hardware.md §4.2) */
+    c.hin = c.hout = c.win = c.wout = c.kh = c.kw = 1;
+    if (s->info.AC_layout == RKNN_MM_LAYOUT_NATIVE)
+        c.win = c.wout = rows;
+    else
+        c.hin = c.hout = rows;
     c.cin = c.cin_real = s->kp - k0 < s->kt ? s->kp - k0 : s->kt;
     c.nker = c.kout = kernels;
     c.in_addr = mm_dma(mm_npu_buffer(s, 0)) + (k0 / s->c2_in) * s->mp * atom + m0 * atom;
