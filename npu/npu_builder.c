@@ -94,7 +94,9 @@ void npu_emit_dpu_output(npu_task_words *t, const npu_conv_desc *c, uint32_t w, 
         /* DST_SURF_STRIDE */ c->out_surf,
         /* DATA_CUBE_WIDTH */ w - 1u,
         /* DATA_CUBE_HEIGHT */ h - 1u,
-        /* DATA_CUBE_NOTCH_ADDR */ 0,
+        /* DATA_CUBE_NOTCH_ADDR */
+        NPU_DPU_DATA_CUBE_NOTCH_ADDR_NOTCH_ADDR_0(c->out_notch) |
+            NPU_DPU_DATA_CUBE_NOTCH_ADDR_NOTCH_ADDR_1(c->out_notch),
         /* DATA_CUBE_CHANNEL */
         NPU_DPU_DATA_CUBE_CHANNEL_ORIG_CHANNEL(ch - 1u) |
             NPU_DPU_DATA_CUBE_CHANNEL_CHANNEL(ch - 1u),
@@ -193,8 +195,14 @@ static void emit_cna(npu_task_words *t, const npu_conv_desc *c, int rk356x, uint
                                NPU_CNA_CBUF_CON1_DATA_ENTRIES((c->win * c->cin * elem + 31u) / 32u)
                          : NPU_CNA_CBUF_CON1_DATA_ENTRIES((c->win * c->cin * elem + 63u) / 64u);
         if (rk356x) {
-            line = c->win;
+            line = c->in_line ? c->in_line : c->win;
             surf = in_surf_atoms;
+        } else if (c->in_line) {
+            /* one line a group, the next surface SURF_STRIDE atoms after the
+             * line's W (hardware.md §4.2: the matmul API's row-major A) */
+            con1 |= NPU_CNA_CONV_CON1_GROUP_LINE_OFF(1);
+            line = c->in_line;
+            surf = in_surf_atoms - c->win;
         } else {
             /* group-line form (hardware.md §4.2): line = 4W atoms, surface = line + surf */
             line = 4u * c->win;

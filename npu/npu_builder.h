@@ -50,6 +50,8 @@ typedef struct {
     uint32_t hout, wout, kout; /* kout: CORE/DPU channels (padded) */
     uint32_t in_addr, w_addr, out_addr, out_surf;
     uint32_t in_surf;                  /* input surface stride in bytes (0: hin x win atoms) */
+    uint32_t in_line;                  /* line stride in atoms of one-pixel lines (0: the cube's) */
+    uint32_t out_notch;                /* atoms after each output line's pixels */
     uint32_t data_banks, weight_banks; /* CBUF split (0, 0: 8 data + 4 weight banks) */
     uint32_t pad_value;                /* int8 in the low byte, or fp16 bits */
     uint32_t cvt_con0, cvt_con[4];     /* input converter (0 = identity per SoC) */

@@ -78,6 +78,11 @@ static int mm_fit(mm_state *s, uint32_t kt)
     s->data_banks = banks - 1u - s->weight_banks;
     s->mt_cap = s->data_banks * bank / row;
     s->mt_cap = s->mt_cap < MM_ROWS_MAX ? s->mt_cap : MM_ROWS_MAX;
+    /* RK356x: a native A's line of rows in at most 2048 32-byte CBUF
+     * entries, where Rockchip's runtime splits it (hardware.md §4.4) */
+    if (npu_soc_is_rk356x(s->soc) && s->info.AC_layout == RKNN_MM_LAYOUT_NATIVE &&
+        s->mt_cap > 65536u / row)
+        s->mt_cap = 65536u / row;
     s->mt = s->mt_cap < s->mp ? s->mt_cap : s->mp;
     s->mp_max = s->mp;
     s->kt = kt;
@@ -385,6 +390,14 @@ static uint8_t *mm_npu_buffer(const mm_state *s, unsigned i)
     return s->native[i] ? s->native[i] : (uint8_t *)m->virt_addr + m->offset;
 }
 
+/* Whether the NPU reads (A) or writes (C) matrix i in the client's
+ * row-major memory (rknn_matmul_layout.c: mm_bind_a, mm_bind_c) as rows:
+ * one row is its native layout too, which the vendor programs then. */
+static int mm_row_major(const mm_state *s, unsigned i)
+{
+    return s->info.AC_layout != RKNN_MM_LAYOUT_NATIVE && !s->native[i] && s->mp > 1u;
+}
+
 /* Where a task of output channel n0, row m0 writes (or, for EW, reads) in
  * a C-shaped cube [N/C2][mp][C2] of `elem`-byte elements at `base`: an
  * atom a pixel, 16 bytes for 32-bit elements (mm_geometry). */
@@ -446,10 +459,20 @@ static void mm_build_tile(const mm_state *s, uint32_t m0, uint32_t n0, uint32_t 
     c.nker = c.kout = kernels;
     c.in_addr = mm_dma(mm_npu_buffer(s, 0)) + (k0 / s->c2_in) * s->mp * atom + m0 * atom;
     c.in_surf = s->mp * atom;
+    if (mm_row_major(s, 0)) { /* the client's [M][K]: surfaces an atom apart */
+        c.in_line = s->kp * s->e_in / atom;
+        c.in_addr = mm_dma(mm_npu_buffer(s, 0)) + (m0 * s->kp + k0) * s->e_in;
+        c.in_surf = atom;
+    }
     /* native B: kernel group after kernel group, each [K/32][group][32] */
     c.w_addr = mm_dma(mm_npu_buffer(s, 1)) + (n0 * s->kp + k0 * s->kgroup) * s->e_in;
     c.out_addr = mm_out_at(s, mm_npu_buffer(s, 2), s->e_out, m0, n0);
     c.out_surf = s->mp * s->c2_out * s->e_out;
+    if (mm_row_major(s, 2)) { /* the client's [M][N]: surfaces side by side in a row */
+        c.out_addr = mm_dma(mm_npu_buffer(s, 2)) + (m0 * s->np + n0) * s->e_out;
+        c.out_surf = s->c2_out * s->e_out;
+        c.out_notch = (s->np * s->e_out - c.out_surf) / atom;
+    }
     c.out_prec = s->out_prec;
     if (s->out_prec == 2u) /* fp32 sums narrowed to fp16 */
         c.oc_scale =

@@ -21,7 +21,7 @@
 #include "rknn_matmul_api.h"
 
 #define MM_ROWS_MIN    4u    /* rows a task must be able to hold (mm_fit) */
-#define MM_ROWS_MAX    1020u /* rows per task (matmul.md hazards) */
+#define MM_ROWS_MAX    1024u /* rows per task: Rockchip's runtime runs M = 1024 in one */
 #define MM_KERNELS_MAX 4096u /* kernels per task */
 #define MM_SLICE       32u   /* K alignment: channels per weight slice (vnpu.md §6) */
 #define MM_BATCH       64u   /* tasks chained per submission */

@@ -70,8 +70,9 @@ static int mm_bind_a(mm_state *s, rknn_tensor_mem *mem)
     uint32_t M = (uint32_t)s->info.M, k_end = native ? s->kp : (uint32_t)s->info.K;
     int ret;
 
-    if (native && s->a_bits != 4u)
-        return RKNN_SUCC; /* the NPU reads the client's memory */
+    /* the NPU reads the client's memory: native, or rows of whole slices */
+    if (s->a_bits != 4u && (native || (uint32_t)s->info.K == s->kp))
+        return RKNN_SUCC;
     ret = mm_native_buffer(s, 0, s->kp * s->mp_max * s->e_in);
     if (ret != RKNN_SUCC)
         return ret;
@@ -144,7 +145,10 @@ static int mm_bind_c(mm_state *s)
     if (s->ksegs > 1u && s->e_out == 2u &&
         (ret = mm_native_buffer(s, MM_PARTIAL, s->np * s->mp_max * 4u)) != RKNN_SUCC)
         return ret;
-    if (s->c_kind == MM_C_NPU && s->info.AC_layout == RKNN_MM_LAYOUT_NATIVE)
+    /* the NPU writes the client's memory: native, or whole rows of one K
+     * segment (hardware.md §4.5: the line notch) */
+    if (s->c_kind == MM_C_NPU && (s->info.AC_layout == RKNN_MM_LAYOUT_NATIVE ||
+                                  (s->ksegs == 1u && (uint32_t)s->info.N == s->np)))
         return RKNN_SUCC; /* the NPU writes the client's memory */
     return mm_native_buffer(s, 2, s->np * s->mp_max * s->e_out);
 }
