@@ -94,9 +94,9 @@ void npu_emit_dpu_output(npu_task_words *t, const npu_conv_desc *c, uint32_t w, 
         /* DST_SURF_STRIDE */ c->out_surf,
         /* DATA_CUBE_WIDTH */ w - 1u,
         /* DATA_CUBE_HEIGHT */ h - 1u,
-        /* DATA_CUBE_NOTCH_ADDR */
-        NPU_DPU_DATA_CUBE_NOTCH_ADDR_NOTCH_ADDR_0(c->out_notch) |
-            NPU_DPU_DATA_CUBE_NOTCH_ADDR_NOTCH_ADDR_1(c->out_notch),
+        /* DATA_CUBE_NOTCH_ADDR: NOTCH_ADDR_0 and _1 both, as every stream */
+        c->out_notch * (NPU_DPU_DATA_CUBE_NOTCH_ADDR_NOTCH_ADDR_0(1) |
+                        NPU_DPU_DATA_CUBE_NOTCH_ADDR_NOTCH_ADDR_1(1)),
         /* DATA_CUBE_CHANNEL */
         NPU_DPU_DATA_CUBE_CHANNEL_ORIG_CHANNEL(ch - 1u) |
             NPU_DPU_DATA_CUBE_CHANNEL_CHANNEL(ch - 1u),

@@ -48,9 +48,9 @@ static void mm_geometry(mm_state *s, int row)
     s->c_kind = mm_types[row].c_kind;
     s->c_bytes = s->c_kind == MM_C_NPU ? s->e_out : s->c_kind == MM_C_F32 ? 4u : 2u;
     s->c2_in = atom / s->e_in;
-    /* a 32-bit C is (N/4, M, 4) on RK356x too: 16-byte pixels, two of its
-     * 8-byte atoms (hardware.md §4.5) */
-    s->c2_out = s->e_out == 4u ? 4u : atom / s->e_out;
+    /* at least 4: a 32-bit C is (N/4, M, 4) on RK356x too, 16-byte pixels
+     * of two 8-byte atoms (hardware.md §4.5) */
+    s->c2_out = atom / s->e_out < 4u ? 4u : atom / s->e_out;
     /* the NPU's weight groups: those of A's element type */
     s->kgroup = mm_b_group(s->soc, s->a_bits == 16 ? 16u : 8u);
     s->kslice = mm_b_slice(s->soc, s->a_bits == 16 ? 16u : 8u);
@@ -444,6 +444,7 @@ static void mm_build_tile(const mm_state *s, uint32_t m0, uint32_t n0, uint32_t 
     uint32_t rows = s->mp - m0 < s->mt ? s->mp - m0 : s->mt;
     uint32_t kernels = s->np - n0 < s->nt ? s->np - n0 : s->nt;
     uint32_t k0 = seg * s->kt;
+    uint32_t pix = s->c2_out * s->e_out, row = atom, c_row = pix; /* bytes */
     npu_conv_desc c;
 
     npu_conv_defaults(&c);
@@ -457,22 +458,23 @@ static void mm_build_tile(const mm_state *s, uint32_t m0, uint32_t n0, uint32_t 
         c.hin = c.hout = rows;
     c.cin = c.cin_real = s->kp - k0 < s->kt ? s->kp - k0 : s->kt;
     c.nker = c.kout = kernels;
-    c.in_addr = mm_dma(mm_npu_buffer(s, 0)) + (k0 / s->c2_in) * s->mp * atom + m0 * atom;
+    /* native A and C: rows a pixel apart in surfaces of mp pixels */
     c.in_surf = s->mp * atom;
+    c.out_surf = s->mp * pix;
     if (mm_row_major(s, 0)) { /* the client's [M][K]: surfaces an atom apart */
-        c.in_line = s->kp * s->e_in / atom;
-        c.in_addr = mm_dma(mm_npu_buffer(s, 0)) + (m0 * s->kp + k0) * s->e_in;
+        row = s->kp * s->e_in;
+        c.in_line = row / atom;
         c.in_surf = atom;
     }
+    if (mm_row_major(s, 2)) { /* the client's [M][N]: surfaces side by side in a row */
+        c_row = s->np * s->e_out;
+        c.out_surf = pix;
+        c.out_notch = (c_row - pix) / atom;
+    }
+    c.in_addr = mm_dma(mm_npu_buffer(s, 0)) + (k0 / s->c2_in) * c.in_surf + m0 * row;
+    c.out_addr = mm_dma(mm_npu_buffer(s, 2)) + (n0 / s->c2_out) * c.out_surf + m0 * c_row;
     /* native B: kernel group after kernel group, each [K/32][group][32] */
     c.w_addr = mm_dma(mm_npu_buffer(s, 1)) + (n0 * s->kp + k0 * s->kgroup) * s->e_in;
-    c.out_addr = mm_out_at(s, mm_npu_buffer(s, 2), s->e_out, m0, n0);
-    c.out_surf = s->mp * s->c2_out * s->e_out;
-    if (mm_row_major(s, 2)) { /* the client's [M][N]: surfaces side by side in a row */
-        c.out_addr = mm_dma(mm_npu_buffer(s, 2)) + (m0 * s->np + n0) * s->e_out;
-        c.out_surf = s->c2_out * s->e_out;
-        c.out_notch = (s->np * s->e_out - c.out_surf) / atom;
-    }
     c.out_prec = s->out_prec;
     if (s->out_prec == 2u) /* fp32 sums narrowed to fp16 */
         c.oc_scale =
@@ -613,10 +615,8 @@ int rknn_matmul_run(rknn_matmul_ctx handle)
         mm_epilogue(s, c);
     } else if (s->native[2]) {
         rknpu_hook_cache_invalidate(s->native[2], s->native_bytes[2]);
-        mm_relayout(s->native[2], s->mp, c, s->info.AC_layout == RKNN_MM_LAYOUT_NATIVE,
-                    (uint32_t)s->info.M,
-                    s->info.AC_layout == RKNN_MM_LAYOUT_NATIVE ? s->np : (uint32_t)s->info.N,
-                    s->c2_out, s->e_out, 0);
+        mm_relayout(s->native[2], c, (uint32_t)s->info.M, (uint32_t)s->info.N, s->c2_out, s->e_out,
+                    0);
     } else {
         rknpu_hook_cache_invalidate(c, s->io.C.size);
     }

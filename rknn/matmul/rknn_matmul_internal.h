@@ -108,7 +108,7 @@ uint32_t mm_b_slice(const npu_soc_profile *soc, uint32_t b_bits);
 void mm_io_attrs(mm_state *s);
 
 /* rknn_matmul_layout.c */
-void mm_relayout(uint8_t *native, uint32_t rows_p, uint8_t *client, int client_native,
-                 uint32_t rows, uint32_t cols, uint32_t c2, uint32_t e, int to_native);
+void mm_relayout(uint8_t *native, uint8_t *client, uint32_t rows, uint32_t cols, uint32_t c2,
+                 uint32_t e, int to_native);
 
 #endif

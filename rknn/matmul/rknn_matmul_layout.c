@@ -14,18 +14,16 @@
 
 /* ---- layouts -------------------------------------------------------------- */
 
-/* Moves a rows x cols matrix between our native copy [cols/C2][rows_p][C2]
- * and the client's memory: row-major, or native (int4 A's, a dynamic
- * shape's M rows in a copy of the largest's rows_p). */
+/* Moves a rows x cols matrix between our native copy [cols/C2][rows][C2]
+ * and the client's row-major memory (native A and C are used in place). */
 /* noinline: called for A and for C, one copy of the loops (footprint) */
-void mm_relayout(uint8_t *native, uint32_t rows_p, uint8_t *client, int client_native,
-                 uint32_t rows, uint32_t cols, uint32_t c2, uint32_t e, int to_native)
+void mm_relayout(uint8_t *native, uint8_t *client, uint32_t rows, uint32_t cols, uint32_t c2,
+                 uint32_t e, int to_native)
 {
     for (uint32_t r = 0; r < rows; r++)
         for (uint32_t c = 0; c < cols; c++) {
-            size_t at = ((size_t)(c / c2) * rows_p + r) * c2 + c % c2;
-            size_t cl =
-                client_native ? ((size_t)(c / c2) * rows + r) * c2 + c % c2 : (size_t)r * cols + c;
+            size_t at = ((size_t)(c / c2) * rows + r) * c2 + c % c2;
+            size_t cl = (size_t)r * cols + c;
             if (to_native)
                 memcpy(native + at * e, client + cl * e, e);
             else
@@ -79,8 +77,7 @@ static int mm_bind_a(mm_state *s, rknn_tensor_mem *mem)
     /* the CPU reads what the CPU wrote: no cache maintenance here */
     memset(s->native[0], 0, s->native_bytes[0]);
     if (s->a_bits != 4u) {
-        mm_relayout(s->native[0], s->mp, (uint8_t *)(uintptr_t)a, native, M, k_end, s->c2_in,
-                    s->e_in, 1);
+        mm_relayout(s->native[0], (uint8_t *)(uintptr_t)a, M, k_end, s->c2_in, s->e_in, 1);
         return RKNN_SUCC;
     }
     /* int4: [M][K] or [K/32][M][32] nibbles to int8 [K/C2][mp][C2] */

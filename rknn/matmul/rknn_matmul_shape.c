@@ -105,7 +105,7 @@ void mm_io_attrs(mm_state *s)
     int b = s->info.B_layout == RKNN_MM_LAYOUT_NATIVE;
 
     uint32_t atom = s->soc->feature_atom_bytes, gb = mm_b_group(s->soc, s->b_bits);
-    uint32_t c2a = atom * 8u / s->a_bits, c2c = s->c_bytes == 4u ? 4u : atom / s->c_bytes;
+    uint32_t c2a = atom * 8u / s->a_bits, c2c = atom / s->c_bytes < 4u ? 4u : atom / s->c_bytes;
 
     /* native A and C: [K/C2][M][C2] and [N/C2'][M][C2'] (C2 elements fill an
      * atom; a 32-bit C 4 on every SoC, rknn_matmul_api.h); normal: [M][K],
