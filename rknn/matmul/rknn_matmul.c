@@ -7,10 +7,12 @@
  * (H = M rows, W = 1, C = K channels), B its N kernels, C its output. The
  * NPU works on the native layouts (api.md §4.6): A [K/C2][M][C2], B
  * [N/G][K/32][G][32] (G = kernels per weight group), C [N/C2'][M][C2'].
- * Normal (row-major) A and B are rearranged by rknn_matmul_set_io_mem, as
- * the vendor's runtime does, so a client updates them and binds again; a
- * normal C is rearranged after each run. K is padded to 32 and N to G; M
- * is not (M < 4 as the vendor runs it, hardware.md §4.2). Tiles: N and M split so
+ * A normal B is rearranged by rknn_matmul_set_io_mem, as the vendor's
+ * runtime does, so a client updates it and binds again; a normal A whose K
+ * is a multiple of 32 and a normal C of whole rows are read and written in
+ * place as the vendor does (one-pixel lines, the DPU's line notch), other
+ * normal A and C through our native copies. K is padded to 32 and N to G;
+ * M is not (M < 4 as the vendor runs it, hardware.md §4.2). Tiles: N and M split so
  * that one task's weights and rows fit the CBUF next to a spare bank; tasks
  * are chained in batches and run on the one core the core mask names.
  *
