@@ -80,7 +80,13 @@ static int native_input_type(const rknn_ctx *ctx, void *info, int ret)
     return ret;
 }
 
-static int query_attr(const rknn_ctx *ctx, int is_input, int native, void *info)
+/* Which attribute query_attr answers. NHWC_NATIVE: the native type in NHWC
+ * order, the NPU's own layout for packed-NHWC inputs, else one the CPU
+ * converts to and from around the run (a buffer bound with this attr is a
+ * converted binding); 4-D tensors only. */
+enum { GENERAL, NATIVE, NHWC_NATIVE };
+
+static int query_attr(const rknn_ctx *ctx, int is_input, int which, void *info)
 {
     rknn_tensor_attr *a = info;
     rknn_model_tensor_info t;
@@ -88,24 +94,14 @@ static int query_attr(const rknn_ctx *ctx, int is_input, int native, void *info)
 
     if (ret != RKNN_SUCC)
         return ret;
-    if (native)
+    if (which == NHWC_NATIVE)
+        return rknn_tensor_nhwc_attr(&t, a->index, is_input, a);
+    if (which == NATIVE)
         return rknn_tensor_native_attr(&t, a->index, a);
     ret = rknn_tensor_user_attr(&t, a->index, is_input, a);
     if (ret == RKNN_SUCC && !is_input)
         a->size_with_stride = padded_output_bytes(ctx, a);
     return ret;
-}
-
-/* The native type in NHWC order: the NPU's own layout for packed-NHWC
- * inputs, else one the CPU converts to and from around the run (a buffer
- * bound with this attr is a converted binding). 4-D tensors only. */
-static int query_native_nhwc(const rknn_ctx *ctx, int is_input, void *info)
-{
-    rknn_tensor_attr *a = info;
-    rknn_model_tensor_info t;
-    int ret = io_tensor(ctx, is_input, a->index, &t);
-
-    return ret == RKNN_SUCC ? rknn_tensor_nhwc_attr(&t, a->index, is_input, a) : ret;
 }
 
 /* Rockchip's runtime 1.6.0 refuses the dynamic-shape queries on a static
@@ -193,19 +189,19 @@ static int query_dispatch(rknn_ctx *ctx, rknn_query_cmd cmd, void *info)
         ((rknn_input_output_num *)info)->n_input = ctx->model.n_inputs;
         ((rknn_input_output_num *)info)->n_output = ctx->model.n_outputs;
         return RKNN_SUCC;
-    case RKNN_QUERY_INPUT_ATTR: return query_attr(ctx, 1, 0, info);
-    case RKNN_QUERY_OUTPUT_ATTR: return query_attr(ctx, 0, 0, info);
+    case RKNN_QUERY_INPUT_ATTR: return query_attr(ctx, 1, GENERAL, info);
+    case RKNN_QUERY_OUTPUT_ATTR: return query_attr(ctx, 0, GENERAL, info);
     case RKNN_QUERY_NATIVE_INPUT_ATTR:
-        return native_input_type(ctx, info, query_attr(ctx, 1, 1, info));
-    case RKNN_QUERY_NATIVE_OUTPUT_ATTR: return query_attr(ctx, 0, 1, info);
+        return native_input_type(ctx, info, query_attr(ctx, 1, NATIVE, info));
+    case RKNN_QUERY_NATIVE_OUTPUT_ATTR: return query_attr(ctx, 0, NATIVE, info);
     case RKNN_QUERY_CURRENT_INPUT_ATTR:
     case RKNN_QUERY_CURRENT_OUTPUT_ATTR:
     case RKNN_QUERY_CURRENT_NATIVE_INPUT_ATTR:
     case RKNN_QUERY_CURRENT_NATIVE_OUTPUT_ATTR:
     case RKNN_QUERY_INPUT_DYNAMIC_RANGE: return refuse_static(cmd);
     case RKNN_QUERY_NATIVE_NHWC_INPUT_ATTR:
-        return native_input_type(ctx, info, query_native_nhwc(ctx, 1, info));
-    case RKNN_QUERY_NATIVE_NHWC_OUTPUT_ATTR: return query_native_nhwc(ctx, 0, info);
+        return native_input_type(ctx, info, query_attr(ctx, 1, NHWC_NATIVE, info));
+    case RKNN_QUERY_NATIVE_NHWC_OUTPUT_ATTR: return query_attr(ctx, 0, NHWC_NATIVE, info);
     case RKNN_QUERY_PERF_DETAIL: return query_perf_detail(ctx, info);
     case RKNN_QUERY_PERF_RUN:
         ((rknn_perf_run *)info)->run_duration = ctx->last_run_us;
