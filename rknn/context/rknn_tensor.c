@@ -112,8 +112,8 @@ static void set_shape(rknn_tensor_attr *a, rknn_tensor_format fmt, const int32_t
 }
 
 /* The same with NCHW dims given in NHWC order (the vendor's for 4-D
- * inputs, and the NHWC native query's). noinline: two callers (footprint). */
-__attribute__((noinline)) static void set_nhwc_shape(rknn_tensor_attr *a, const int32_t *nchw)
+ * inputs, and the NHWC native query's). */
+static void set_nhwc_shape(rknn_tensor_attr *a, const int32_t *nchw)
 {
     const int32_t nhwc[4] = {nchw[0], nchw[2], nchw[3], nchw[1]};
 
@@ -123,21 +123,21 @@ __attribute__((noinline)) static void set_nhwc_shape(rknn_tensor_attr *a, const 
 int rknn_tensor_user_attr(const rknn_model_tensor_info *t, uint32_t index, int is_input,
                           rknn_tensor_attr *a)
 {
-    int ret = fill_common(t, index, a);
+    int ret;
 
+    /* Inputs are fed NHWC (the vendor convention for 4-D inputs): the NHWC
+     * attribute, a packed-NHWC native's padded rows too, as Rockchip's
+     * runtime 1.6.0 answers (api.md §2.3). */
+    if (t->n_dims == 4 && is_input)
+        return rknn_tensor_nhwc_attr(t, index, 1, a);
+    ret = fill_common(t, index, a);
     if (ret != RKNN_SUCC)
         return ret;
     if (!dims_valid(t->dims, t->n_dims)) {
         HAL_LOG_ERR("tensor '%s': shape is not valid", a->name);
         return RKNN_ERR_MODEL_INVALID;
     }
-    if (t->n_dims == 4 && is_input) {
-        /* Inputs are fed NHWC (the vendor convention for 4-D inputs). */
-        set_nhwc_shape(a, t->dims);
-        a->w_stride = a->dims[2];
-    } else {
-        set_shape(a, t->n_dims == 4 ? RKNN_TENSOR_NCHW : RKNN_TENSOR_UNDEFINED, t->dims, t->n_dims);
-    }
+    set_shape(a, t->n_dims == 4 ? RKNN_TENSOR_NCHW : RKNN_TENSOR_UNDEFINED, t->dims, t->n_dims);
     return RKNN_SUCC;
 }
 
@@ -159,7 +159,8 @@ int rknn_tensor_native_attr(const rknn_model_tensor_info *t, uint32_t index, rkn
     a->size_with_stride = t->size;
     if (t->n_native_dims == 5 && nd[1] == 1 && t->n_dims == 4 && nd[4] == t->dims[1]) {
         /* Packed NHWC (first-layer inputs with 1, 3 or 4 channels); rows may
-         * be padded: the stride is what the tensor's byte size implies. */
+         * be padded: the stride is what the tensor's byte size implies (row
+         * is not 0: the dims are positive, every I/O type has a size). */
         uint64_t row = (uint64_t)nd[0] * (uint32_t)nd[2] * (uint32_t)nd[4] * elem;
         a->fmt = RKNN_TENSOR_NHWC;
         a->n_dims = 4;
@@ -167,7 +168,7 @@ int rknn_tensor_native_attr(const rknn_model_tensor_info *t, uint32_t index, rkn
         a->dims[1] = (uint32_t)nd[2];
         a->dims[2] = (uint32_t)nd[3];
         a->dims[3] = (uint32_t)nd[4];
-        a->w_stride = row && t->size % row == 0 ? (uint32_t)(t->size / row) : a->dims[2];
+        a->w_stride = t->size % row == 0 ? (uint32_t)(t->size / row) : a->dims[2];
         a->size = a->n_elems * elem;
     } else if (t->n_native_dims == 5) {
         /* As Rockchip's runtime 1.6.0 answers (compat.md): the element count

@@ -189,15 +189,21 @@ int rknn_model_relocate(const rknn_model_view *m, const rknn_model_reloc_target 
     return ret;
 }
 
+/* The CNA words from DATA_SIZE0 on that rknn_cvt.c programs for what an
+ * input's buffer holds, a bit a word: DATA_SIZE0, CVT_CON0..4, DMA_CON1/2. */
+#define CNA_WORD(reg) (((reg)-NPU_CNA_DATA_SIZE0) / 4u)
+#define PER_INPUT_WORDS                                                                            \
+    (1u | 0x1fu << CNA_WORD(NPU_CNA_CVT_CON0) | 3u << CNA_WORD(NPU_CNA_DMA_CON1))
+
 /* Words a context rewrites in its stream: addresses, chain links, and the
- * CNA's input converter, programmed for what the input buffer holds. */
+ * CNA's per-input words (above, and CVT_CON5). */
 static int rewritten(uint64_t w)
 {
-    uint16_t reg = npu_regcmd_reg(w);
-    int cvt = (reg >= NPU_CNA_CVT_CON0 && reg <= NPU_CNA_CVT_CON4) || reg == NPU_CNA_CVT_CON5;
+    uint32_t reg = npu_regcmd_reg(w), k = CNA_WORD(reg);
+    int per_input = (k < 32u && (PER_INPUT_WORDS >> k) & 1u) || reg == NPU_CNA_CVT_CON5;
 
     return fmt_is_address_word(w) || npu_regcmd_target(w) == NPU_TARGET_PC ||
-           (cvt && npu_regcmd_target(w) == NPU_TARGET_CNA);
+           (per_input && npu_regcmd_target(w) == NPU_TARGET_CNA);
 }
 
 int rknn_model_same_program(const rknn_model_view *m, const uint8_t *stream)

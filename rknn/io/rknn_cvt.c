@@ -10,6 +10,9 @@
  *    them), the converter computes ((x * 2^14) >> 14) + offset on unsigned
  *    bytes (hardware.md §5.2, CVT_TYPE 0);
  *  - float16 inputs: the converter off.
+ * Rows the native buffer pads past the width (its byte size says so) are
+ * read w_stride pixels apart: the CNA's width and strides rewritten as the
+ * vendor's are (hardware.md §4.2).
  * The tasks are found through the input tensor's relocations: each word
  * pointing a CNA_FEATURE_DATA_ADDR at it lies in a task that reads it. Only
  * words the task already has are rewritten, in the context's relocated
@@ -25,15 +28,20 @@
 #define CVT_TRUNC 14u    /* Rockchip's: the scale's unit is 2^14 */
 #define CVT_ONE   16384u /* 2^CVT_TRUNC: scale 1.0 */
 
-/* A CNA register's place in rknn_cvt_words (CVT_CON0, CVT_CON1..4 one per
- * channel slot, CVT_CON5), or 6 for any other register. */
+/* The CNA registers of rknn_cvt_words, in its order: CVT_CON0, CVT_CON1..4
+ * (one per channel slot), CVT_CON5, DATA_SIZE0, DMA_CON1, DMA_CON2. */
+static const uint16_t word_regs[9] = {NPU_CNA_CVT_CON0,   NPU_CNA_CVT_CON1, NPU_CNA_CVT_CON2,
+                                      NPU_CNA_CVT_CON3,   NPU_CNA_CVT_CON4, NPU_CNA_CVT_CON5,
+                                      NPU_CNA_DATA_SIZE0, NPU_CNA_DMA_CON1, NPU_CNA_DMA_CON2};
+
+/* A CNA register's place in rknn_cvt_words, or 9 for any other register. */
 static uint32_t place_of(uint32_t reg)
 {
-    if (reg == NPU_CNA_CVT_CON5)
-        return 5;
-    if (reg < NPU_CNA_CVT_CON0 || reg > NPU_CNA_CVT_CON4 || reg % 4u)
-        return 6;
-    return (reg - NPU_CNA_CVT_CON0) / 4u;
+    uint32_t r = 0;
+
+    while (r < 9 && word_regs[r] != reg)
+        r++;
+    return r;
 }
 
 static uint32_t trunc_of(uint32_t slot)
@@ -68,6 +76,26 @@ void rknn_cvt_words_of(const npu_soc_profile *soc, uint32_t channels, int mode, 
     }
 }
 
+/* The row words for an input whose native rows are w_stride pixels, as
+ * Rockchip's runtime 1.6.0 rewrites the file's (which say W): RK3588 reads
+ * w_stride pixels a line (DATAIN_WIDTH, LINE_STRIDE = W, SURF_STRIDE =
+ * W * (H - 1), in pixels), RK356x takes the line's bytes in 8-byte atoms.
+ * Rows the width fills: none. */
+static void rows_of(const rknn_io_plan *p, int rk356x, rknn_cvt_words *w)
+{
+    const rknn_layout *l = &p->native;
+    uint32_t ws = l->w_stride != l->w ? l->w_stride : 0u; /* 0: no rewrite */
+
+    w->con[6] = NPU_CNA_DATA_SIZE0_DATAIN_WIDTH(ws);
+    w->con[7] = ws;
+    w->con[8] = ws * (l->h - 1u);
+    if (rk356x) {
+        /* the line's bytes: w_stride pixels of the native's bytes a pixel */
+        w->con[7] = (ws * (p->size / (l->h * l->w_stride)) + 7u) / 8u;
+        w->con[6] = w->con[8] = 0;
+    }
+}
+
 /* Words [*first, *end) of the task holding word `at`; 0 if none holds it,
  * or a record reaches past the stream (the file may have changed since
  * init: a zero-copy model buffer is the caller's). */
@@ -90,21 +118,23 @@ static int task_span(const rknn_model_view *m, uint32_t at, uint32_t *first, uin
     return 0;
 }
 
-/* One task's converter words set to `w` (NULL: only counted). -1 unless
- * CVT_CON0..4 are all there (CVT_CON5 is optional: RK356x streams never
- * write it). */
+/* One task's converter and row words set to `w` (NULL: only counted). -1
+ * unless CVT_CON0..4 are all there (CVT_CON5 is optional: RK356x streams
+ * never write it). DATA_SIZE0 keeps its height. */
 static int program_task(uint64_t *words, uint32_t first, uint32_t end, const rknn_cvt_words *w)
 {
     uint32_t found = 0;
 
     for (uint32_t i = first; i < end; i++) {
         uint16_t reg = npu_regcmd_reg(words[i]);
-        uint32_t r = place_of(reg);
-        if (r == 6 || npu_regcmd_target(words[i]) != NPU_TARGET_CNA)
+        uint32_t r = place_of(reg),
+                 kept = r == 6 ? npu_regcmd_value(words[i]) & NPU_CNA_DATA_SIZE0_DATAIN_HEIGHT_MASK
+                               : 0u;
+        if (r == 9 || npu_regcmd_target(words[i]) != NPU_TARGET_CNA)
             continue;
         found += r < 5;
-        if (w)
-            words[i] = npu_regcmd_make(NPU_TARGET_CNA, reg, w->con[r]);
+        if (w && (r < 6 || w->con[r]))
+            words[i] = npu_regcmd_make(NPU_TARGET_CNA, reg, w->con[r] | kept);
     }
     if (w)
         rknpu_hook_cache_clean(words + first, (size_t)(end - first) * sizeof *words);
@@ -190,6 +220,7 @@ static int apply(rknn_ctx *ctx, uint32_t input)
     if (p->cvt == RKNN_CVT_NONE)
         return RKNN_SUCC;
     rknn_cvt_words_of(ctx->soc, p->native.c, p->cvt, p->cvt_offset, &w);
+    rows_of(p, npu_soc_is_rk356x(ctx->soc), &w);
     if (walk(ctx, tensor, &w) < 0) {
         HAL_LOG_ERR("input %lu: its converter words no longer decode", (unsigned long)input);
         return RKNN_ERR_MODEL_INVALID;

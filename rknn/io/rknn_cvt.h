@@ -19,9 +19,11 @@ enum {
     RKNN_CVT_FLOAT,  /* float16: converter off */
 };
 
-/* The register values of one program: CVT_CON0, CVT_CON1..4, CVT_CON5. */
+/* The register values of one program: CVT_CON0, CVT_CON1..4, CVT_CON5; and
+ * for rows the native buffer pads past the width, DATA_SIZE0's width field,
+ * DMA_CON1 and DMA_CON2 (0: the file's word stays; rknn_cvt.c). */
 typedef struct {
-    uint32_t con[6];
+    uint32_t con[9];
 } rknn_cvt_words;
 
 /* The program for an input of `channels` (1..4) channels on `soc`. */
