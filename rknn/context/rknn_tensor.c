@@ -160,7 +160,7 @@ int rknn_tensor_native_attr(const rknn_model_tensor_info *t, uint32_t index, rkn
     if (t->n_native_dims == 5 && nd[1] == 1 && t->n_dims == 4 && nd[4] == t->dims[1]) {
         /* Packed NHWC (first-layer inputs with 1, 3 or 4 channels); rows may
          * be padded: the stride is what the tensor's byte size implies (row
-         * is not 0: the dims are positive, every I/O type has a size). */
+         * is 0 only when a file's dims wrap 64 bits: no stride then). */
         uint64_t row = (uint64_t)nd[0] * (uint32_t)nd[2] * (uint32_t)nd[4] * elem;
         a->fmt = RKNN_TENSOR_NHWC;
         a->n_dims = 4;
@@ -168,7 +168,7 @@ int rknn_tensor_native_attr(const rknn_model_tensor_info *t, uint32_t index, rkn
         a->dims[1] = (uint32_t)nd[2];
         a->dims[2] = (uint32_t)nd[3];
         a->dims[3] = (uint32_t)nd[4];
-        a->w_stride = t->size % row == 0 ? (uint32_t)(t->size / row) : a->dims[2];
+        a->w_stride = row && t->size % row == 0 ? (uint32_t)(t->size / row) : a->dims[2];
         a->size = a->n_elems * elem;
     } else if (t->n_native_dims == 5) {
         /* As Rockchip's runtime 1.6.0 answers (compat.md): the element count

@@ -32,9 +32,9 @@
 #define RKNN_MODEL_MAX_QUANT 65536
 /* mean/std entries per input (the toolkit stores 4). */
 #define RKNN_MODEL_MAX_NORM_CHANNELS 16
-/* Relocation tables (one per relocated tensor) and their entries in all. */
 /* LUT tensors whose blob stays out of DMA memory (more are held, unused) */
-#define RKNN_MODEL_MAX_LUT_BLOBS     8
+#define RKNN_MODEL_MAX_LUT_BLOBS 8
+/* Relocation tables (one per relocated tensor) and their entries in all. */
 #define RKNN_MODEL_MAX_RELOCS        4096
 #define RKNN_MODEL_MAX_RELOC_ENTRIES 1048576
 /* Task records: 16-bit task numbers of the PC on RV1106 bound one chain. */
