@@ -33,6 +33,9 @@ Areas and what one difference is:
                the stream is channels x operand bytes, which the registers
                compared alongside fix, and what follows a small constant is
                laid out differently, format.md §5.1).
+               A weight address (CNA DCOMP_ADDR0) of uncompressed weights
+               is named by the WEIGHT_SIZE0 bytes the task reads, where
+               fewer than 256 (what follows them is not the task's).
                Where it names an internal tensor, by offset only (on both
                sides): the NPU writes it before it reads it, and bytes a CPU
                left in reused memory before say nothing about it.
@@ -69,6 +72,8 @@ CONTENT_BYTES = 256  # bytes hashed to name what an address points at
 # DPU_RDMA BS_BASE_ADDR, BN_BASE_ADDR: per-channel operand streams, read
 # channels x (bytes per operand) from the address (vnpu.md §7.1)
 OPERAND_STREAM_REGS = {0x5020, 0x502C}
+# CNA WEIGHT_SIZE0 (total weight bytes), DCOMP_CTRL, DCOMP_ADDR0 (regs.def)
+WEIGHT_SIZE0_REG, DCOMP_CTRL_REG, DCOMP_ADDR0_REG = 0x1030, 0x1100, 0x1110
 
 
 def die(msg):
@@ -476,6 +481,30 @@ def small_constants(task, consts):
     return out
 
 
+def register_value(task, reg):
+    """The last value a task writes to register `reg`, or None."""
+    value = None
+    for w in task.get("words") or []:
+        _, v, r = word_fields(w)
+        if r == reg:
+            value = v
+    return value
+
+
+def weight_extent(ta, tb):
+    """{(CNA target, DCOMP_ADDR0): bytes hashed} where both tasks read
+    uncompressed weights (DCOMP_CTRL 0 or unwritten) of fewer than
+    CONTENT_BYTES bytes: the NPU reads WEIGHT_SIZE0 bytes there, and what
+    each runtime lays after them is not part of the task."""
+    sizes = [register_value(t, WEIGHT_SIZE0_REG) for t in (ta, tb)]
+    if None in sizes or any(register_value(t, DCOMP_CTRL_REG) for t in (ta, tb)):
+        return {}
+    n = min(sizes)
+    targets = {word_fields(w)[0] for w in ta.get("words") or []
+               if word_fields(w)[2] == DCOMP_ADDR0_REG}
+    return {(tgt, DCOMP_ADDR0_REG): n for tgt in targets if 0 < n < CONTENT_BYTES}
+
+
 def signature(task):
     """What a task is, for lining two runs' tasks up: its units and the
     registers it writes (not their values, not their order)."""
@@ -489,6 +518,7 @@ def compare_pair(t, model, tw, ta, tb, no, nv, consts=None):
             t.add(model, "submissions", "%s %s: rknpu-bm %s, vendor %s" % (
                 tw, f, ta.get(f), tb.get(f)))
     extents = small_constants(ta, consts or {})
+    extents.update(weight_extent(ta, tb))
     ra, oa = task_registers(ta, no, extents)
     rb, ob = task_registers(tb, nv, extents)
     for key in list(ra) + [k for k in rb if k not in ra]:
