@@ -22,8 +22,14 @@ Areas and what one difference is:
                by what they are (units and registers written): a task only
                one runtime ran; a record field; a register whose written
                values differ (or the order of the registers). Address words
-               are normalised: PC links by the record they point to, data
-               addresses at a task's register commands by that record, other
+               are normalised: PC links by the record they point to (in the
+               job, in another job of the run, or, where the run lies at
+               the file's stream offsets, any record of the file: a link
+               past a job's end is the same word whichever job holds the
+               next record, the cut being the job difference), data
+               addresses at a task's register commands by that record
+               (likewise: a LUT load points at record 0's, format.md §4.3,
+               which a run on several cores leaves out), other
                data addresses by the bytes at them when the CPU wrote those
                bytes (constants, inputs; a bias or scale of zeros as zeros),
                else by their offset in their buffer.
@@ -238,7 +244,8 @@ def word_fields(word):
 class Normaliser:
     """Address words as what they name (see the module's docstring)."""
 
-    def __init__(self, log, job, address_regs, link_reg, run_jobs=(), constant_regs=()):
+    def __init__(self, log, job, address_regs, link_reg, run_jobs=(), constant_regs=(),
+                 spans=()):
         self.log = log
         self.job = job
         self.address_regs = address_regs
@@ -255,6 +262,21 @@ class Normaliser:
             for s in j["slices"]:
                 for t in s["tasks"]:
                     self.commands.setdefault(t["regcmd"], t["i"])
+        self.stream = self.stream_records(spans)
+
+    def stream_records(self, spans):
+        """{address: record} for every record of the file, where each task of
+        the run lies at its file offset from one stream base (a file's stream
+        as it is, not a lowered one): a LUT load points at the stream's
+        start (format.md §4.3), record 0's commands, which a run on several
+        cores never submits."""
+        start = {rec: 8 * word for rec, word, _ in spans}
+        bases = {regcmd - start[rec] if rec in start else None
+                 for regcmd, rec in self.commands.items()}
+        if len(bases) != 1 or None in bases:
+            return {}
+        base = bases.pop()
+        return {base + off: rec for rec, off in start.items()}
 
     def buffer_of(self, value):
         for i, (dma, size) in enumerate(self.job["buffers"]):
@@ -268,9 +290,15 @@ class Normaliser:
                 return "link 0"
             if value in self.records:
                 return "link record %d" % self.records[value]
-            return "link ?"
+            # a link past the job's last task, to the record another job
+            # starts with or one the run leaves out: the job cut itself is
+            # compare_jobs' difference, a task left out compare_tasks'
+            rec = self.stream.get(value, self.commands.get(value))
+            return "link ?" if rec is None else "link record %d" % rec
         if value in self.commands:
             return "commands of record %d" % self.commands[value]
+        if value in self.stream:
+            return "commands of record %d" % self.stream[value]
         data, known = self.log.read(self.job["first_event"], value, nbytes)
         if nbytes and known.all() and (data.any() or nbytes < CONTENT_BYTES):
             return "data %s" % hashlib.sha1(data.tobytes()).hexdigest()[:12]
@@ -532,7 +560,8 @@ def compare_pair(t, model, tw, ta, tb, no, nv, consts=None):
         t.add(model, "submissions", "%s: the registers both write come in another order" % tw)
 
 
-def compare_tasks(t, model, where, seq_o, seq_v, lo, lv, regs, runs=((), ()), consts=None):
+def compare_tasks(t, model, where, seq_o, seq_v, lo, lv, regs, runs=((), ()), consts=None,
+                  spans=()):
     """Two cores' task sequences, lined up by what each task is (difflib on
     signatures): a task only one runtime ran is one difference; lined-up tasks
     are compared record field by field and register by register."""
@@ -541,7 +570,7 @@ def compare_tasks(t, model, where, seq_o, seq_v, lo, lv, regs, runs=((), ()), co
     def normaliser(side, job, log):
         return norm.setdefault((side, id(job)), Normaliser(log, job, regs["address"],
                                                           regs["link"], runs[side == "v"],
-                                                          regs["constant"]))
+                                                          regs["constant"], spans))
     sig_o = [signature(tsk) for _, tsk in seq_o]
     sig_v = [signature(tsk) for _, tsk in seq_v]
     matcher = difflib.SequenceMatcher(None, sig_o, sig_v, autojunk=False)
@@ -589,7 +618,7 @@ def compare_jobs(t, model, where, jo, jv):
                           % (where, j, k, f, x.get(f), y.get(f)))
 
 
-def compare_submissions(t, model, case, lo, lv, regs, consts=None):
+def compare_submissions(t, model, case, lo, lv, regs, consts=None, spans=()):
     marks = list(lo.by_mark) + [m for m in lv.by_mark if m not in lo.by_mark]
     for m in marks:
         jo, jv = jobs_of(lo.by_mark.get(m, [])), jobs_of(lv.by_mark.get(m, []))
@@ -598,7 +627,7 @@ def compare_submissions(t, model, case, lo, lv, regs, consts=None):
         co, cv = tasks_by_core(jo), tasks_by_core(jv)
         for core in list(co) + [c for c in cv if c not in co]:
             compare_tasks(t, model, "%s core %d" % (where, core), co.get(core, []),
-                          cv.get(core, []), lo, lv, regs, (jo, jv), consts)
+                          cv.get(core, []), lo, lv, regs, (jo, jv), consts, spans)
 
 
 # ---- input bytes --------------------------------------------------------------------------
@@ -862,7 +891,8 @@ def main():
         if c.get("relocs_file") and os.path.isfile(c["relocs_file"]):
             with open(c["relocs_file"]) as f:
                 text = f.read()
-        compare_submissions(t, model, c["case"], lo, lv, regs, small_constant_words(text))
+        compare_submissions(t, model, c["case"], lo, lv, regs, small_constant_words(text),
+                            task_spans(text or ""))
         relocs = input_relocs(text)
         compare_input_bytes(t, model, c["case"], ours, vendor, lo, lv, relocs, regs)
         compare_conversions(t, model, c["case"], ours, vendor, lo, lv, regs)
