@@ -141,6 +141,25 @@ int rknn_tensor_user_attr(const rknn_model_tensor_info *t, uint32_t index, int i
     return RKNN_SUCC;
 }
 
+#if RKNN_CONTAINER_V4
+/* Container 2 (toolkit 1.3.4) gives an NC1HWC2 tensor the C1 of its channels
+ * where the NPU writes more surfaces: multiple_input_demo's output has 8
+ * channels, native [1,1,128,128,16], but its DPU computes 32 (two 16-channel
+ * surfaces) and the tensor's size is 524,288 bytes. Rockchip's runtime 1.6.0
+ * answers C1 = 2, as the same network's container-6 file says: the surfaces
+ * the size holds, so a zero-copy buffer of the native size takes them. */
+static void v2_surfaces(const rknn_model_tensor_info *t, rknn_tensor_attr *a)
+{
+    uint32_t surface = a->size / a->dims[1];
+
+    if (t->c1_from_size && surface && t->size % surface == 0 && t->size / surface > a->dims[1]) {
+        a->dims[1] = t->size / surface;
+        a->n_elems = elems_of(a);
+        a->size = a->size_with_stride = t->size;
+    }
+}
+#endif
+
 int rknn_tensor_native_attr(const rknn_model_tensor_info *t, uint32_t index, rknn_tensor_attr *a)
 {
     const int32_t *nd = t->native_dims;
@@ -175,6 +194,9 @@ int rknn_tensor_native_attr(const rknn_model_tensor_info *t, uint32_t index, rkn
          * and bytes of the padded dims (the file may reserve more: PP-OCRv4's
          * output, twice), w_stride 0 (the dims say the layout). */
         set_shape(a, RKNN_TENSOR_NC1HWC2, nd, 5);
+#if RKNN_CONTAINER_V4
+        v2_surfaces(t, a);
+#endif
     } else {
         /* 4-D natives the NPU may hold as NC1HWC2 (fp16 outputs): the vendor
          * answers the NCHW form, which a binding gets converted (rknn_mem.c). */

@@ -113,10 +113,10 @@ int rknn_model_tensor(const rknn_model_view *view, uint32_t index, rknn_model_te
 {
     rknn_fbs_table t;
     int ret;
-
     if (!fmt_check_view(view) || !out || index >= view->n_tensors)
         return RKNN_ERR_PARAM_INVALID;
     memset(out, 0, sizeof(*out));
+    out->c1_from_size = (uint8_t)(RKNN_CONTAINER_V4 && view->container_version == 2);
     ret = rknn_fbs_vec_table(&view->fbs.tensors, index, &t);
     if (fmt_is_error(ret))
         return fmt_elem_error("tensor", index, &view->fbs.tensors, ret);

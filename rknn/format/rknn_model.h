@@ -230,6 +230,7 @@ typedef struct {
     /* Blob bytes for kinds CONST / GENERATED_CONST / REGCMD / TASKS, else NULL. */
     const uint8_t *data;
     uint32_t data_size;
+    uint8_t c1_from_size; /* container 2: the size, not the native C1, counts surfaces */
 } rknn_model_tensor_info;
 
 typedef struct {
