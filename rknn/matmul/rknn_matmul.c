@@ -11,8 +11,8 @@
  * runtime does, so a client updates it and binds again; a normal A whose K
  * is a multiple of 32 and a normal C of whole rows are read and written in
  * place as the vendor does (one-pixel lines, the DPU's line notch), other
- * normal A and C through our native copies. K is padded to 32 and N to G;
- * M is not (M < 4 as the vendor runs it, hardware.md §4.2). Tiles: N and M split so
+ * normal A and C through our native copies. K is padded to 32; N must be a
+ * multiple of G (the vendor's rule); M is not padded (M < 4 as the vendor runs it, hardware.md §4.2). Tiles: N and M split so
  * that one task's weights and rows fit the CBUF next to a spare bank; tasks
  * are chained in batches and run on the one core the core mask names.
  *
@@ -98,6 +98,10 @@ static int mm_tiles(mm_state *s)
 {
     if (!s->soc->cbuf_bank_bytes || s->soc->cbuf_banks < 3)
         return mm_fail("rknn_matmul_create", "the SoC's CBUF size is not known");
+    /* Rockchip's runtime refuses the rest too ("N must be align with 32") */
+    if (s->np != (uint32_t)s->info.N)
+        return mm_fail("rknn_matmul_create", "N must be a multiple of B's native kernel group "
+                                             "(RK3588: 16 fp16, 32 int8, 64 int4; RK356x half)");
     for (s->ksegs = 1; s->ksegs * MM_SLICE <= s->kp; s->ksegs++)
         if (mm_fit(s, hal_align_up((s->kp + s->ksegs - 1u) / s->ksegs, MM_SLICE)))
             break;
@@ -352,8 +356,6 @@ int rknn_matmul_get_quant_params(rknn_matmul_ctx handle, rknn_quant_params *para
  * loops of mm_requant call it (footprint). */
 __attribute__((noinline)) static double mm_ratio(const mm_state *s, uint32_t n)
 {
-    if (n >= (uint32_t)s->info.N)
-        return 0.0;
     return (double)s->scale[0] * s->b_scale[s->b_scales > 1 ? n : 0] / s->scale[2];
 }
 
@@ -370,7 +372,7 @@ static int mm_requant(mm_state *s)
         shift--;
     if (max * (double)(1u << shift) + 0.5 >= 32768.0)
         return mm_fail("rknn_matmul_run", "sA * sB / sC of 32768 or more cannot be requantised");
-    for (uint32_t n = 0; n < s->np; n++)
+    for (uint32_t n = 0; n < s->np; n++) /* np is N (mm_tiles) */
         s->multiplier[n] = (int16_t)(mm_ratio(s, n) * (double)(1u << shift) + 0.5);
     s->requant_shift = shift;
     rknpu_hook_cache_clean(s->multiplier, s->np * sizeof *s->multiplier);

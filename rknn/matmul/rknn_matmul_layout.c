@@ -96,7 +96,7 @@ static void mm_unpack_b(mm_state *s, const uint8_t *b, int native)
     uint32_t g = s->kgroup, gb = mm_b_group(s->soc, s->b_bits), ks = s->kslice, kr = s->kp / ks;
     uint32_t kb = mm_b_slice(s->soc, s->b_bits), kbr = s->kp / kb;
     uint32_t k_end = native ? s->kp : (uint32_t)s->info.K;
-    uint32_t n_end = native ? s->np : (uint32_t)s->info.N;
+    uint32_t n_end = s->np; /* N (create refuses an N of partial groups) */
 
     memset(s->native[1], 0, s->native_bytes[1]);
     for (uint32_t k = 0; k < k_end; k++)
@@ -144,8 +144,7 @@ static int mm_bind_c(mm_state *s)
         return ret;
     /* the NPU writes the client's memory: native, or whole rows of one K
      * segment (hardware.md §4.5: the line notch) */
-    if (s->c_kind == MM_C_NPU && (s->info.AC_layout == RKNN_MM_LAYOUT_NATIVE ||
-                                  (s->ksegs == 1u && (uint32_t)s->info.N == s->np)))
+    if (s->c_kind == MM_C_NPU && (s->info.AC_layout == RKNN_MM_LAYOUT_NATIVE || s->ksegs == 1u))
         return RKNN_SUCC; /* the NPU writes the client's memory */
     return mm_native_buffer(s, 2, s->np * s->mp_max * s->e_out);
 }

@@ -496,9 +496,10 @@ out:
 
 static void run_int4(void)
 {
-    /* M < 4, N not a multiple of 64, K of one and several slices and K split */
+    /* M < 4, N of one and several 64-kernel groups, K of one and several
+     * slices and K split */
     static const int32_t shapes[][3] = {
-        {1, 32, 16}, {3, 64, 40}, {33, 96, 130}, {5, 8224, 70}, {4, 20008, 64}};
+        {1, 32, 64}, {3, 64, 64}, {33, 96, 192}, {5, 8224, 128}, {4, 20008, 64}};
     static const int16_t layouts[][2] = {{0, 0}, {1, 1}, {0, 1}, {1, 0}};
     static const rknn_matmul_type types[] = {RKNN_INT4_MM_INT4_TO_INT16,
                                              RKNN_INT8_MM_INT4_TO_INT32};
@@ -660,7 +661,7 @@ static void run_dequant(void)
         RKNN_FLOAT16_MM_INT4_TO_FLOAT32, RKNN_FLOAT16_MM_INT4_TO_FLOAT16,
         RKNN_INT8_MM_INT8_TO_FLOAT32,    RKNN_FLOAT16_MM_INT4_TO_BFLOAT16,
         RKNN_INT8_MM_INT4_TO_FLOAT16};
-    static const int32_t shapes[][3] = {{1, 32, 16}, {3, 64, 40}, {33, 96, 130}, {5, 8224, 70}};
+    static const int32_t shapes[][3] = {{1, 32, 64}, {3, 64, 64}, {33, 96, 192}, {5, 8224, 128}};
     unsigned n = 0;
 
     printf("dequantising types:\n");
@@ -677,7 +678,7 @@ static void run_dequant(void)
  * int8 C is requantised by the CPU from the int32 sums (the same rule). */
 static void run_k_split(const rknn_matmul_type *types, size_t n_types, const int16_t (*layouts)[2])
 {
-    static const int32_t shapes[][3] = {{5, 20008, 48}, {1, 12288, 64}};
+    static const int32_t shapes[][3] = {{5, 20008, 64}, {1, 12288, 64}};
 
     printf("K splitting:\n");
     for (size_t t = 0; t < n_types; t++)
@@ -698,8 +699,8 @@ static void run_k_split(const rknn_matmul_type *types, size_t n_types, const int
 /* M < 4, M around the 1020-row task limit, K of one and several slices up
  * to 8224, N of one kernel group to beyond one task */
 static const int32_t grid_shapes[][3] = {
-    {1, 32, 16},    {3, 64, 32},    {4, 96, 96},   {33, 64, 96},   {33, 8192, 32},
-    {1020, 32, 16}, {1024, 96, 96}, {4, 32, 4096}, {33, 64, 4128}, {33, 8224, 32},
+    {1, 32, 32},    {3, 64, 32},    {4, 96, 96},   {33, 64, 96},   {33, 8192, 32},
+    {1020, 32, 32}, {1024, 96, 96}, {4, 32, 4096}, {33, 64, 4128}, {33, 8224, 32},
 };
 #define GRID_SHAPES (sizeof grid_shapes / sizeof grid_shapes[0])
 static const rknn_matmul_type grid_types[] = {RKNN_INT8_MM_INT8_TO_INT32, RKNN_INT8_MM_INT8_TO_INT8,
@@ -729,7 +730,7 @@ static void run_rk356x(void)
             else
                 run_case(&c);
         }
-    info = mm_info(RKNN_FLOAT16_MM_FLOAT16_TO_FLOAT32, 5, 70, 20, 1, 1, 0);
+    info = mm_info(RKNN_FLOAT16_MM_FLOAT16_TO_FLOAT32, 5, 70, 24, 1, 1, 0);
     if (CHECK(rknn_matmul_create(&ctx, &info, &io) == RKNN_SUCC)) {
         CHECK(io.A.dims[0] == 96 / 4 && io.A.dims[1] == 5 && io.A.dims[2] == 4);
         CHECK(io.B.dims[0] == 24 / 8 && io.B.dims[1] == 96 / 16 && io.B.dims[2] == 8 &&
@@ -739,6 +740,9 @@ static void run_rk356x(void)
     CHECK(create_refused(RKNN_INT4_MM_INT4_TO_INT16, 4, 32, 16));
     CHECK(create_refused(RKNN_FLOAT16_MM_INT8_TO_FLOAT32, 4, 32, 16));
     CHECK(create_refused(RKNN_INT8_MM_INT8_TO_INT32, 4, 20008, 16)); /* K split */
+    /* N of partial kernel groups (16 int8, 8 fp16 here) */
+    CHECK(create_refused(RKNN_INT8_MM_INT8_TO_INT32, 4, 32, 8));
+    CHECK(create_refused(RKNN_FLOAT16_MM_FLOAT16_TO_FLOAT32, 4, 32, 20));
 }
 
 int main(void)
@@ -768,6 +772,12 @@ int main(void)
     run_int4();
     run_dequant();
     CHECK(create_refused((rknn_matmul_type)13, 4, 32, 16)); /* no type of the headers */
+    /* N of partial kernel groups, refused as by Rockchip's runtime ("N must
+     * be align with 32"): 32 int8, 16 fp16, 64 int4 B */
+    CHECK(create_refused(RKNN_INT8_MM_INT8_TO_INT32, 1, 32, 16));
+    CHECK(create_refused(RKNN_FLOAT16_MM_FLOAT16_TO_FLOAT32, 1, 32, 8));
+    CHECK(create_refused(RKNN_INT4_MM_INT4_TO_INT16, 1, 32, 32));
+    CHECK(create_refused(RKNN_FLOAT16_MM_INT4_TO_FLOAT32, 4, 64, 96));
 #if RKNPU_BOARD_HOST
     /* the host serves every SoC */
     if (CHECK(rknpu_host_force_soc(RKNPU_SOC_RK3566) == RKNN_SUCC)) {

@@ -94,7 +94,13 @@ void report_blob(const char *area, const char *key, const void *data, size_t siz
     char path[4200];
     FILE *f;
 
-    snprintf(path, sizeof path, "%s/%u.bin", blob_dir, blob_count);
+    struct stat st;
+
+    /* the next free number: an isolated child's blobs are not counted in
+     * its parent, whose next blob would otherwise overwrite the child's */
+    do
+        snprintf(path, sizeof path, "%s/%u.bin", blob_dir, blob_count);
+    while (stat(path, &st) == 0 && ++blob_count);
     f = fopen(path, "wb");
     if (!f || (size && fwrite(data, 1, size, f) != size)) {
         fprintf(stderr, "diff_client: cannot write %s\n", path);
