@@ -167,13 +167,23 @@ static void report_mm_attr(const char *key, const char *which, const rknn_matmul
            a->name, a->n_dims, dims, a->size, (int)a->type);
 }
 
-/* A matmul memory of the attribute's size, zeroed (the caller fills it
- * before binding it: the runtimes convert normal-layout A and B when they
- * are bound, as the vendor's matmul demo expects). */
+/* The bytes the comparison hashes at an address (vendor_diff.py
+ * CONTENT_BYTES): a memory holds at least these, so that what a register
+ * names is the operand (and zeros past a small one) in both runtimes, not
+ * whatever the runtime placed after it. */
+#define MM_HASHED_BYTES 256u
+
+/* A matmul memory of the attribute's size (at least MM_HASHED_BYTES): A
+ * and B zeroed (the caller fills them before binding them: the runtimes
+ * convert normal-layout A and B when they are bound, as the vendor's
+ * matmul demo expects), C filled with 0xA5 so that the submission log
+ * records what C holds before the run (zeros over a fresh zero page are
+ * not recorded, and the log would name an earlier case's bytes). */
 static rknn_tensor_mem *create_mm(rknn_matmul_ctx ctx, const rknn_matmul_tensor_attr *a,
                                   const char *key, const char *which)
 {
-    rknn_tensor_mem *m = rknn_create_mem(ctx, a->size);
+    uint32_t size = a->size > MM_HASHED_BYTES ? a->size : MM_HASHED_BYTES;
+    rknn_tensor_mem *m = rknn_create_mem(ctx, size);
     char k[320];
 
     if (!m) {
@@ -181,7 +191,7 @@ static rknn_tensor_mem *create_mm(rknn_matmul_ctx ctx, const rknn_matmul_tensor_
         report("matmul", k, "NULL");
         return NULL;
     }
-    memset(m->virt_addr, 0, a->size);
+    memset(m->virt_addr, strcmp(which, "C") == 0 ? 0xA5 : 0, size);
     return m;
 }
 
