@@ -175,8 +175,11 @@ static void emit_cna(npu_task_words *t, const npu_conv_desc *c, int rk356x, uint
     uint32_t elem = c->fp16 ? 2u : 1u, atom = t->soc->feature_atom_bytes;
     uint32_t wbytes = c->kh * c->kw * c->cin * elem;
     uint32_t in_surf_atoms = c->in_surf ? c->in_surf / atom : c->win * c->hin;
+    /* RK356x: fp16 processed as 4 (0x220), as every RK356x vendor stream writes it */
+    uint32_t proc_prec = rk356x ? 2u * prec : prec;
     uint32_t con1 = NPU_CNA_CONV_CON1_CONV_MODE(c->depthwise ? 3u : 0u) |
-                    NPU_CNA_CONV_CON1_IN_PRECISION(prec) | NPU_CNA_CONV_CON1_PROC_PRECISION(prec);
+                    NPU_CNA_CONV_CON1_IN_PRECISION(prec) |
+                    NPU_CNA_CONV_CON1_PROC_PRECISION(proc_prec);
     uint32_t entries, line, surf; /* CBUF_CON1, DMA_CON1, DMA_CON2 */
 
     if (c->argb) {
