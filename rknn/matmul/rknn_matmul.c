@@ -614,16 +614,14 @@ int rknn_matmul_run(rknn_matmul_ctx handle)
     if (ret != RKNN_SUCC)
         return ret;
     c = (uint8_t *)s->bound[2]->virt_addr + s->bound[2]->offset;
-    if (s->c_kind != MM_C_NPU) {
-        rknpu_hook_cache_invalidate(s->native[2], s->native_bytes[2]);
+    /* what the NPU wrote: our native copy (always one for a CPU-made C) or C */
+    rknpu_hook_cache_invalidate(mm_npu_buffer(s, 2),
+                                s->native[2] ? s->native_bytes[2] : s->io.C.size);
+    if (s->c_kind != MM_C_NPU)
         mm_epilogue(s, c);
-    } else if (s->native[2]) {
-        rknpu_hook_cache_invalidate(s->native[2], s->native_bytes[2]);
+    else if (s->native[2])
         mm_relayout(s->native[2], c, (uint32_t)s->info.M, (uint32_t)s->info.N, s->c2_out, s->e_out,
                     0);
-    } else {
-        rknpu_hook_cache_invalidate(c, s->io.C.size);
-    }
     return RKNN_SUCC;
 }
 

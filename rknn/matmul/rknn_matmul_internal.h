@@ -101,7 +101,8 @@ static inline int mm_matrix_index(const char *name)
 typedef struct {
     uint8_t type, a_bits, b_bits, out_prec, c_kind;
 } mm_type_desc;
-extern const mm_type_desc mm_types[];
+#define MM_TYPES 13u /* rows of mm_types: every type of the headers */
+extern const mm_type_desc mm_types[MM_TYPES];
 int mm_type_row(const npu_soc_profile *soc, rknn_matmul_type type);
 uint32_t mm_b_group(const npu_soc_profile *soc, uint32_t b_bits);
 uint32_t mm_b_slice(const npu_soc_profile *soc, uint32_t b_bits);

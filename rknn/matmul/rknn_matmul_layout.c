@@ -192,25 +192,13 @@ int rknpu_bm_B_normal_layout_to_native_layout_info(void *B_input, void *B_output
 
 /* ---- B layout conversion (CPU) --------------------------------------------- */
 
-/* Element bits of B for each matmul type of the headers. */
+/* Element bits of B for each matmul type of the headers (mm_types), or 0. */
 static int b_elem_bits(rknn_matmul_type type)
 {
-    switch (type) {
-    case RKNN_FLOAT16_MM_FLOAT16_TO_FLOAT32:
-    case RKNN_FLOAT16_MM_FLOAT16_TO_FLOAT16: return 16;
-    case RKNN_INT8_MM_INT8_TO_INT32:
-    case RKNN_INT8_MM_INT8_TO_INT8:
-    case RKNN_FLOAT16_MM_INT8_TO_FLOAT32:
-    case RKNN_FLOAT16_MM_INT8_TO_FLOAT16:
-    case RKNN_INT8_MM_INT8_TO_FLOAT32: return 8;
-    case RKNN_FLOAT16_MM_INT4_TO_FLOAT32:
-    case RKNN_FLOAT16_MM_INT4_TO_FLOAT16:
-    case RKNN_INT4_MM_INT4_TO_INT16:
-    case RKNN_INT8_MM_INT4_TO_INT32:
-    case RKNN_FLOAT16_MM_INT4_TO_BFLOAT16:
-    case RKNN_INT8_MM_INT4_TO_FLOAT16: return 4;
-    default: return 0;
-    }
+    for (unsigned i = 0; i < MM_TYPES; i++)
+        if (mm_types[i].type == type)
+            return mm_types[i].b_bits;
+    return 0;
 }
 
 /* Native B: [N/subN][K/subK][subN][subK], both divisions rounded up, padding

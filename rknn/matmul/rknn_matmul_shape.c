@@ -15,7 +15,7 @@
  * the NPU's own int4 mode is not used yet); an int8 or int4 B of an fp16 A
  * becomes fp16 (exact). The types with a CPU epilogue give the dequantised
  * product: the NPU's sums times sA (int8 A) times sB_n (api.md §1.3). */
-const mm_type_desc mm_types[] = {
+const mm_type_desc mm_types[MM_TYPES] = {
     {RKNN_FLOAT16_MM_FLOAT16_TO_FLOAT32, 16, 16, 5, MM_C_NPU},
     {RKNN_INT8_MM_INT8_TO_INT32, 8, 8, 4, MM_C_NPU},
     {RKNN_INT8_MM_INT8_TO_INT8, 8, 8, 0, MM_C_NPU},
@@ -35,7 +35,7 @@ const mm_type_desc mm_types[] = {
  * what the vendor runs there), or -1. */
 int mm_type_row(const npu_soc_profile *soc, rknn_matmul_type type)
 {
-    for (unsigned i = 0; i < sizeof mm_types / sizeof mm_types[0]; i++)
+    for (unsigned i = 0; i < MM_TYPES; i++)
         if (mm_types[i].type == type)
             return !npu_soc_is_rk356x(soc) || (mm_types[i].a_bits == mm_types[i].b_bits &&
                                                mm_types[i].a_bits >= 8 && !mm_types[i].c_kind)
@@ -73,8 +73,7 @@ static rknn_tensor_type mm_out_type(const mm_state *s)
 
     if (s->c_kind != MM_C_NPU)
         return (rknn_tensor_type)by_kind[s->c_kind];
-    return s->out_prec < sizeof by_prec ? (rknn_tensor_type)by_prec[s->out_prec]
-                                        : RKNN_TENSOR_INT32;
+    return (rknn_tensor_type)by_prec[s->out_prec]; /* 0..5: mm_types, mm_tiles */
 }
 
 /* One io attribute: its name, type and n dims (those beyond n zero); the
@@ -105,6 +104,7 @@ void mm_io_attrs(mm_state *s)
     int b = s->info.B_layout == RKNN_MM_LAYOUT_NATIVE;
 
     uint32_t atom = s->soc->feature_atom_bytes, gb = mm_b_group(s->soc, s->b_bits);
+    uint32_t slice = mm_b_slice(s->soc, s->b_bits);
     uint32_t c2a = atom * 8u / s->a_bits, c2c = atom / s->c_bytes < 4u ? 4u : atom / s->c_bytes;
 
     /* native A and C: [K/C2][M][C2] and [N/C2'][M][C2'] (C2 elements fill an
@@ -116,5 +116,5 @@ void mm_io_attrs(mm_state *s)
             ac ? M : N, c2c, 0);
     /* native B: [N/group][K/32][group][32]; normal: [K][N] */
     mm_attr(&s->io.B, 'B', mm_in_type(s->b_bits), s->b_bits, b ? 4u : 2u, b ? s->np / gb : K,
-            b ? s->kp / mm_b_slice(s->soc, s->b_bits) : N, gb, mm_b_slice(s->soc, s->b_bits));
+            b ? s->kp / slice : N, gb, slice);
 }
