@@ -271,8 +271,9 @@ static void emit_cna(npu_task_words *t, const npu_conv_desc *c, int rk356x, uint
         /* DMA_CON1 */ line,
         /* DMA_CON2 */ surf,
         /* FC_DATA_SIZE0 */
-        NPU_CNA_FC_DATA_SIZE0_DMA_WIDTH(c->win) | NPU_CNA_FC_DATA_SIZE0_DMA_HEIGHT(c->hin),
-        /* FC_DATA_SIZE1 */ c->cin,
+        NPU_CNA_FC_DATA_SIZE0_DMA_WIDTH(c->dma_w ? c->dma_w : c->win) |
+            NPU_CNA_FC_DATA_SIZE0_DMA_HEIGHT(c->hin),
+        /* FC_DATA_SIZE1 */ c->dma_c ? c->dma_c : c->cin,
         /* DCOMP_CTRL */ 0,
         /* DCOMP_REGNUM */ 0,
         /* DCOMP_ADDR0 */ c->w_addr,
@@ -333,9 +334,11 @@ static void emit_dpu(npu_task_words *t, const npu_conv_desc *c, int rk356x, uint
 
     npu_task_reg(
         t, NPU_DPU_FEATURE_MODE_CFG,
-        rk356x ? NPU_DPU_FEATURE_MODE_CFG_CONV_MODE(1) | NPU_DPU_FEATURE_MODE_CFG_BURST_LEN(8)
-               : NPU_DPU_FEATURE_MODE_CFG_OUTPUT_MODE(2) | NPU_DPU_FEATURE_MODE_CFG_BURST_LEN(15) |
-                     NPU_DPU_FEATURE_MODE_CFG_CONV_MODE(c->depthwise ? 3u : 0u));
+        c->fm_extra |
+            (rk356x ? NPU_DPU_FEATURE_MODE_CFG_CONV_MODE(1) | NPU_DPU_FEATURE_MODE_CFG_BURST_LEN(8)
+                    : NPU_DPU_FEATURE_MODE_CFG_OUTPUT_MODE(2) |
+                          NPU_DPU_FEATURE_MODE_CFG_BURST_LEN(15) |
+                          NPU_DPU_FEATURE_MODE_CFG_CONV_MODE(c->depthwise ? 3u : 0u)));
     npu_task_reg(t, NPU_DPU_DATA_FORMAT, npu_dpu_data_format(c, prec));
     npu_task_reg(t, NPU_DPU_OFFSET_PEND, 0);
     npu_emit_dpu_output(t, c, c->wout, c->hout, c->kout, atoms);

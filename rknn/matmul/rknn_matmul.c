@@ -58,8 +58,8 @@ static void mm_geometry(mm_state *s, int row)
     s->kslice = mm_b_slice(s->soc, s->a_bits == 16 ? 16u : 8u);
     s->mp = (uint32_t)s->info.M; /* not padded: the vendor's M rows (hardware.md §4.2) */
     s->kp = hal_align_up((uint32_t)s->info.K, MM_SLICE);
-    s->np = hal_align_up((uint32_t)s->info.N, s->kgroup > s->c2_out ? s->kgroup : s->c2_out);
-    s->np = hal_align_up(s->np, mm_b_group(s->soc, s->b_bits));
+    /* B's kernel group: a multiple of the NPU's (kgroup) and of C2' */
+    s->np = hal_align_up((uint32_t)s->info.N, mm_b_group(s->soc, s->b_bits));
 }
 
 /* Kernels and rows per task for K channels per task, so that both fit the
@@ -150,8 +150,8 @@ static void mm_release(rknn_ctx *ctx)
 
 static int mm_check_info(const rknn_matmul_info *info)
 {
-    if (info->M <= 0 || info->K <= 0 || info->N <= 0 || (uint16_t)info->B_layout > 1u ||
-        (uint16_t)info->AC_layout > 1u || info->iommu_domain_id != 0)
+    if (info->M <= 0 || info->K <= 0 || info->N <= 0 ||
+        (uint16_t)(info->B_layout | info->AC_layout) > 1u || info->iommu_domain_id != 0)
         return mm_fail("rknn_matmul_create", "M, K and N must be positive, the layouts 0 (normal) "
                                              "or 1 (native), iommu_domain_id 0 (no IOMMU)");
     return RKNN_SUCC;
@@ -461,6 +461,14 @@ static void mm_build_tile(const mm_state *s, uint32_t m0, uint32_t n0, uint32_t 
     else
         c.hin = c.hout = rows;
     c.cin = c.cin_real = s->kp - k0 < s->kt ? s->kp - k0 : s->kt;
+    /* RK356x, one row (M = 1): as its vendor's streams run it, A read as
+     * K/C2 pixels of C2 channels and C written packed (NONALIGN) */
+    if (npu_soc_is_rk356x(s->soc) && s->mp == 1u) {
+        c.dma_w = c.cin / s->c2_in;
+        c.dma_c = s->c2_in;
+        c.fm_extra = NPU_DPU_FEATURE_MODE_CFG_NONALIGN(1) |
+                     NPU_DPU_FEATURE_MODE_CFG_SURF_LEN(kernels * s->e_out / 8u);
+    }
     c.nker = c.kout = kernels;
     /* native A and C: rows a pixel apart in surfaces of mp pixels */
     c.in_surf = s->mp * atom;
@@ -656,11 +664,9 @@ int rknn_matmul_create_dyn_shape(rknn_matmul_ctx *handle, rknn_matmul_info *info
         return mm_fail("rknn_matmul_create_dyn_shape", "NULL argument, or shape_num not in 1..64");
     }
     mine = *info;
-    if ((ret = mm_shape_info(&mine, dynamic_shapes, shape_num)) != RKNN_SUCC) {
-        *handle = 0;
-        return ret;
-    }
-    if ((ret = mm_create(handle, &mine, dynamic_shapes, shape_num)) != RKNN_SUCC)
+    *handle = 0;
+    if ((ret = mm_shape_info(&mine, dynamic_shapes, shape_num)) != RKNN_SUCC ||
+        (ret = mm_create(handle, &mine, dynamic_shapes, shape_num)) != RKNN_SUCC)
         return ret;
     s = rknn_ctx_from_handle(*handle)->matmul;
     for (int i = shape_num - 1; i >= 0; i--) { /* ends on the first shape, selected */

@@ -179,15 +179,16 @@ int rknn_matmul_set_io_mem(rknn_matmul_ctx handle, rknn_tensor_mem *mem,
 int rknpu_bm_B_normal_layout_to_native_layout_info(void *B_input, void *B_output, int K, int N,
                                                    rknn_matmul_info *info)
 {
+    const npu_soc_profile *soc;
     int row;
 
     if (!info || rknpu_board_autoinit() != RKNN_SUCC ||
-        (row = mm_type_row(rknpu_platform_profile(), info->type)) < 0)
+        (row = mm_type_row(soc = rknpu_platform_profile(), info->type)) < 0)
         return mm_fail("rknn_B_normal_layout_to_native_layout",
                        "an info of a type this SoC runs, and a platform");
     return rknn_B_normal_layout_to_native_layout(
-        B_input, B_output, K, N, (int)mm_b_group(rknpu_platform_profile(), mm_types[row].b_bits),
-        (int)mm_b_slice(rknpu_platform_profile(), mm_types[row].b_bits), info->type);
+        B_input, B_output, K, N, (int)mm_b_group(soc, mm_types[row].b_bits),
+        (int)mm_b_slice(soc, mm_types[row].b_bits), info->type);
 }
 
 /* ---- B layout conversion (CPU) --------------------------------------------- */
