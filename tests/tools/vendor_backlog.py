@@ -32,12 +32,23 @@ REASONS = [
      "tasks whose bias is under 256 bytes (the hashed bytes run into the next constant, laid "
      "out otherwise), the output convolutions' destinations (the vendor's outputs in buffers "
      "of their own), zero-copy's internal tensors (named by bytes the CPU wrote there before)"),
+    ("matmul_rk3588", "submissions", "*",
+     "the matmul API's streams: int4 runs on the NPU's int8 path here (unpacked when bound), the "
+     "vendor runs it in int4 precision (CONV_CON1 0x360), one task per row of a normal A; "
+     "FEATURE_GRAINS of a 1,024-row normal A (the vendor caps it: 512 fp16, 1,023 int8)"),
+    ("matmul_rk3566", "submissions", "*",
+     "the matmul API's streams: FEATURE_GRAINS above 18 rows (the vendor writes 18 for M = 64 "
+     "and 1,024); a native A of M = 1,024 in two tasks (the vendor's LINE_STRIDE is M, and it "
+     "runs the second half first)"),
     ("matmul_*", "submissions", "*", "the matmul API's streams (enable masks, register amounts)"),
     ("rk3566_multiple_input_demo.v6", "submissions", "*",
      "the file's OutputOperator runs on the NPU (8 tasks: 2 lay the int8 output out as NCHW, "
      "6 make float32); both run the network's 2 tasks in rknn_run, the vendor then the "
      "operator's tasks for the form asked in rknn_outputs_get (zero-copy: in rknn_run, for "
      "the bound memory's type; none for native), ours converts on the CPU"),
+    ("matmul_rk3588", "conversions", "*",
+     "matmul int4 A and B as the NPU reads them: int8 here (unpacked when bound), int4 in the "
+     "vendor's (its int4 precision)"),
     ("matmul_*", "conversions", "*", "matmul operands as the NPU reads them (padding bytes)"),
     ("matmul_*", "matmul", "*", "matmul attributes and C buffer sizes"),
     ("*", "memory", "*", "DMA memory above the vendor's"),
