@@ -4,6 +4,10 @@
  * model stores come from static pools; all NPU memory, and the runtime's
  * copy of the model, comes from the carve-out and goes back to it on destroy
  * (or on any failure inside rknn_init).
+ *
+ * Container-4 code stands behind RKNN_CONTAINER_V4: with the meson option
+ * container_v4=false the parse refuses containers 4 and 2 (parse_container),
+ * so nothing is lowered and that code would only take room.
  */
 #include <string.h>
 
@@ -54,13 +58,15 @@ static void store_release(rknn_ctx *ctx)
     rknn_model_store *st = ctx->store;
 
     dma_free(&ctx->own_image);
-    dma_free(&ctx->own_lowered);
+    if (RKNN_CONTAINER_V4) /* else never set: lower_model builds nothing */
+        dma_free(&ctx->own_lowered);
     if (!st)
         return;
     ctx->store = NULL;
     if (--st->refs)
         return;
-    dma_free(&st->lowered);
+    if (RKNN_CONTAINER_V4)
+        dma_free(&st->lowered);
     if (st->dma_owned)
         mem_carveout_free(rknpu_platform_carveout(), st->dma);
     if (st->image_owned)
@@ -120,7 +126,8 @@ static int check_flags(uint32_t flags, const rknn_init_extend *extend)
  * (format.md §4.4): in the file other bytes than the vendor's follow each. */
 static int weights_in_place(const rknn_ctx *ctx, const rknn_model_store *st)
 {
-    return ctx->plan.blobs_aligned && (!st->image_owned || ctx->model.container_version == 4) &&
+    return ctx->plan.blobs_aligned &&
+           (!st->image_owned || (RKNN_CONTAINER_V4 && ctx->model.container_version == 4)) &&
            (uintptr_t)st->image % RKNN_DMA_ALIGN == 0 &&
            rknpu_platform_in_carveout(st->image, st->image_size);
 }
@@ -160,8 +167,8 @@ static int bind_stream(rknn_ctx *ctx)
 {
     const rknn_model_view *m = &ctx->model;
 
-    if (ctx->store->refs == 1 && (m->lowered || ctx->store->image_owned) && m->regcmd_size &&
-        (uintptr_t)m->regcmd % RKNN_DMA_ALIGN == 0 &&
+    if (ctx->store->refs == 1 && (rknn_model_lowered(m) || ctx->store->image_owned) &&
+        m->regcmd_size && (uintptr_t)m->regcmd % RKNN_DMA_ALIGN == 0 &&
         !(ctx->flags & (RKNN_FLAG_MEM_ALLOC_OUTSIDE | RKNN_FLAG_INTERNAL_ALLOC_OUTSIDE))) {
         ctx->regcmd = (uint8_t *)(uintptr_t)m->regcmd;
         ctx->regcmd_in_place = 1;
@@ -222,7 +229,7 @@ static int same_image(const rknn_model_view *m, const rknn_model_store *st)
 
     if (st->image_size < m->json_offset)
         return 0;
-    if (!st->regcmd_dma || m->lowered)
+    if (!st->regcmd_dma || rknn_model_lowered(m))
         return memcmp(m->file, st->image, len) == 0;
     return memcmp(m->file, st->image, at) == 0 &&
            memcmp(m->file + end, st->image + end, len - end) == 0 &&
@@ -263,8 +270,10 @@ static int new_store(rknn_ctx *ctx)
     }
     st->image = ctx->model.file;
     st->image_size = (uint32_t)ctx->model.file_size;
-    st->lowered = ctx->own_lowered; /* shared with the image from now on */
-    ctx->own_lowered = NULL;
+    if (RKNN_CONTAINER_V4) { /* container 4's payload, shared with the image from now on */
+        st->lowered = ctx->own_lowered;
+        ctx->own_lowered = NULL;
+    }
     return RKNN_SUCC;
 }
 
@@ -278,7 +287,7 @@ static int join_store(rknn_ctx *ctx, rknn_model_store *st)
         adopt_image(&ctx->model, st->image);
         /* the stream as the store holds it (relocated where it lies or not) */
         ctx->model.regcmd_dma = st->regcmd_dma;
-        if (st->lowered) { /* built from the same file for the same SoC */
+        if (RKNN_CONTAINER_V4 && st->lowered) { /* built from the same file for the same SoC */
             dma_free(&ctx->own_lowered);
             rknn_model_attach_lowered(&ctx->model, st->lowered);
         }
@@ -383,7 +392,8 @@ static int lower_model(rknn_ctx *ctx)
     void *buf;
     int ret;
 
-    if (ctx->model.lowered_size == 0 || (ctx->flags & RKNN_FLAG_COLLECT_MODEL_INFO_ONLY))
+    if (!RKNN_CONTAINER_V4 || ctx->model.lowered_size == 0 ||
+        (ctx->flags & RKNN_FLAG_COLLECT_MODEL_INFO_ONLY))
         return RKNN_SUCC;
     ret = rknpu_carve_alloc(ctx->model.lowered_size, 8, &buf,
                             "rknn_init: command stream built from the register lists");
@@ -523,7 +533,7 @@ int rknn_dup_context(rknn_context *context_in, rknn_context *context_out)
         HAL_LOG_ERR("rknn_dup_context: invalid context");
         return RKNN_ERR_CTX_INVALID;
     }
-    if (src->mapped_file || src->own_image || src->own_lowered ||
+    if (src->mapped_file || src->own_image || (RKNN_CONTAINER_V4 && src->own_lowered) ||
         (src->flags & RKNN_FLAG_COLLECT_MODEL_INFO_ONLY)) {
         HAL_LOG_ERR("rknn_dup_context: the context has no loaded weights to share (info-only, "
                     "zero-copy path-loaded and SHARE_WEIGHT_MEM contexts of another model cannot "
@@ -579,21 +589,22 @@ int rknpu_model_mem_requirements(const void *model, size_t size, rknpu_model_mem
                 plan.step_memo_bytes + plan.scratch_bytes + 4u * MEM_MIN_ALIGN +
                 (uint64_t)view.n_relocs * sizeof(uint16_t) + MEM_MIN_ALIGN; /* the memo */
     stream = plan.regcmd_bytes + MEM_MIN_ALIGN; /* a copy of the stream */
-    if (plan.lowered_bytes) /* container 4: the built payload, its stream relocated there */
+    /* container 4: the built payload, its stream relocated there */
+    if (RKNN_CONTAINER_V4 && plan.lowered_bytes)
         zero_copy += plan.lowered_bytes + MEM_MIN_ALIGN;
     else /* the caller's buffer as the image: a copy */
         zero_copy += stream;
     if (!plan.blobs_aligned)
         zero_copy += plan.weight_bytes + MEM_MIN_ALIGN;
     /* our image: the stream relocated where it lies if it is aligned there */
-    if (plan.lowered_bytes || !view.regcmd_size ||
+    if ((RKNN_CONTAINER_V4 && plan.lowered_bytes) || !view.regcmd_size ||
         (size_t)(view.regcmd - view.file) % RKNN_DMA_ALIGN)
         stream = 0;
     out->model_copy_bytes = plan.image_bytes;
     out->carveout_bytes = zero_copy - stream + plan.image_bytes + MEM_MIN_ALIGN;
     /* and the constants packed as the vendor's runtime packs them (but
      * container 4's read in place there) */
-    if (plan.blobs_aligned && view.container_version != 4)
+    if (plan.blobs_aligned && (!RKNN_CONTAINER_V4 || view.container_version != 4))
         out->carveout_bytes += plan.weight_bytes + MEM_MIN_ALIGN;
     out->carveout_zero_copy_bytes = zero_copy;
     out->context_static_bytes = (uint32_t)(sizeof(rknn_ctx) + sizeof(rknn_model_store));

@@ -130,7 +130,7 @@ static int query_mem_size(const rknn_ctx *ctx, void *info)
         m->total_dma_allocated_size += ctx->plan.image_bytes;
     if (ctx->store->dma_owned)
         m->total_dma_allocated_size += ctx->plan.weight_bytes;
-    if (ctx->model.lowered) /* container 4: built from the register lists */
+    if (rknn_model_lowered(&ctx->model)) /* container 4: built from the register lists */
         m->total_dma_allocated_size += ctx->plan.lowered_bytes;
     if (ctx->regcmd && !ctx->regcmd_in_place) /* else the image or built payload holds it */
         m->total_dma_allocated_size += ctx->plan.regcmd_bytes;

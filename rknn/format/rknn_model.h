@@ -339,6 +339,14 @@ int rknn_model_lower(rknn_model_view *view, const npu_soc_profile *soc, void *bu
  * file and SoC (a context sharing another's model store). */
 void rknn_model_attach_lowered(rknn_model_view *view, const void *buf);
 
+/* The view's built payload: NULL for container 6, and always in a build
+ * with container_v4=false, whose parse refuses containers 4 and 2 (callers'
+ * container-4 code compiles away there). */
+static inline const uint8_t *rknn_model_lowered(const rknn_model_view *view)
+{
+    return RKNN_CONTAINER_V4 ? view->lowered : NULL;
+}
+
 /* Accessors: RKNN_SUCC, RKNN_ERR_PARAM_INVALID (NULL / index >= count) or
  * RKNN_ERR_MODEL_INVALID (the blob does not decode; logged). */
 int rknn_model_tensor(const rknn_model_view *view, uint32_t index, rknn_model_tensor_info *out);
