@@ -47,10 +47,8 @@ static int dma_alloc(uint32_t size, uint8_t **out, const char *what)
 
 static void dma_free(uint8_t **p)
 {
-    if (*p) {
-        mem_carveout_free(rknpu_platform_carveout(), *p);
-        *p = NULL;
-    }
+    rknpu_carve_free(*p);
+    *p = NULL;
 }
 
 static void store_release(rknn_ctx *ctx)
@@ -68,9 +66,9 @@ static void store_release(rknn_ctx *ctx)
     if (RKNN_CONTAINER_V4)
         dma_free(&st->lowered);
     if (st->dma_owned)
-        mem_carveout_free(rknpu_platform_carveout(), st->dma);
+        rknpu_carve_free(st->dma);
     if (st->image_owned)
-        mem_carveout_free(rknpu_platform_carveout(), (void *)(uintptr_t)st->image);
+        rknpu_carve_free((void *)(uintptr_t)st->image);
     memset(st, 0, sizeof *st);
     mem_pool_give(&store_pool, st);
 }
@@ -80,16 +78,14 @@ static void ctx_release(rknn_ctx *ctx)
 {
     if (ctx->pending.active && rknn_run_settle(ctx) != RKNN_SUCC)
         HAL_LOG_WARN("rknn_destroy: the run in flight failed; its cores were reset");
-    if (ctx->async_prev)
-        mem_carveout_free(rknpu_platform_carveout(), ctx->async_prev);
+    rknpu_carve_free(ctx->async_prev);
     rknn_io_release_all(ctx);
     rknn_custom_release_all(ctx);
     store_release(ctx);
     if (ctx->regcmd_in_place)
         ctx->regcmd = NULL; /* the store's, freed with it */
     dma_free(&ctx->regcmd);
-    if (ctx->steps)
-        mem_carveout_free(rknpu_platform_carveout(), ctx->steps);
+    rknpu_carve_free(ctx->steps);
     if (ctx->arena_owned)
         dma_free(&ctx->arena);
     if (ctx->mapped_file)
@@ -379,8 +375,7 @@ static int memo_relocs(rknn_ctx *ctx)
 
 static void drop_reloc_memo(rknn_ctx *ctx)
 {
-    if (ctx->model.reloc_tensor_memo)
-        mem_carveout_free(rknpu_platform_carveout(), ctx->model.reloc_tensor_memo);
+    rknpu_carve_free(ctx->model.reloc_tensor_memo);
     ctx->model.reloc_tensor_memo = NULL;
 }
 

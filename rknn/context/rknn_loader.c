@@ -86,7 +86,7 @@ int rknn_loader_relocate(rknn_ctx *ctx)
         to.bitmap = (uint32_t *)((uint8_t *)scratch + hal_align_up(m->n_blobs * 4u, 8));
         ret = rknn_model_relocate(m, &to);
     }
-    mem_carveout_free(rknpu_platform_carveout(), scratch);
+    rknpu_carve_free(scratch);
     if (ret != RKNN_SUCC)
         return ret;
     rknpu_hook_cache_clean(ctx->regcmd, stream_bytes(ctx));

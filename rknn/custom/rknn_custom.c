@@ -187,7 +187,7 @@ static int make_record(rknn_ctx *ctx, const op_copy *op, uint32_t node,
 
 static void free_record(struct rknn_custom_node *r)
 {
-    mem_carveout_free(rknpu_platform_carveout(), r);
+    rknpu_carve_free(r);
 }
 
 /* An initialised node: the op's destroy, then its memory. */

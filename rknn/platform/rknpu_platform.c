@@ -176,6 +176,11 @@ int(rknpu_carve_alloc)(size_t size, size_t align, void **out, const char *what)
     }
 }
 
+void rknpu_carve_free(void *p)
+{
+    mem_carveout_free(rknpu_platform_carveout(), p);
+}
+
 int rknpu_set_job_timeout(uint32_t timeout_us)
 {
     if (!profile) {

@@ -28,6 +28,9 @@ int rknpu_platform_in_carveout(const void *p, size_t size);
 /* One carve-out allocation; a refusal is logged with `what` and mapped to
  * the vendor code (RKNN_ERR_MALLOC_FAIL when out of space). */
 int rknpu_carve_alloc(size_t size, size_t align, void **out, const char *what);
+/* Give a rknpu_carve_alloc block back; NULL is ignored (the allocator
+ * refuses it without effect), so callers need not test. */
+void rknpu_carve_free(void *p);
 #if !HAL_LOG_STRINGS
 /* Without log strings `what` is never printed: its text stays out of the
  * image, as the HAL_LOG_* formats do (log_strings=false). */

@@ -385,7 +385,7 @@ int rknpu_selftest(rknpu_selftest_result *r)
     reference_layer(&layers[0], st->x, st->w1, st->bias, st->mid);
     reference_layer(&layers[1], st->mid, st->w2, st->bias + ST_MID, st->out);
     if (build(soc, npu_part(st), st, records) != 0) {
-        mem_carveout_free(rknpu_platform_carveout(), st);
+        rknpu_carve_free(st);
         rknpu_hook_unlock();
         return not_run(r, RKNN_ERR_FAIL, "the test network does not fit its command stream");
     }
@@ -395,7 +395,7 @@ int rknpu_selftest(rknpu_selftest_result *r)
         r->cores_tested |= 1u << core;
         judge(r, core, "network", ret, wrong, &r->cores_passed);
     }
-    mem_carveout_free(rknpu_platform_carveout(), st);
+    rknpu_carve_free(st);
     rknpu_hook_unlock();
     for (unsigned core = 0; core < soc->core_count; core++) {
         uint32_t wrong = 0;
