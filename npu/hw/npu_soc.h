@@ -28,9 +28,14 @@ extern "C" {
 #define NPU_SOC_NO_OFFSET 0xFFFFFFFFu
 
 typedef struct npu_soc_profile {
+    /* Members ordered so that the tables have no holes (4 x 112 bytes of
+     * read-only data): the flags beside id and core_count. */
     rknpu_soc_id id;
-    uint8_t core_count; /* (beside id: no padding in the profile tables) */
-    const char *name;   /* "RK3588" */
+    uint8_t core_count;
+    bool multi_irq;                /* submit writes CNA/CORE S_POINTER = 0xE + core << 28 */
+    bool has_cmac;                 /* CMAC block at 0x2xxx, regcmd target 0x0401 */
+    bool cmac_target_carries_ddma; /* streams send DDMA offsets with target 0x0401 */
+    const char *name;              /* "RK3588" */
     /* .rknn JSON target_platform strings this SoC runs (lower case; compared
      * case-insensitively); NULL marks unused slots. */
     const char *platforms[NPU_SOC_MAX_PLATFORMS];
@@ -46,8 +51,9 @@ typedef struct npu_soc_profile {
     uint8_t pc_task_number_bits;    /* width of TASK_CON.TASK_NUMBER; control bits start here */
     uint32_t pc_task_number_mask;   /* (1 << pc_task_number_bits) - 1 */
     uint16_t pc_task_status_offset; /* where the task counter is read */
+    uint16_t core_shift_first;      /* register map: first SoC-native CORE offset the shift
+                                     * below applies to */
     uint32_t max_submit_tasks;      /* tasks per PC kick */
-    bool multi_irq;                 /* submit writes CNA/CORE S_POINTER = 0xE + core << 28 */
     uint32_t int_clear_all;         /* INTERRUPT_CLEAR value that clears everything */
     uint32_t pc_version;            /* PC_VERSION this SoC reads; 0 = not known */
 
@@ -59,10 +65,8 @@ typedef struct npu_soc_profile {
     uint32_t cbuf_bank_bytes;   /* 0 = unknown */
 
     /* Register map differences (hardware.md §1.1, §1.7, §2.4) */
-    int8_t core_reg_shift;         /* SoC CORE offset = table offset + shift (for shifted regs) */
-    uint16_t core_shift_first;     /* first SoC-native CORE offset the shift applies to */
-    bool has_cmac;                 /* CMAC block at 0x2xxx, regcmd target 0x0401 */
-    bool cmac_target_carries_ddma; /* streams send DDMA offsets with target 0x0401 */
+    int8_t core_reg_shift; /* SoC CORE offset = table offset + shift (for shifted regs, from
+                            * core_shift_first); has_cmac, cmac_target_carries_ddma above */
 
     uint8_t dma_address_bits; /* width of the NPU's DMA address registers */
 } npu_soc_profile;
