@@ -38,10 +38,11 @@
 #define ST_MM_K      64
 #define ST_MM_N      32
 
-typedef struct {
-    uint32_t kout, cin, k, pad; /* kernels, input channels, kernel size, padding */
-    uint32_t scale, shift;      /* OUT_CVT: y = rne(t * scale / 2^shift) + offset */
-    int32_t offset;
+typedef struct {               /* the narrowest types that hold the two layers (footprint) */
+    uint8_t kout, cin, k, pad; /* kernels, input channels, kernel size, padding */
+    uint16_t scale;            /* OUT_CVT: y = rne(t * scale / 2^shift) + offset */
+    uint8_t shift;
+    int8_t offset;
 } st_layer;
 
 static const st_layer layers[2] = {
