@@ -133,16 +133,23 @@ static int npu_names_equal_nocase(const char *a, const char *b)
     return 0;
 }
 
+/* 1 if `name` is in the list (n entries, NULL marks unused ones), 0 if
+ * not, -1 if the list is empty. */
+static int npu_names_list(const char *const *list, unsigned n, const char *name)
+{
+    int found = -1;
+
+    for (unsigned i = 0; i < n; i++)
+        if (list[i] != NULL && (found = npu_names_equal_nocase(list[i], name)) != 0)
+            return 1;
+    return found;
+}
+
 int npu_soc_accepts_platform(const npu_soc_profile *profile, const char *target_platform)
 {
     if (profile == NULL || target_platform == NULL)
         return 0;
-    for (unsigned i = 0; i < NPU_SOC_MAX_PLATFORMS; i++) {
-        const char *p = profile->platforms[i];
-        if (p != NULL && npu_names_equal_nocase(p, target_platform))
-            return 1;
-    }
-    return 0;
+    return npu_names_list(profile->platforms, NPU_SOC_MAX_PLATFORMS, target_platform) == 1;
 }
 
 const npu_soc_profile *npu_soc_find_platform(const char *target_platform)
@@ -163,19 +170,9 @@ const npu_soc_profile *npu_soc_find_platform(const char *target_platform)
 
 int npu_soc_accepts_model_family(const npu_soc_profile *profile, const char *family)
 {
-    int listed = 0;
-
     if (profile == NULL || family == NULL)
         return 0;
-    for (unsigned i = 0; i < NPU_SOC_MAX_FAMILIES; i++) {
-        const char *f = profile->model_families[i];
-        if (f == NULL)
-            continue;
-        listed = 1;
-        if (npu_names_equal_nocase(f, family))
-            return 1;
-    }
-    return !listed;
+    return npu_names_list(profile->model_families, NPU_SOC_MAX_FAMILIES, family) != 0;
 }
 
 /* True when `soc_offset` is a CORE register this SoC keeps shifted. */
