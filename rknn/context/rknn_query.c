@@ -84,7 +84,19 @@ static int native_input_type(const rknn_ctx *ctx, void *info, int ret)
  * order, the NPU's own layout for packed-NHWC inputs, else one the CPU
  * converts to and from around the run (a buffer bound with this attr is a
  * converted binding); 4-D tensors only. */
-enum { GENERAL, NATIVE, NHWC_NATIVE };
+enum { GENERAL = 1, NATIVE, NHWC_NATIVE };
+
+/* The attribute queries: the attribute, and ATTR_INPUT for an input's (one
+ * call site for the six instead of a case each, footprint). */
+#define ATTR_INPUT 4u
+static const uint8_t attr_queries[] = {
+    [RKNN_QUERY_INPUT_ATTR] = ATTR_INPUT | GENERAL,
+    [RKNN_QUERY_OUTPUT_ATTR] = GENERAL,
+    [RKNN_QUERY_NATIVE_INPUT_ATTR] = ATTR_INPUT | NATIVE,
+    [RKNN_QUERY_NATIVE_OUTPUT_ATTR] = NATIVE,
+    [RKNN_QUERY_NATIVE_NHWC_INPUT_ATTR] = ATTR_INPUT | NHWC_NATIVE,
+    [RKNN_QUERY_NATIVE_NHWC_OUTPUT_ATTR] = NHWC_NATIVE,
+};
 
 static int query_attr(const rknn_ctx *ctx, int is_input, int which, void *info)
 {
@@ -184,24 +196,23 @@ static int query_perf_detail(rknn_ctx *ctx, void *info)
 
 static int query_dispatch(rknn_ctx *ctx, rknn_query_cmd cmd, void *info)
 {
+    unsigned attr = (unsigned)cmd < sizeof attr_queries ? attr_queries[cmd] : 0;
+
+    if (attr) { /* an attribute query; an input's native type as native_input_type says */
+        int is_input = (attr & ATTR_INPUT) != 0, which = (int)(attr & 3u);
+        int ret = query_attr(ctx, is_input, which, info);
+        return is_input && which != GENERAL ? native_input_type(ctx, info, ret) : ret;
+    }
     switch (cmd) {
     case RKNN_QUERY_IN_OUT_NUM:
         ((rknn_input_output_num *)info)->n_input = ctx->model.n_inputs;
         ((rknn_input_output_num *)info)->n_output = ctx->model.n_outputs;
         return RKNN_SUCC;
-    case RKNN_QUERY_INPUT_ATTR: return query_attr(ctx, 1, GENERAL, info);
-    case RKNN_QUERY_OUTPUT_ATTR: return query_attr(ctx, 0, GENERAL, info);
-    case RKNN_QUERY_NATIVE_INPUT_ATTR:
-        return native_input_type(ctx, info, query_attr(ctx, 1, NATIVE, info));
-    case RKNN_QUERY_NATIVE_OUTPUT_ATTR: return query_attr(ctx, 0, NATIVE, info);
     case RKNN_QUERY_CURRENT_INPUT_ATTR:
     case RKNN_QUERY_CURRENT_OUTPUT_ATTR:
     case RKNN_QUERY_CURRENT_NATIVE_INPUT_ATTR:
     case RKNN_QUERY_CURRENT_NATIVE_OUTPUT_ATTR:
     case RKNN_QUERY_INPUT_DYNAMIC_RANGE: return refuse_static(cmd);
-    case RKNN_QUERY_NATIVE_NHWC_INPUT_ATTR:
-        return native_input_type(ctx, info, query_attr(ctx, 1, NHWC_NATIVE, info));
-    case RKNN_QUERY_NATIVE_NHWC_OUTPUT_ATTR: return query_attr(ctx, 0, NHWC_NATIVE, info);
     case RKNN_QUERY_PERF_DETAIL: return query_perf_detail(ctx, info);
     case RKNN_QUERY_PERF_RUN:
         ((rknn_perf_run *)info)->run_duration = ctx->last_run_us;
