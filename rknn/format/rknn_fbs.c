@@ -252,6 +252,14 @@ int rknn_fbs_get_string(const rknn_fbs_table *t, uint32_t slot, rknn_fbs_string 
     return ret;
 }
 
+void rknn_fbs_string_copy(rknn_fbs_string s, char *buf, size_t cap)
+{
+    size_t n = s.len < cap - 1 ? s.len : cap - 1;
+
+    memcpy(buf, s.ptr, n);
+    buf[n] = 0;
+}
+
 /* Position of element i after checking the index and the element size. */
 static int elem_pos(const rknn_fbs_vector *v, uint32_t i, uint32_t elem_size, uint32_t *pos)
 {

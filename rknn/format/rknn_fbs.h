@@ -71,13 +71,7 @@ typedef struct {
 } rknn_fbs_string;
 
 /* Copies s into buf as a C string, cut to cap - 1 bytes (cap > 0). */
-static inline void rknn_fbs_string_copy(rknn_fbs_string s, char *buf, size_t cap)
-{
-    size_t n = s.len < cap - 1 ? s.len : cap - 1;
-
-    memcpy(buf, s.ptr, n);
-    buf[n] = 0;
-}
+void rknn_fbs_string_copy(rknn_fbs_string s, char *buf, size_t cap);
 
 /* ---- little-endian loads from any address -------------------------------- */
 
