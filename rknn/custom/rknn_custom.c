@@ -169,6 +169,7 @@ static int make_record(rknn_ctx *ctx, const op_copy *op, uint32_t node,
     for (uint32_t k = 0; k < n_io; k++) {
         rknn_model_tensor_info t;
         rknn_layout l;
+        uint64_t bytes;
         uint32_t ti;
         if (k < n->n_inputs)
             rknn_model_node_input(n, k, &ti);
@@ -176,10 +177,11 @@ static int make_record(rknn_ctx *ctx, const op_copy *op, uint32_t node,
             rknn_model_node_output(n, k - n->n_inputs, &ti);
         rknn_model_tensor(&ctx->model, ti, &t);
         float_layout(&t, &l);
+        bytes = rknn_layout_bytes(&l);
         r->tensor_index[k] = ti;
-        describe_tensor(&t, k < n->n_inputs ? k : k - n->n_inputs, p,
-                        (uint32_t)rknn_layout_bytes(&l), &r->tensors[k]);
-        p += (rknn_layout_bytes(&l) + 63u) & ~63ull;
+        describe_tensor(&t, k < n->n_inputs ? k : k - n->n_inputs, p, (uint32_t)bytes,
+                        &r->tensors[k]);
+        p += (bytes + 63u) & ~63ull;
     }
     *out = r;
     return RKNN_SUCC;
