@@ -277,8 +277,10 @@ int rknn_model_norm_std(const rknn_model_norm_info *norm, uint32_t c, float *out
     return norm_value(norm, 1, c, out);
 }
 
-/* Remembers the single regcmd (kind 9) and task (kind 10) tensor. */
-static int note_exec_tensor(uint32_t index, uint32_t *slot, const char *what)
+/* Remembers the single regcmd (kind 9) and task (kind 10) tensor.
+ * noinline: both kinds share it (footprint). */
+__attribute__((noinline)) static int note_exec_tensor(uint32_t index, uint32_t *slot,
+                                                      const char *what)
 {
     if (*slot != UINT32_MAX) {
         HAL_LOG_ERR("rknn model: tensors %lu and %lu are both %s tensors", (unsigned long)*slot,
