@@ -439,7 +439,7 @@ static void put64(uint8_t *buf, size_t word, uint64_t w)
         buf[word * 8u + b] = (uint8_t)(w >> (8u * b));
 }
 
-static void put32(uint8_t *p, uint32_t v)
+void npu_put_le32(uint8_t *p, uint32_t v)
 {
     for (unsigned b = 0; b < 4; b++)
         p[b] = (uint8_t)(v >> (8u * b));
@@ -448,11 +448,11 @@ static void put32(uint8_t *p, uint32_t v)
 static void write_record(uint8_t *r, const npu_task_words *t, uint32_t offset)
 {
     memset(r, 0, NPU_TASK_RECORD_SIZE);
-    put32(r + NPU_TASK_ENABLE_MASK, t->enable);
-    put32(r + NPU_TASK_INT_MASK, t->int_mask);
-    put32(r + NPU_TASK_INT_CLEAR, t->soc->int_clear_all);
-    put32(r + NPU_TASK_REGCFG_AMOUNT, t->n);
-    put32(r + NPU_TASK_REGCMD_ADDR, offset); /* relative to the stream */
+    npu_put_le32(r + NPU_TASK_ENABLE_MASK, t->enable);
+    npu_put_le32(r + NPU_TASK_INT_MASK, t->int_mask);
+    npu_put_le32(r + NPU_TASK_INT_CLEAR, t->soc->int_clear_all);
+    npu_put_le32(r + NPU_TASK_REGCFG_AMOUNT, t->n);
+    npu_put_le32(r + NPU_TASK_REGCMD_ADDR, offset); /* relative to the stream */
 }
 
 int npu_chain_write(const npu_task_words *tasks, unsigned n, uint8_t *stream, uint32_t stream_dma,

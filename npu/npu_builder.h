@@ -87,6 +87,10 @@ void npu_build_flying(npu_task_words *t, const npu_soc_profile *soc, uint32_t in
 /* PPU pooling from PPU_RDMA (op-enable 0x60, int_mask 0xC00). */
 void npu_build_pool(npu_task_words *t, const npu_soc_profile *soc, const npu_pool_desc *p);
 
+/* Stores v little-endian at p (any alignment): task records, and the
+ * self-test's bias stream. */
+void npu_put_le32(uint8_t *p, uint32_t v);
+
 /* Bytes a chain of n tasks needs in a stream buffer (tasks 64-byte aligned,
  * each body + 4 tail words + 1 word the PC may over-fetch). */
 size_t npu_chain_bytes(const npu_task_words *tasks, unsigned n);

@@ -166,12 +166,6 @@ static void pack_weights(const st_layer *l, const int8_t *w, uint32_t group, uin
                         dst[n++] = (uint8_t)w[(k * l->cin + c) * l->k * l->k + tap];
 }
 
-static void put32(uint8_t *p, int32_t v)
-{
-    for (unsigned i = 0; i < 4; i++)
-        p[i] = (uint8_t)((uint32_t)v >> (8 * i));
-}
-
 /* ---- NPU side ------------------------------------------------------------------ */
 
 #define ST_FEATURE_BYTES(c) ((size_t)(c)*ST_H * ST_W)
@@ -242,7 +236,7 @@ static int build(const npu_soc_profile *soc, st_npu *b, st_data *st, uint8_t *re
     pack_weights(&layers[0], st->w1, group, b->w1);
     pack_weights(&layers[1], st->w2, group, b->w2);
     for (uint32_t k = 0; k < ST_MID + ST_OUT; k++)
-        put32(b->bias + 4 * k, st->bias[k]);
+        npu_put_le32(b->bias + 4 * k, (uint32_t)st->bias[k]);
     build_layer(&tasks[0], soc, &layers[0], b->in, b->w1, b->bias, b->mid);
     build_layer(&tasks[1], soc, &layers[1], b->mid, b->w2, b->bias + 4 * ST_MID, b->out);
     return npu_chain_write(tasks, 2, b->stream, dma(b->stream), sizeof b->stream, records);
