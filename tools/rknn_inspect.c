@@ -215,7 +215,7 @@ static void print_index_list(const rknn_model_view *m, int inputs)
 
     putchar('[');
     for (uint32_t i = 0; i < n; i++) {
-        int ret = inputs ? rknn_model_input(m, i, &t) : rknn_model_output(m, i, &t);
+        int ret = inputs ? rknn_model_io(m, 1, i, &t) : rknn_model_io(m, 0, i, &t);
         printf(i ? ",%" PRIu32 : "%" PRIu32, ret == RKNN_SUCC ? t : UINT32_MAX);
     }
     putchar(']');

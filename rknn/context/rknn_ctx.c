@@ -73,7 +73,7 @@ uint32_t rknn_ctx_async_offset(const rknn_ctx *ctx, uint32_t output)
     for (uint32_t i = 0; i < output; i++) {
         uint32_t ti;
         rknn_model_tensor_info t;
-        if (rknn_model_output(&ctx->model, i, &ti) == RKNN_SUCC &&
+        if (rknn_model_io(&ctx->model, 0, i, &ti) == RKNN_SUCC &&
             rknn_model_tensor(&ctx->model, ti, &t) == RKNN_SUCC)
             off += rknn_ctx_async_slot_bytes(&t);
     }

@@ -22,7 +22,12 @@
  *            relocates once, at rknn_init (format.md §4.4); a copy of its own
  *            for every other context (rknn_dup_context, SHARE_WEIGHT_MEM,
  *            memory from outside, the caller's buffer as the image)
- *   arena    activations, with inputs and outputs at their model offsets
+ *   arena    activations, with inputs at their model offsets (an input whose
+ *            bytes other tensors reuse: in a buffer of its own)
+ *   outputs  each in a buffer of its own, as Rockchip's runtime keeps them,
+ *            when the arena comes from outside (two contexts may share it);
+ *            with an arena of ours, an output past every other tensor (the
+ *            arena ends before it), the others at their model offsets
  * The task records are read from the image: the NPU never reads them (the
  * driver programs each chain from them), so they need no DMA copy.
  */
@@ -128,8 +133,11 @@ typedef struct rknn_ctx {
     rknn_io_binding in_bind[RKNN_CTX_MAX_INPUTS];
     rknn_io_binding out_bind[RKNN_CTX_MAX_OUTPUTS];
     void *out_alloc[RKNN_CTX_MAX_OUTPUTS]; /* rknn_outputs_get buffers (carve-out) */
-    struct rknn_io_plan_s *in_plan;        /* per input, from rknn_io_plan_inputs (carve-out) */
-    char perf_text[512];                   /* RKNN_QUERY_PERF_DETAIL */
+    /* [RKNN_CTX_MAX_OUTPUTS], in in_plan's block: where the NPU writes each output
+     * unless bound, or NULL: the arena (rknn_io_buffer) */
+    uint8_t **out_home;
+    struct rknn_io_plan_s *in_plan; /* per input, from rknn_io_prepare (carve-out) */
+    char perf_text[512];            /* RKNN_QUERY_PERF_DETAIL */
     struct rknn_custom_node *custom[RKNN_CTX_MAX_CUSTOM_NODES]; /* registered op nodes */
     uint32_t n_custom;
     npu_pending pending;              /* a run started with non_block / async, not yet waited for */

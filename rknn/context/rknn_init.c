@@ -176,7 +176,7 @@ static int bind_stream(rknn_ctx *ctx)
 static int bind_memory(rknn_ctx *ctx)
 {
     uint8_t *steps = NULL;
-    int ret = rknn_io_plan_inputs(ctx);
+    int ret = rknn_io_prepare(ctx);
 
     if (ret == RKNN_SUCC)
         ret = bind_weights(ctx);
@@ -192,12 +192,12 @@ static int bind_memory(rknn_ctx *ctx)
     ctx->steps_cores = 0; /* none remembered yet: the first run zeroes the table */
     if (ctx->flags & (RKNN_FLAG_MEM_ALLOC_OUTSIDE | RKNN_FLAG_INTERNAL_ALLOC_OUTSIDE))
         return RKNN_SUCC; /* rknn_set_internal_mem() provides the arena */
-    ret = dma_alloc(ctx->plan.arena_bytes, &ctx->arena, "rknn_init: activation arena");
+    ret = dma_alloc(rknn_plan_own_arena(&ctx->plan), &ctx->arena, "rknn_init: activation arena");
     if (ret != RKNN_SUCC)
         return ret;
     ctx->arena_owned = 1;
     /* No dirty CPU lines may sit over memory the NPU writes. */
-    rknpu_hook_cache_invalidate(ctx->arena, ctx->plan.arena_bytes);
+    rknpu_hook_cache_invalidate(ctx->arena, rknn_plan_own_arena(&ctx->plan));
     /* Without weights yet (user memory to come) the stream waits. */
     return rknn_mem_relocate_when_complete(ctx);
 }
@@ -580,6 +580,8 @@ int rknpu_model_mem_requirements(const void *model, size_t size, rknpu_model_mem
     out->loader_scratch_bytes = plan.scratch_bytes;
     /* Peak during rknn_init: every block, each rounded to the allocator's
      * granule; the constants read in place unless a blob is misaligned. */
+    /* (the arena up to a tail output and the output's own buffer: the
+     * file's arena, in 64-byte blocks) */
     zero_copy = (uint64_t)plan.arena_bytes + plan.io_plan_bytes + plan.input_home_bytes +
                 plan.step_memo_bytes + plan.scratch_bytes + 4u * MEM_MIN_ALIGN +
                 (uint64_t)view.n_relocs * sizeof(uint16_t) + MEM_MIN_ALIGN; /* the memo */

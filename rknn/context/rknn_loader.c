@@ -22,7 +22,10 @@ int rknn_loader_validate(const rknn_model_view *m, const npu_soc_profile *soc, r
 
     if (ret != RKNN_SUCC)
         return ret;
-    plan->io_plan_bytes = hal_align_up(m->n_inputs * (uint32_t)sizeof(rknn_io_plan), MEM_MIN_ALIGN);
+    /* the input plans, then a table of the outputs' own buffers (rknn_io.c) */
+    plan->io_plan_bytes = hal_align_up(m->n_inputs * (uint32_t)sizeof(rknn_io_plan) +
+                                           RKNN_CTX_MAX_OUTPUTS * (uint32_t)sizeof(uint8_t *),
+                                       MEM_MIN_ALIGN);
     plan->step_memo_bytes =
         hal_align_up(m->n_nodes * (uint32_t)sizeof(rknn_step_memo), MEM_MIN_ALIGN);
     return RKNN_SUCC;

@@ -147,11 +147,12 @@ static int query_mem_size(const rknn_ctx *ctx, void *info)
     if (ctx->regcmd && !ctx->regcmd_in_place) /* else the image or built payload holds it */
         m->total_dma_allocated_size += ctx->plan.regcmd_bytes;
     if (ctx->arena_owned)
-        m->total_dma_allocated_size += ctx->plan.arena_bytes;
+        m->total_dma_allocated_size += rknn_plan_own_arena(&ctx->plan);
     if (ctx->steps)
         m->total_dma_allocated_size += ctx->plan.step_memo_bytes;
-    if (ctx->in_plan) /* the input plans and the inputs' own buffers */
-        m->total_dma_allocated_size += ctx->plan.io_plan_bytes + ctx->plan.input_home_bytes;
+    if (ctx->in_plan) /* the input plans, the inputs' and the outputs' own buffers */
+        m->total_dma_allocated_size +=
+            ctx->plan.io_plan_bytes + ctx->plan.input_home_bytes + ctx->plan.output_home_bytes;
     return RKNN_SUCC; /* no SRAM on this runtime: sram sizes are 0 */
 }
 

@@ -433,16 +433,12 @@ void rknn_custom_op_get_op_attr(rknn_custom_op_context *op_ctx, const char *attr
  * output may be bound to the application's memory. */
 static uint8_t *native_of(rknn_ctx *ctx, uint32_t tensor, const rknn_model_tensor_info *t)
 {
-    for (uint32_t i = 0; i < ctx->model.n_inputs; i++) {
-        uint32_t ti;
-        if (rknn_model_input(&ctx->model, i, &ti) == RKNN_SUCC && ti == tensor)
-            return rknn_io_buffer(ctx, 1, i, t->arena_offset);
-    }
-    for (uint32_t i = 0; i < ctx->model.n_outputs; i++) {
-        uint32_t ti;
-        if (rknn_model_output(&ctx->model, i, &ti) == RKNN_SUCC && ti == tensor)
-            return rknn_io_buffer(ctx, 0, i, t->arena_offset);
-    }
+    for (int in = 0; in < 2; in++)
+        for (uint32_t i = 0; i < (in ? ctx->model.n_inputs : ctx->model.n_outputs); i++) {
+            uint32_t ti;
+            if (rknn_model_io(&ctx->model, in, i, &ti) == RKNN_SUCC && ti == tensor)
+                return rknn_io_buffer(ctx, in, i, t->arena_offset);
+        }
     return ctx->arena + t->arena_offset;
 }
 

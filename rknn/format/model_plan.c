@@ -111,30 +111,41 @@ static int arena_shared(const rknn_model_view *m, uint32_t t, const rknn_model_t
     return 0;
 }
 
-int rknn_model_input_home_size(const rknn_model_view *m, uint32_t input, uint32_t *size)
+int rknn_model_home_size(const rknn_model_view *m, int is_input, uint32_t index, uint32_t *size)
 {
     rknn_model_tensor_info ti;
     uint32_t t;
-    int ret = rknn_model_input(m, input, &t);
+    int ret = rknn_model_io(m, is_input, index, &t);
 
     if (ret == RKNN_SUCC)
         ret = rknn_model_tensor(m, t, &ti);
     if (ret != RKNN_SUCC)
         return ret;
-    *size = arena_shared(m, t, &ti) ? hal_align_up(ti.size, RKNN_DMA_ALIGN) : 0;
+    *size = ti.size;
+    if (!is_input) /* its bytes and all after them, whole 64-byte granules */
+        ti.size = ti.size % RKNN_DMA_ALIGN ? 0 : UINT32_MAX;
+    if (arena_shared(m, t, &ti) != is_input || !ti.size)
+        *size = 0;
     return RKNN_SUCC;
 }
 
-static int input_home_bytes(const rknn_model_view *m, uint32_t *total)
+/* The inputs' own buffers, and the tail output's (rknn_model_home_size): the
+ * arena a context allocates for itself ends before it (rknn_plan_own_arena). */
+static int home_bytes(const rknn_model_view *m, rknn_mem_plan *plan)
 {
-    *total = 0;
-    for (uint32_t i = 0; i < m->n_inputs; i++) {
-        uint32_t size;
-        int ret = rknn_model_input_home_size(m, i, &size);
-        if (ret != RKNN_SUCC)
-            return ret;
-        *total += size;
-    }
+    for (int in = 0; in < 2; in++)
+        for (uint32_t i = 0; i < (in ? m->n_inputs : m->n_outputs); i++) {
+            uint32_t size;
+            int ret = rknn_model_home_size(m, in, i, &size);
+            if (ret != RKNN_SUCC)
+                return ret;
+            if (in) {
+                plan->input_home_bytes += hal_align_up(size, RKNN_DMA_ALIGN);
+            } else if (size) { /* at most one output lies past all the others */
+                plan->tail_output = (uint16_t)(i + 1);
+                plan->output_home_bytes = size;
+            }
+        }
     return RKNN_SUCC;
 }
 
@@ -178,7 +189,7 @@ int rknn_model_plan(const rknn_model_view *m, const npu_soc_profile *soc, rknn_m
     plan->regcmd_bytes = hal_align_up(m->regcmd_size, RKNN_DMA_ALIGN);
     plan->arena_bytes = hal_align_up((uint32_t)m->arena_size, RKNN_DMA_ALIGN);
     plan->scratch_bytes = scratch_size(m);
-    if ((ret = input_home_bytes(m, &plan->input_home_bytes)) != RKNN_SUCC)
+    if ((ret = home_bytes(m, plan)) != RKNN_SUCC)
         return ret;
     /* the file up to its JSON trailer, which nothing reads after the parse */
     plan->image_bytes = hal_align_up((uint32_t)m->json_offset, RKNN_DMA_ALIGN);

@@ -194,25 +194,12 @@ FMT_API int fmt_index_from_list(const rknn_fbs_vector *v, uint32_t i, uint32_t l
     return RKNN_SUCC;
 }
 
-/* The tensor of the graph's input (is_input) or output i. noinline: the two
- * accessors below share it (footprint). */
-__attribute__((noinline)) static int graph_io(const rknn_model_view *view, int is_input, uint32_t i,
-                                              uint32_t *tensor)
+int rknn_model_io(const rknn_model_view *view, int is_input, uint32_t i, uint32_t *tensor)
 {
     if (!fmt_check_view(view))
         return RKNN_ERR_PARAM_INVALID;
     return fmt_index_from_list(is_input ? &view->fbs.inputs : &view->fbs.outputs, i,
                                view->n_tensors, tensor);
-}
-
-int rknn_model_input(const rknn_model_view *view, uint32_t i, uint32_t *tensor)
-{
-    return graph_io(view, 1, i, tensor);
-}
-
-int rknn_model_output(const rknn_model_view *view, uint32_t i, uint32_t *tensor)
-{
-    return graph_io(view, 0, i, tensor);
 }
 
 /* ---- normalisation (format.md §3.2 Graph slot 4) ------------------------------------ */
@@ -359,21 +346,29 @@ FMT_API int fmt_validate_tensors(rknn_model_view *v)
     return RKNN_SUCC;
 }
 
+/* Graph output k, then input k - n_outputs, as a tensor index. */
+static int graph_io_at(const rknn_model_view *v, uint32_t k, uint32_t *tensor)
+{
+    int in = k >= v->n_outputs;
+
+    return rknn_model_io(v, in, in ? k - v->n_outputs : k, tensor);
+}
+
+/* Every graph input and output names a tensor, and no tensor twice: a
+ * runtime gives each its own buffer or place (an output may have a buffer
+ * of its own and no bytes in the arena, format.md §4.4). */
 FMT_API int fmt_validate_graph_io(rknn_model_view *v)
 {
-    uint32_t idx;
-
-    for (uint32_t i = 0; i < v->n_inputs; i++) {
-        if (rknn_model_input(v, i, &idx) != RKNN_SUCC) {
-            HAL_LOG_ERR("rknn model: graph input %lu (Graph slot 2) is not a tensor index",
-                        (unsigned long)i);
-            return RKNN_ERR_MODEL_INVALID;
-        }
-    }
-    for (uint32_t i = 0; i < v->n_outputs; i++) {
-        if (rknn_model_output(v, i, &idx) != RKNN_SUCC) {
-            HAL_LOG_ERR("rknn model: graph output %lu (Graph slot 3) is not a tensor index",
-                        (unsigned long)i);
+    for (uint32_t k = 0; k < v->n_inputs + v->n_outputs; k++) {
+        uint32_t a, b, l = 0;
+        int ret = graph_io_at(v, k, &a);
+        while (ret == RKNN_SUCC && l < k)
+            if (graph_io_at(v, l++, &b) != RKNN_SUCC || a == b)
+                ret = RKNN_ERR_MODEL_INVALID;
+        if (ret != RKNN_SUCC) {
+            HAL_LOG_ERR("rknn model: graph input/output %lu (Graph slots 2, 3: outputs first) "
+                        "is not a tensor index, or one named before",
+                        (unsigned long)k);
             return RKNN_ERR_MODEL_INVALID;
         }
     }

@@ -123,16 +123,6 @@ int rknn_fbs_get_u8(const rknn_fbs_table *t, uint32_t slot, uint8_t def, uint8_t
     return ret;
 }
 
-int rknn_fbs_get_i8(const rknn_fbs_table *t, uint32_t slot, int8_t def, int8_t *out)
-{
-    uint8_t u = 0;
-    int ret = rknn_fbs_get_u8(t, slot, (uint8_t)def, &u);
-
-    if (out)
-        *out = (int8_t)u;
-    return ret;
-}
-
 int rknn_fbs_get_u32(const rknn_fbs_table *t, uint32_t slot, uint32_t def, uint32_t *out)
 {
     uint64_t raw = 0;

@@ -115,7 +115,6 @@ int rknn_fbs_field_pos(const rknn_fbs_table *t, uint32_t slot, uint32_t size, ui
  * (the widths the .rknn parser reads; others would follow get_u32) */
 
 int rknn_fbs_get_u8(const rknn_fbs_table *t, uint32_t slot, uint8_t def, uint8_t *out);
-int rknn_fbs_get_i8(const rknn_fbs_table *t, uint32_t slot, int8_t def, int8_t *out);
 int rknn_fbs_get_i32(const rknn_fbs_table *t, uint32_t slot, int32_t def, int32_t *out);
 int rknn_fbs_get_u32(const rknn_fbs_table *t, uint32_t slot, uint32_t def, uint32_t *out);
 

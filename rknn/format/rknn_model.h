@@ -364,9 +364,8 @@ int rknn_model_node_attr_find(const rknn_model_node_info *node, const char *name
                               rknn_model_attr *out);
 int rknn_model_attr_elem(const rknn_model_attr *attr, uint32_t i, rknn_model_attr_value *out);
 
-/* Graph input / output i as a tensor index. */
-int rknn_model_input(const rknn_model_view *view, uint32_t i, uint32_t *tensor);
-int rknn_model_output(const rknn_model_view *view, uint32_t i, uint32_t *tensor);
+/* Graph input (is_input) or output i as a tensor index. */
+int rknn_model_io(const rknn_model_view *view, int is_input, uint32_t i, uint32_t *tensor);
 
 int rknn_model_norm(const rknn_model_view *view, uint32_t i, rknn_model_norm_info *out);
 int rknn_model_norm_mean(const rknn_model_norm_info *norm, uint32_t c, float *out);
@@ -413,19 +412,29 @@ int rknn_model_next_step(const rknn_model_view *view, uint32_t n_cores, uint32_t
 /* ---- checks, memory plan, relocation (model_check.c, model_plan.c,
  *      model_reloc.c) ------------------------------------------------------- */
 
-/* Sizes one context needs (rknpu_model_mem is the public view of it). */
-typedef struct {
-    uint32_t weight_bytes;     /* constant blobs, each 64-byte aligned */
-    uint32_t regcmd_bytes;     /* register command stream */
-    uint32_t arena_bytes;      /* activations incl. inputs and outputs */
-    uint32_t scratch_bytes;    /* loader work area, freed before rknn_init returns */
-    uint32_t io_plan_bytes;    /* per-input conversion plans (the runtime's: rknn_io.c) */
-    uint32_t step_memo_bytes;  /* a step per node, remembered (the runtime's: rknn_steps.c) */
-    uint32_t input_home_bytes; /* own buffers of inputs whose arena bytes other tensors reuse */
-    uint32_t image_bytes;      /* the runtime's copy of the file up to its JSON (default mode) */
-    uint32_t lowered_bytes;    /* containers 4, 2: the payload rknn_model_lower() builds */
-    uint8_t blobs_aligned;     /* every blob the NPU reads is 64-byte aligned in the file */
+/* Sizes one context needs (rknpu_model_mem is the public view of it). */ typedef struct {
+    uint32_t weight_bytes;      /* constant blobs, each 64-byte aligned */
+    uint32_t regcmd_bytes;      /* register command stream */
+    uint32_t arena_bytes;       /* activations incl. inputs and outputs: the file's */
+    uint32_t scratch_bytes;     /* loader work area, freed before rknn_init returns */
+    uint32_t io_plan_bytes;     /* per-input conversion plans (the runtime's: rknn_io.c) */
+    uint32_t step_memo_bytes;   /* a step per node, remembered (the runtime's: rknn_steps.c) */
+    uint32_t input_home_bytes;  /* own buffers of inputs whose arena bytes other tensors reuse */
+    uint32_t output_home_bytes; /* outputs' own buffers, a carve-out block each: the tail
+                                 * output's (the runtime's count once it holds them) */
+    uint32_t image_bytes;       /* the runtime's copy of the file up to its JSON (default mode) */
+    uint32_t lowered_bytes;     /* containers 4, 2: the payload rknn_model_lower() builds */
+    uint8_t blobs_aligned;      /* every blob the NPU reads is 64-byte aligned in the file */
+    uint16_t tail_output;       /* 1 + the index of the output past every other activation
+                                 * tensor's bytes (rknn_model_home_size), or 0 */
 } rknn_mem_plan;
+
+/* The arena a context allocates for itself: up to its tail output, which
+ * ends the file's arena in whole 64-byte granules (rknn_model_home_size). */
+static inline uint32_t rknn_plan_own_arena(const rknn_mem_plan *plan)
+{
+    return plan->arena_bytes - plan->output_home_bytes;
+}
 
 /* The model must be able to run on this SoC: target platform, NPU family,
  * core configurations, compiler version. RKNN_ERR_TARGET_PLATFORM_UNMATCH
@@ -447,12 +456,16 @@ int rknn_model_same_weight_blobs(const rknn_model_view *a, const rknn_model_view
 /* Where each blob starts in the packed constants (rknn_model_copy_weights). */
 int rknn_model_blob_offsets(const rknn_model_view *m, uint32_t *offsets);
 
-/* Bytes of input `input`'s own buffer: its native size (64-byte granule)
- * when other activation tensors reuse some of its arena bytes (the model's
- * planner frees an input after its last reader, so it would not survive a
- * run), else 0: the arena holds it. Vendor runtimes keep inputs in their own
- * buffers; an input set once must serve every run. */
-int rknn_model_input_home_size(const rknn_model_view *m, uint32_t input, uint32_t *size);
+/* Bytes of an input's or output's own buffer with an arena of the
+ * context's own, or 0: the arena holds it (64-byte granules for an input;
+ * an output's are). Rockchip's runtime keeps inputs
+ * and outputs in buffers of their own. An input needs one when other
+ * activation tensors reuse some of its arena bytes (the model's planner
+ * frees an input after its last reader, so it would not survive a run; an
+ * input set once must serve every run). An output past every other
+ * activation tensor's bytes (a "tail" output), in whole 64-byte granules,
+ * gets one at no cost: the arena ends before it (rknn_plan_own_arena). */
+int rknn_model_home_size(const rknn_model_view *m, int is_input, uint32_t index, uint32_t *size);
 
 /* The memory one relocated copy of the stream points at. */
 typedef struct {

@@ -101,13 +101,6 @@ static uint64_t chan_off(const walk *k, uint32_t c)
     }
 }
 
-uint64_t rknn_layout_offset(const rknn_layout *l, uint32_t n, uint32_t c, uint32_t h, uint32_t w)
-{
-    walk k = walk_of(l);
-
-    return n * k.sn + h * k.sh + w * k.sw + chan_off(&k, c);
-}
-
 /* ---- fp16 ----------------------------------------------------------------- */
 
 uint16_t rknn_f32_to_f16(float f)

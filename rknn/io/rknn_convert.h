@@ -29,9 +29,6 @@ typedef struct {
 /* Bytes the layout occupies. */
 uint64_t rknn_layout_bytes(const rknn_layout *l);
 
-/* Element offset (not bytes) of (n, c, h, w). */
-uint64_t rknn_layout_offset(const rknn_layout *l, uint32_t n, uint32_t c, uint32_t h, uint32_t w);
-
 /* How values map between the user's and the NPU's representation. */
 typedef struct {
     float mean[4], std[4]; /* input normalisation, per channel (c % 4); std != 0 */

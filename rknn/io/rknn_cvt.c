@@ -213,7 +213,7 @@ static int apply(rknn_ctx *ctx, uint32_t input)
     rknn_cvt_words w;
     uint32_t tensor;
 
-    if (p->cvt == RKNN_CVT_NONE || rknn_model_input(&ctx->model, input, &tensor) != RKNN_SUCC)
+    if (p->cvt == RKNN_CVT_NONE || rknn_model_io(&ctx->model, 1, input, &tensor) != RKNN_SUCC)
         return RKNN_SUCC;
     if (!p->cvt_checked)
         check_input(ctx, input, tensor);

@@ -26,8 +26,7 @@ int rknn_io_tensor(const rknn_ctx *ctx, int is_input, uint32_t index, rknn_model
 
     if (index >= count)
         return RKNN_ERR_PARAM_INVALID;
-    ret = is_input ? rknn_model_input(&ctx->model, index, &ti)
-                   : rknn_model_output(&ctx->model, index, &ti);
+    ret = rknn_model_io(&ctx->model, is_input, index, &ti);
     return ret == RKNN_SUCC ? rknn_model_tensor(&ctx->model, ti, t) : ret;
 }
 
@@ -92,15 +91,17 @@ int rknn_io_native_layout(const rknn_ctx *ctx, const rknn_model_tensor_info *t, 
 uint8_t *rknn_io_buffer(const rknn_ctx *ctx, int is_input, uint32_t index, uint32_t arena_offset)
 {
     const rknn_io_binding *b = is_input ? &ctx->in_bind[index] : &ctx->out_bind[index];
+    uint8_t *home = NULL;
 
     if (b->mem && b->native)
         return (uint8_t *)b->mem->virt_addr + b->mem->offset;
-    /* A converted binding is converted before every run, so it needs no
-     * home that outlives the run: it goes where the file puts the input,
-     * as Rockchip's runtime puts it. */
-    if (is_input && ctx->in_plan && ctx->in_plan[index].home && !b->mem)
-        return ctx->in_plan[index].home;
-    return ctx->arena + arena_offset;
+    /* A converted input binding is converted before every run, so it needs
+     * no home that outlives the run: it goes where the file puts the input,
+     * as Rockchip's runtime puts it. An output's own buffer serves a
+     * converted binding too: a tail output has no bytes in our arena. */
+    if (ctx->in_plan)
+        home = !is_input ? ctx->out_home[index] : b->mem ? NULL : ctx->in_plan[index].home;
+    return home ? home : ctx->arena + arena_offset;
 }
 
 void rknn_io_value_map(const rknn_ctx *ctx, uint32_t input, const rknn_model_tensor_info *t,
@@ -168,32 +169,63 @@ static int user_input_layout(const rknn_input *in, const rknn_io_plan *plan, rkn
     return RKNN_SUCC;
 }
 
-int rknn_io_plan_inputs(rknn_ctx *ctx)
+/* Outputs' own buffers, a carve-out block each: every output's when the
+ * internal memory comes from the application (two contexts may share it,
+ * run one after the other), else the tail output's (plan.tail_output). */
+static int alloc_output_homes(rknn_ctx *ctx)
+{
+    int outside = ctx->flags & (RKNN_FLAG_MEM_ALLOC_OUTSIDE | RKNN_FLAG_INTERNAL_ALLOC_OUTSIDE);
+
+    ctx->plan.output_home_bytes = 0; /* what this context holds */
+    memset(ctx->out_home, 0, RKNN_CTX_MAX_OUTPUTS * sizeof *ctx->out_home);
+    for (uint32_t i = 0; i < ctx->model.n_outputs; i++) {
+        rknn_model_tensor_info t;
+        void *p;
+        uint32_t size;
+        int ret = rknn_io_tensor(ctx, 0, i, &t);
+        /* an empty output has no home; a bad one is refused where used */
+        if (ret != RKNN_SUCC || !t.size || !(outside || i + 1 == ctx->plan.tail_output))
+            continue;
+        size = hal_align_up(t.size, RKNN_DMA_ALIGN);
+        ret = rknpu_carve_alloc(size, RKNN_DMA_ALIGN, &p, "rknn_init: output buffers");
+        if (ret != RKNN_SUCC)
+            return ret;
+        ctx->out_home[i] = p;
+        ctx->plan.output_home_bytes += size;
+        /* no dirty CPU lines may sit over memory the NPU writes */
+        rknpu_hook_cache_invalidate(p, size);
+    }
+    return RKNN_SUCC;
+}
+
+int rknn_io_prepare(rknn_ctx *ctx)
 {
     rknn_io_plan *plan;
     void *block = NULL;
     uint8_t *home;
     int ret;
 
-    if (ctx->model.n_inputs == 0)
-        return RKNN_SUCC;
-    /* the sizes the memory plan counted (rknn_model_plan) */
+    /* the sizes the memory plan counted (rknn_model_plan; never 0: the
+     * outputs' table) */
     ret = rknpu_carve_alloc(ctx->plan.io_plan_bytes + ctx->plan.input_home_bytes, RKNN_DMA_ALIGN,
                             &block, "rknn_init: input plans");
     if (ret != RKNN_SUCC)
         return ret;
     plan = block;
     ctx->in_plan = plan;
+    ctx->out_home = (uint8_t **)(void *)(plan + ctx->model.n_inputs);
+    if ((ret = alloc_output_homes(ctx)) != RKNN_SUCC)
+        return ret;
     home = (uint8_t *)block + ctx->plan.io_plan_bytes;
     for (uint32_t i = 0; i < ctx->model.n_inputs; i++) {
         rknn_model_tensor_info t;
         uint32_t home_size;
         if ((ret = rknn_io_tensor(ctx, 1, i, &t)) != RKNN_SUCC ||
             (ret = rknn_io_native_layout(ctx, &t, &plan[i].native)) != RKNN_SUCC ||
-            (ret = rknn_model_input_home_size(&ctx->model, i, &home_size)) != RKNN_SUCC)
+            (ret = rknn_model_home_size(&ctx->model, 1, i, &home_size)) != RKNN_SUCC)
             return ret;
         plan[i].home = home_size ? home : NULL;
-        home += home_size;
+        home += hal_align_up(home_size, RKNN_DMA_ALIGN);
         rknn_io_value_map(ctx, i, &t, &plan[i].native, &plan[i].map);
         rknn_cvt_plan(&plan[i]);
         plan[i].arena_offset = t.arena_offset;
@@ -256,23 +288,8 @@ int rknn_io_set_input(rknn_ctx *ctx, const rknn_input *in)
 
 /* ---- rknn_outputs_get / rknn_outputs_release --------------------------------- */
 
-/* Output index's tensor and native layout; an index out of range is the
- * caller's OUTPUT_INVALID. */
-int rknn_io_output_tensor(const rknn_ctx *ctx, uint32_t index, rknn_model_tensor_info *t,
-                          rknn_layout *native)
-{
-    if (rknn_io_tensor(ctx, 0, index, t) != RKNN_SUCC) {
-        HAL_LOG_ERR("rknn_outputs_get: output index %lu out of range", (unsigned long)index);
-        return RKNN_ERR_OUTPUT_INVALID;
-    }
-    return rknn_io_native_layout(ctx, t, native);
-}
-
-/* Gather output out->index into out->buf (out->size bytes) as user_type
- * in user_fmt (NHWC for 4-D outputs, else NCHW); out->size becomes the
- * bytes written. */
 int rknn_io_get_output(rknn_ctx *ctx, rknn_output *out, rknn_tensor_type user_type,
-                       rknn_tensor_format user_fmt, int previous_frame)
+                       rknn_tensor_format user_fmt, int previous_frame, void **alloc)
 {
     rknn_model_tensor_info t;
     rknn_layout native, user;
@@ -280,12 +297,27 @@ int rknn_io_get_output(rknn_ctx *ctx, rknn_output *out, rknn_tensor_type user_ty
     const uint8_t *src;
     int ret;
 
-    if ((ret = rknn_io_output_tensor(ctx, out->index, &t, &native)) != RKNN_SUCC)
+    if (rknn_io_tensor(ctx, 0, out->index, &t) != RKNN_SUCC) {
+        HAL_LOG_ERR("rknn_outputs_get: output index %lu out of range", (unsigned long)out->index);
+        return RKNN_ERR_OUTPUT_INVALID;
+    }
+    if ((ret = rknn_io_native_layout(ctx, &t, &native)) != RKNN_SUCC)
         return ret;
     user = native;
     user.kind = user_fmt == RKNN_TENSOR_NHWC && t.n_dims == 4 ? RKNN_LAYOUT_NHWC : RKNN_LAYOUT_NCHW;
     user.w_stride = user.w;
-    user.type = user_type;
+    user.type = user_type != RKNN_TENSOR_TYPE_MAX ? user_type
+                : out->want_float                 ? RKNN_TENSOR_FLOAT32
+                                                  : native.type;
+    if (alloc && !out->is_prealloc) {
+        void *p = NULL;
+        ret = rknpu_carve_alloc((size_t)rknn_layout_bytes(&user), 64, &p,
+                                "rknn_outputs_get: output buffer");
+        if (ret != RKNN_SUCC)
+            return ret;
+        *alloc = out->buf = p;
+        out->size = (uint32_t)rknn_layout_bytes(&user);
+    }
     if (!out->buf || out->size < rknn_layout_bytes(&user)) {
         HAL_LOG_ERR("rknn_outputs_get: output %lu: buffer of %lu bytes, %llu needed",
                     (unsigned long)out->index, (unsigned long)out->size,
@@ -306,22 +338,28 @@ int rknn_io_get_output(rknn_ctx *ctx, rknn_output *out, rknn_tensor_type user_ty
     return RKNN_SUCC;
 }
 
+static void free_block(void *slot)
+{
+    void **p = slot;
+
+    if (*p)
+        mem_carveout_free(rknpu_platform_carveout(), *p);
+    *p = NULL;
+}
+
 void rknn_io_release_output(rknn_ctx *ctx, uint32_t slot)
 {
-    if (ctx->out_alloc[slot]) {
-        mem_carveout_free(rknpu_platform_carveout(), ctx->out_alloc[slot]);
-        ctx->out_alloc[slot] = NULL;
-    }
+    free_block(&ctx->out_alloc[slot]);
 }
 
 void rknn_io_release_all(rknn_ctx *ctx)
 {
-    for (uint32_t i = 0; i < RKNN_CTX_MAX_OUTPUTS; i++)
-        rknn_io_release_output(ctx, i);
-    if (ctx->in_plan) {
-        mem_carveout_free(rknpu_platform_carveout(), ctx->in_plan);
-        ctx->in_plan = NULL;
+    for (uint32_t i = 0; i < RKNN_CTX_MAX_OUTPUTS; i++) {
+        free_block(&ctx->out_alloc[i]);
+        if (ctx->in_plan)
+            free_block(&ctx->out_home[i]);
     }
+    free_block(&ctx->in_plan);
 }
 
 /* ---- conversions around a run for non-native bindings ---------------------- */
@@ -377,7 +415,8 @@ int rknn_io_after_run(rknn_ctx *ctx)
         out.is_prealloc = 1;
         out.buf = (uint8_t *)b->mem->virt_addr + b->mem->offset;
         out.size = b->mem->size;
-        ret = rknn_io_get_output(ctx, &out, b->type, b->fmt, 0); /* the run that just completed */
+        /* the run that just completed */
+        ret = rknn_io_get_output(ctx, &out, b->type, b->fmt, 0, NULL);
         if (ret != RKNN_SUCC)
             return ret;
         if (!(ctx->flags & RKNN_FLAG_DISABLE_FLUSH_OUTPUT_MEM_CACHE))

@@ -37,45 +37,6 @@ int rknn_inputs_set(rknn_context context, uint32_t n_inputs, rknn_input inputs[]
     return ret;
 }
 
-/* The user type of an output: float32 with want_float, else the native one. */
-static int output_bytes(rknn_ctx *ctx, const rknn_output *out, rknn_tensor_type *type,
-                        uint64_t *bytes)
-{
-    rknn_model_tensor_info t;
-    rknn_layout native;
-    int ret;
-
-    if ((ret = rknn_io_output_tensor(ctx, out->index, &t, &native)) != RKNN_SUCC)
-        return ret;
-    *type = out->want_float ? RKNN_TENSOR_FLOAT32 : native.type;
-    native.kind = RKNN_LAYOUT_NCHW;
-    native.type = *type;
-    *bytes = rknn_layout_bytes(&native);
-    return RKNN_SUCC;
-}
-
-static int get_one_output(rknn_ctx *ctx, rknn_output *out, uint32_t slot)
-{
-    rknn_tensor_type type;
-    uint64_t need;
-    int ret = output_bytes(ctx, out, &type, &need);
-
-    if (ret != RKNN_SUCC)
-        return ret;
-    if (!out->is_prealloc) {
-        void *p = NULL;
-        ret = rknpu_carve_alloc((size_t)need, 64, &p, "rknn_outputs_get: output buffer");
-        if (ret != RKNN_SUCC)
-            return ret;
-        out->buf = p;
-        out->size = (uint32_t)need;
-        ctx->out_alloc[slot] = p;
-    }
-    /* RKNN_FLAG_ASYNC_MASK: rknn_outputs_get returns the frame before */
-    return rknn_io_get_output(ctx, out, type, RKNN_TENSOR_NCHW,
-                              (ctx->flags & RKNN_FLAG_ASYNC_MASK) && ctx->async_have_prev);
-}
-
 int rknn_outputs_get(rknn_context context, uint32_t n_outputs, rknn_output outputs[],
                      rknn_output_extend *extend)
 {
@@ -87,8 +48,8 @@ int rknn_outputs_get(rknn_context context, uint32_t n_outputs, rknn_output outpu
         HAL_LOG_ERR("rknn_outputs_get: invalid context");
         return RKNN_ERR_CTX_INVALID;
     }
-    if (!outputs || n_outputs == 0 || n_outputs > ctx->model.n_outputs ||
-        n_outputs > RKNN_CTX_MAX_OUTPUTS) {
+    /* rknn_init refuses a model of more than RKNN_CTX_MAX_OUTPUTS outputs */
+    if (!outputs || n_outputs == 0 || n_outputs > ctx->model.n_outputs) {
         HAL_LOG_ERR("rknn_outputs_get: %lu output(s) asked, the model has %lu",
                     (unsigned long)n_outputs, (unsigned long)ctx->model.n_outputs);
         return RKNN_ERR_PARAM_INVALID;
@@ -112,7 +73,10 @@ int rknn_outputs_get(rknn_context context, uint32_t n_outputs, rknn_output outpu
     }
     for (uint32_t i = 0; i < n_outputs && ret == RKNN_SUCC; i++) {
         rknn_io_release_output(ctx, i); /* a previous get without release */
-        ret = get_one_output(ctx, &outputs[i], i);
+        /* RKNN_FLAG_ASYNC_MASK: rknn_outputs_get returns the frame before */
+        ret = rknn_io_get_output(ctx, &outputs[i], RKNN_TENSOR_TYPE_MAX, RKNN_TENSOR_NCHW,
+                                 (ctx->flags & RKNN_FLAG_ASYNC_MASK) && ctx->async_have_prev,
+                                 &ctx->out_alloc[i]);
     }
     if (ret != RKNN_SUCC)
         for (uint32_t i = 0; i < n_outputs; i++)

@@ -147,7 +147,7 @@ static int unbind(rknn_ctx *ctx, int is_input, uint32_t index)
     if (is_input)
         ctx->inputs_set &= ~(1u << index);
     /* back to the tensor's own buffer (an input's home, if it has one) */
-    return ctx->relocated ? apply_binding(ctx, is_input, index) : RKNN_SUCC;
+    return apply_binding(ctx, is_input, index);
 }
 
 /* Drops every binding of a context that uses mem, after any run in flight
@@ -158,12 +158,11 @@ static int unbind_everywhere(rknn_ctx *ctx, rknn_tensor_mem *mem)
 
     if (rknn_run_settle(ctx) != RKNN_SUCC)
         HAL_LOG_WARN("rknn_destroy_mem: the run in flight failed; its cores were reset");
-    for (uint32_t i = 0; i < RKNN_CTX_MAX_INPUTS; i++)
-        if (ctx->in_bind[i].mem == mem && unbind(ctx, 1, i) != RKNN_SUCC)
-            ret = RKNN_ERR_MODEL_INVALID;
-    for (uint32_t i = 0; i < RKNN_CTX_MAX_OUTPUTS; i++)
-        if (ctx->out_bind[i].mem == mem && unbind(ctx, 0, i) != RKNN_SUCC)
-            ret = RKNN_ERR_MODEL_INVALID;
+    for (int in = 0; in < 2; in++)
+        for (uint32_t i = 0; i < (in ? RKNN_CTX_MAX_INPUTS : RKNN_CTX_MAX_OUTPUTS); i++)
+            if ((in ? ctx->in_bind : ctx->out_bind)[i].mem == mem &&
+                unbind(ctx, in, i) != RKNN_SUCC)
+                ret = RKNN_ERR_MODEL_INVALID;
     return ret;
 }
 
@@ -247,16 +246,18 @@ static int find_io(const rknn_ctx *ctx, const rknn_tensor_attr *attr, int *is_in
     return RKNN_ERR_PARAM_INVALID;
 }
 
-/* Point the NPU at a binding's buffer (native) or at the tensor's place in
- * the arena (converted by the CPU around the run). */
+/* Point the NPU at a binding's buffer (native) or at the tensor's own
+ * buffer (converted by the CPU around the run; rknn_io_buffer). Before
+ * weights and internal memory are bound, relocation applies it. */
 static int apply_binding(rknn_ctx *ctx, int is_input, uint32_t index)
 {
     const rknn_io_binding *b = is_input ? &ctx->in_bind[index] : &ctx->out_bind[index];
     rknn_model_tensor_info t;
     uint32_t tensor, dma;
-    int ret = is_input ? rknn_model_input(&ctx->model, index, &tensor)
-                       : rknn_model_output(&ctx->model, index, &tensor);
+    int ret = rknn_model_io(&ctx->model, is_input, index, &tensor);
 
+    if (!ctx->relocated)
+        return RKNN_SUCC;
     if (ret == RKNN_SUCC)
         ret = rknn_model_tensor(&ctx->model, tensor, &t);
     if (ret != RKNN_SUCC)
@@ -267,17 +268,16 @@ static int apply_binding(rknn_ctx *ctx, int is_input, uint32_t index)
     return rknn_loader_rebind(ctx, tensor, dma);
 }
 
-/* Re-point the stream at every bound native I/O buffer (after relocation). */
+/* Re-point the stream at every input's and output's buffer (after
+ * relocation, which points them at the arena). */
 static int rknn_mem_apply_bindings(rknn_ctx *ctx)
 {
     int ret = RKNN_SUCC;
 
-    for (uint32_t i = 0; i < ctx->model.n_inputs && ret == RKNN_SUCC; i++)
-        if (ctx->in_bind[i].mem || ctx->in_plan[i].home)
-            ret = apply_binding(ctx, 1, i);
-    for (uint32_t i = 0; i < ctx->model.n_outputs && ret == RKNN_SUCC; i++)
-        if (ctx->out_bind[i].mem)
-            ret = apply_binding(ctx, 0, i);
+    for (int in = 0; in < 2; in++)
+        for (uint32_t i = 0; i < (in ? ctx->model.n_inputs : ctx->model.n_outputs); i++)
+            if (ret == RKNN_SUCC)
+                ret = apply_binding(ctx, in, i);
     return ret;
 }
 
@@ -355,8 +355,7 @@ static int bind_io(rknn_ctx *ctx, rknn_tensor_mem *mem, const rknn_tensor_attr *
     /* the NPU reads int8 codes from a native binding (rknn_cvt.c) */
     if (is_input && nb.native && (ret = rknn_cvt_select(ctx, index, RKNN_CVT_CODES)) != RKNN_SUCC)
         return ret;
-    /* Before weights and internal memory are bound, relocation applies it. */
-    return ctx->relocated ? apply_binding(ctx, is_input, index) : RKNN_SUCC;
+    return apply_binding(ctx, is_input, index);
 }
 
 int rknn_set_io_mem(rknn_context context, rknn_tensor_mem *mem, rknn_tensor_attr *attr)

@@ -460,6 +460,53 @@ static void test_v2_equals_v6(void)
     CHECK(rknn_destroy(v6) == RKNN_SUCC);
 }
 
+/* Two models sharing one internal memory and run one after the other, as
+ * Rockchip's SDK guide shows (rknn_set_internal_mem with the larger size):
+ * the internal memory holds neither's inputs nor outputs, so the first
+ * model's output is still its own after the second ran (the second on
+ * other inputs: all zero). Against the ONNX reference, not a run of ours. */
+static void test_shared_internal_memory(void)
+{
+    static uint8_t zeros1[H * W], zeros3[H * W * 3], model_b[64 * 1024];
+    static const char *const files[2] = {"rk3588_multiple_input_demo.v6.rknn",
+                                         "rk3588_multiple_input_demo.v2.rknn"};
+    rknn_tensor_mem *weights[2] = {NULL, NULL}, *internal = NULL, *view[2] = {NULL, NULL};
+    rknn_mem_size ms[2];
+    rknn_context ctx[2];
+    uint32_t largest = 0;
+    char path[512];
+
+    test_switch_soc(RKNPU_SOC_RK3588);
+    for (int k = 0; k < 2; k++) {
+        uint8_t *buf = k ? model_b : model;
+        size_t n = test_read_file(test_path(path, sizeof path, dir, files[k]), buf, sizeof model);
+        if (!CHECK(rknn_init(&ctx[k], buf, (uint32_t)n, RKNN_FLAG_MEM_ALLOC_OUTSIDE, NULL) ==
+                   RKNN_SUCC) ||
+            !CHECK(rknn_query(ctx[k], RKNN_QUERY_MEM_SIZE, &ms[k], sizeof ms[k]) == RKNN_SUCC))
+            return;
+        weights[k] = rknn_create_mem(ctx[k], ms[k].total_weight_size);
+        CHECK(weights[k] && rknn_set_weight_mem(ctx[k], weights[k]) == RKNN_SUCC);
+        largest = ms[k].total_internal_size > largest ? ms[k].total_internal_size : largest;
+    }
+    internal = rknn_create_mem(ctx[0], largest);
+    for (int k = 0; k < 2 && internal; k++) {
+        view[k] = rknn_create_mem_from_phys(ctx[k], internal->phys_addr, internal->virt_addr,
+                                            ms[k].total_internal_size);
+        CHECK(view[k] && rknn_set_internal_mem(ctx[k], view[k]) == RKNN_SUCC);
+    }
+    CHECK(set_inputs(ctx[0]) == RKNN_SUCC && rknn_run(ctx[0], NULL) == RKNN_SUCC);
+    CHECK(test_mid_set_inputs(ctx[1], RKNN_TENSOR_UINT8, zeros1, zeros3, 0) == RKNN_SUCC &&
+          rknn_run(ctx[1], NULL) == RKNN_SUCC);
+    CHECK(get_int8(ctx[0], out_q) == RKNN_SUCC);
+    compare_q("model A after model B ran in its memory", out_q);
+    for (int k = 0; k < 2; k++) {
+        CHECK(rknn_destroy(ctx[k]) == RKNN_SUCC);
+        CHECK(view[k] && rknn_destroy_mem(0, view[k]) == RKNN_SUCC);
+        CHECK(weights[k] && rknn_destroy_mem(0, weights[k]) == RKNN_SUCC);
+    }
+    CHECK(internal && rknn_destroy_mem(0, internal) == RKNN_SUCC);
+}
+
 /* Faults end in a clean error, and the next run works. */
 static void test_faults(void)
 {
@@ -754,6 +801,7 @@ int main(int argc, char **argv)
     test_v2_equals_v6();
     test_non_blocking_and_async();
     test_memory_from_outside();
+    test_shared_internal_memory();
     test_binding_changes();
     test_two_contexts_one_core();
     test_faults();

@@ -145,9 +145,11 @@ static void scan_stream(rknn_context h)
         if (target == 0x0101 && reg == 0x0010)
             require(is_task_start(ctx, v, stream));
         else if (in_list(compute_targets, 7, target) && in_list(address_regs, 9, reg))
-            require((ctx->store->dma && test_in_constants(ctx, v, weights)) ||
-                    test_in_input_homes(ctx, v, ctx->in_plan ? npu_addr(ctx->in_plan) : 0) ||
-                    inside(v, arena, ctx->plan.arena_bytes));
+            require(
+                (ctx->store->dma && test_in_constants(ctx, v, weights)) ||
+                test_in_io_homes(ctx, v, carve, CARVE_NPU_ADDR) ||
+                inside(v, arena,
+                       ctx->arena_owned ? rknn_plan_own_arena(&ctx->plan) : ctx->plan.arena_bytes));
     }
 }
 

@@ -114,9 +114,9 @@ static void fuzz_rest(const rknn_model_view *v)
     float f;
 
     for (uint32_t i = 0; i < v->n_inputs; i++)
-        require(rknn_model_input(v, i, &idx) == RKNN_SUCC && idx < v->n_tensors);
+        require(rknn_model_io(v, 1, i, &idx) == RKNN_SUCC && idx < v->n_tensors);
     for (uint32_t i = 0; i < v->n_outputs; i++)
-        require(rknn_model_output(v, i, &idx) == RKNN_SUCC && idx < v->n_tensors);
+        require(rknn_model_io(v, 0, i, &idx) == RKNN_SUCC && idx < v->n_tensors);
     for (uint32_t i = 0; i < v->n_norms; i++) {
         require(rknn_model_norm(v, i, &nm) == RKNN_SUCC);
         for (uint32_t c = 0; c < nm.n_channels; c++)

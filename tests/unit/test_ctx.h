@@ -33,12 +33,25 @@ static inline int test_in_constants(const rknn_ctx *ctx, uint32_t v, uint32_t ba
 }
 
 /* 1 if NPU address v lies in the inputs' own buffers (after the input plans
- * in one carve-out block): plans is the NPU address of ctx->in_plan. */
-static inline int test_in_input_homes(const rknn_ctx *ctx, uint32_t v, uint32_t plans)
+ * in one carve-out block) or in an output's (a block each): the carve-out
+ * starts at carve, NPU address carve_npu. */
+static inline int test_in_io_homes(const rknn_ctx *ctx, uint32_t v, const uint8_t *carve,
+                                   uint32_t carve_npu)
 {
-    uint32_t start = plans + ctx->plan.io_plan_bytes;
+    uint32_t start =
+        carve_npu + (uint32_t)((const uint8_t *)ctx->in_plan - carve) + ctx->plan.io_plan_bytes;
 
-    return ctx->in_plan && v >= start && v - start < ctx->plan.input_home_bytes;
+    if (ctx->in_plan && v >= start && v - start < ctx->plan.input_home_bytes)
+        return 1;
+    for (uint32_t i = 0; i < ctx->model.n_outputs; i++) {
+        rknn_model_tensor_info t;
+        uint32_t ti;
+        start = carve_npu + (uint32_t)(ctx->out_home[i] - carve);
+        if (ctx->out_home[i] && rknn_model_io(&ctx->model, 0, i, &ti) == RKNN_SUCC &&
+            rknn_model_tensor(&ctx->model, ti, &t) == RKNN_SUCC && v >= start && v - start < t.size)
+            return 1;
+    }
+    return 0;
 }
 
 #endif

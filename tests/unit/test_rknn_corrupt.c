@@ -149,9 +149,9 @@ static void check_small_valid(void)
     CHECK(rknn_fbs_get_vector(&t, 1, 12, &v) == RKNN_FBS_E_SIZE, "elem size 12");
     /* The other scalar widths read the same little-endian bytes; a field
      * may end at the table's end, not beyond. */
-    int8_t i8 = 0;
+    uint8_t u8 = 0;
     uint32_t pos = 0;
-    CHECK(rknn_fbs_get_i8(&t, 0, 0, &i8) == RKNN_FBS_OK && i8 == 0x44, "i8");
+    CHECK(rknn_fbs_get_u8(&t, 0, 0, &u8) == RKNN_FBS_OK && u8 == 0x44, "u8");
     CHECK(rknn_fbs_field_pos(&t, 1, 8, &pos) == RKNN_FBS_OK, "8 bytes ending at the table end");
     CHECK(rknn_fbs_field_pos(&t, 2, 8, &pos) == RKNN_FBS_E_FIELD, "8 bytes past the table end");
     CHECK(rknn_fbs_field_pos(&t, 6, 4, &pos) == RKNN_FBS_ABSENT, "absent field");
@@ -352,9 +352,9 @@ static void walk_valid(const rknn_model_view *v, const char *what)
         bad |= rknn_model_node_attr(&n, n.n_attrs, &a) != RKNN_ERR_PARAM_INVALID;
     }
     for (uint32_t i = 0; i < v->n_inputs; i++)
-        bad |= rknn_model_input(v, i, &idx) != RKNN_SUCC;
+        bad |= rknn_model_io(v, 1, i, &idx) != RKNN_SUCC;
     for (uint32_t i = 0; i < v->n_outputs; i++)
-        bad |= rknn_model_output(v, i, &idx) != RKNN_SUCC;
+        bad |= rknn_model_io(v, 0, i, &idx) != RKNN_SUCC;
     for (uint32_t i = 0; i < v->n_norms; i++) {
         bad |= rknn_model_norm(v, i, &nm) != RKNN_SUCC;
         for (uint32_t c = 0; c < nm.n_channels; c++)

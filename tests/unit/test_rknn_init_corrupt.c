@@ -251,9 +251,11 @@ static void scan_stream(rknn_context h)
                      "context's stream (at 0x%08x)",
                      i, v, stream);
         } else if (is_compute_target(word_target(w)) && is_address_reg(word_reg(w)) && v) {
-            int ok = (ctx->store->dma && test_in_constants(ctx, v, weights)) ||
-                     test_in_input_homes(ctx, v, ctx->in_plan ? npu_addr(ctx->in_plan) : 0) ||
-                     inside(v, arena, ctx->plan.arena_bytes);
+            int ok =
+                (ctx->store->dma && test_in_constants(ctx, v, weights)) ||
+                test_in_io_homes(ctx, v, carve, CARVE_NPU_ADDR) ||
+                inside(v, arena,
+                       ctx->arena_owned ? rknn_plan_own_arena(&ctx->plan) : ctx->plan.arena_bytes);
             if (!ok && bad_addr++ == 0)
                 fail("stream word %u: target 0x%04x register 0x%04x = 0x%08x is outside "
                      "the constants [0x%08x +%u] and the arena [0x%08x +%u]",

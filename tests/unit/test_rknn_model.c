@@ -305,12 +305,12 @@ static void emit_io(const rknn_model_view *v, text *t)
 
     t_add(t, "inputs ");
     for (uint32_t i = 0; i < v->n_inputs; i++)
-        if (rknn_model_input(v, i, &idx) == RKNN_SUCC)
+        if (rknn_model_io(v, 1, i, &idx) == RKNN_SUCC)
             t_add(t, "%s%lu", i ? "," : "", (unsigned long)idx);
     emit(t);
     t_add(t, "outputs ");
     for (uint32_t i = 0; i < v->n_outputs; i++)
-        if (rknn_model_output(v, i, &idx) == RKNN_SUCC)
+        if (rknn_model_io(v, 0, i, &idx) == RKNN_SUCC)
             t_add(t, "%s%lu", i ? "," : "", (unsigned long)idx);
     emit(t);
     t_add(t, "norms %lu", (unsigned long)v->n_norms), emit(t);
@@ -524,7 +524,7 @@ static void check_rk3588_multiple_input(const rknn_model_view *v)
               rknn_model_task_links_to(v, 3, 4) == 1,
           "chain links");
     /* README: output "8" [1,8,128,128]; inspector: scale 4.142374515533447, zp 20. */
-    CHECK(rknn_model_output(v, 0, &idx) == RKNN_SUCC && idx == 8, "output index");
+    CHECK(rknn_model_io(v, 0, 0, &idx) == RKNN_SUCC && idx == 8, "output index");
     CHECK(rknn_model_tensor(v, 8, &out) == RKNN_SUCC, "tensor 8");
     CHECK(str_is(out.name, "8") && out.kind == RKNN_MODEL_KIND_OUTPUT && out.n_dims == 4 &&
               out.dims[1] == 8 && out.dims[2] == 128,
@@ -641,8 +641,8 @@ static void check_ppocrv4_det(const rknn_model_view *v)
     uint32_t idx;
 
     CHECK(v->n_tensors == 415 && v->n_nodes == 170 && v->n_tasks == 1614, "counts");
-    CHECK(rknn_model_input(v, 0, &idx) == RKNN_SUCC && idx == 236, "input 236");
-    CHECK(rknn_model_output(v, 0, &idx) == RKNN_SUCC && idx == 410, "output 410");
+    CHECK(rknn_model_io(v, 1, 0, &idx) == RKNN_SUCC && idx == 236, "input 236");
+    CHECK(rknn_model_io(v, 0, 0, &idx) == RKNN_SUCC && idx == 410, "output 410");
     check_rk3588_groups(v, want);
     /* Node 2 (ConvHardSwish): slot-10 counts [7, 8, 0, 8, 0, 0]; on one core
      * its 8 records are tasks 22..29, the first loading the LUT. */
@@ -682,8 +682,8 @@ static void check_yolov8n_v4(const rknn_model_view *v)
     CHECK(v->n_tensors == 486 && v->n_nodes == 102 && v->n_blobs == 487, "counts");
     CHECK(v->n_tasks == 245 + 2 * 127 && v->max_cores == 1 && v->n_core_slots == 1, "tasks %lu",
           (unsigned long)v->n_tasks);
-    CHECK(rknn_model_input(v, 0, &idx) == RKNN_SUCC && idx == 135, "input 135");
-    CHECK(rknn_model_output(v, 0, &idx) == RKNN_SUCC && idx == 237, "output 237");
+    CHECK(rknn_model_io(v, 1, 0, &idx) == RKNN_SUCC && idx == 135, "input 135");
+    CHECK(rknn_model_io(v, 0, 0, &idx) == RKNN_SUCC && idx == 237, "output 237");
     CHECK(rknn_model_task_group(v, 1, 0, &g) == RKNN_SUCC && g.first == 0 && g.count == 499,
           "one group");
     /* node 1 (the first ConvExSwish, 16 tasks): each task's two LUT loads,

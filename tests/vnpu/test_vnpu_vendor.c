@@ -141,11 +141,12 @@ static uint8_t *tensor(rknn_ctx *ctx, const char *name, rknn_model_tensor_info *
                RKNN_SUCC) ||
         !CHECK(rknn_model_tensor(&ctx->model, idx, info) == RKNN_SUCC))
         return NULL;
-    for (uint32_t i = 0; i < ctx->model.n_inputs; i++) {
-        uint32_t in;
-        if (rknn_model_input(&ctx->model, i, &in) == RKNN_SUCC && in == idx)
-            return rknn_io_buffer(ctx, 1, i, info->arena_offset); /* may have its own buffer */
-    }
+    for (int in = 0; in < 2; in++) /* an input or output may have its own buffer */
+        for (uint32_t i = 0; i < (in ? ctx->model.n_inputs : ctx->model.n_outputs); i++) {
+            uint32_t t;
+            if (rknn_model_io(&ctx->model, in, i, &t) == RKNN_SUCC && t == idx)
+                return rknn_io_buffer(ctx, in, i, info->arena_offset);
+        }
     return ctx->arena + info->arena_offset;
 }
 
