@@ -101,12 +101,13 @@ for pic in 000000000285:21 000000000724:11; do
 done
 # The matmul API the way the vendor's matmul demo uses it (the same
 # installed library and flags): the demo's types (its numbers), layouts,
-# M < 4, N beyond one task.
+# M < 4, N beyond one task; N a multiple of B's native kernel group (16 fp16, 32
+# int8, 64 int4 on RK3588), as Rockchip's runtime refuses the rest (api.md §1.3).
 # shellcheck disable=SC2086
 clang -std=c11 -Wall -Wextra -Werror $san "$src/tests/install/vendor_matmul_client.c" $flags \
     -o "$stage/vendor_matmul_client" || fail "clang could not build tests/install/vendor_matmul_client.c"
-for args in "2 33 64 96 0 0" "2 3 8192 32 1 1" "1 33 96 4128 1 0" "1 1 32 16 0 0" "4 5 64 40 0 1" \
-    "5 4 64 32 1 0" "7 3 96 70 0 0" "10 4 64 32 0 0" "10 5 96 70 1 1" "11 33 64 64 1 0"; do
+for args in "2 33 64 96 0 0" "2 3 8192 32 1 1" "1 33 96 4128 1 0" "1 1 32 16 0 0" "4 5 64 48 0 1" \
+    "5 4 64 32 1 0" "7 3 96 128 0 0" "10 4 64 64 0 0" "10 5 96 128 1 1" "11 33 64 64 1 0"; do
     log=$stage/matmul_$(echo "$args" | tr ' ' '_').log
     # shellcheck disable=SC2086
     env -u RKNPU_LOG_LEVEL "$stage/vendor_matmul_client" $args >"$log" 2>&1
