@@ -78,8 +78,6 @@ CONTENT_BYTES = 256  # bytes hashed to name what an address points at
 # DPU_RDMA BS_BASE_ADDR, BN_BASE_ADDR: per-channel operand streams, read
 # channels x (bytes per operand) from the address (vnpu.md §7.1)
 OPERAND_STREAM_REGS = {0x5020, 0x502C}
-# CNA WEIGHT_SIZE0 (total weight bytes), DCOMP_CTRL, DCOMP_ADDR0 (regs.def)
-WEIGHT_SIZE0_REG, DCOMP_CTRL_REG, DCOMP_ADDR0_REG = 0x1030, 0x1100, 0x1110
 
 
 def die(msg):
@@ -519,18 +517,18 @@ def register_value(task, reg):
     return value
 
 
-def weight_extent(ta, tb):
+def weight_extent(ta, tb, regs):
     """{(CNA target, DCOMP_ADDR0): bytes hashed} where both tasks read
     uncompressed weights (DCOMP_CTRL 0 or unwritten) of fewer than
     CONTENT_BYTES bytes: the NPU reads WEIGHT_SIZE0 bytes there, and what
     each runtime lays after them is not part of the task."""
-    sizes = [register_value(t, WEIGHT_SIZE0_REG) for t in (ta, tb)]
-    if None in sizes or any(register_value(t, DCOMP_CTRL_REG) for t in (ta, tb)):
+    sizes = [register_value(t, regs["weight_size"]) for t in (ta, tb)]
+    if None in sizes or any(register_value(t, regs["decompress"]) for t in (ta, tb)):
         return {}
     n = min(sizes)
     targets = {word_fields(w)[0] for w in ta.get("words") or []
-               if word_fields(w)[2] == DCOMP_ADDR0_REG}
-    return {(tgt, DCOMP_ADDR0_REG): n for tgt in targets if 0 < n < CONTENT_BYTES}
+               if word_fields(w)[2] == regs["weight"]}
+    return {(tgt, regs["weight"]): n for tgt in targets if 0 < n < CONTENT_BYTES}
 
 
 def signature(task):
@@ -540,13 +538,13 @@ def signature(task):
             frozenset((w[:4], w[-4:]) for w in task.get("words") or []))
 
 
-def compare_pair(t, model, tw, ta, tb, no, nv, consts=None):
+def compare_pair(t, model, tw, ta, tb, no, nv, regs, consts=None):
     for f in TASK_FIELDS:
         if ta.get(f) != tb.get(f):
             t.add(model, "submissions", "%s %s: rknpu-bm %s, vendor %s" % (
                 tw, f, ta.get(f), tb.get(f)))
     extents = small_constants(ta, consts or {})
-    extents.update(weight_extent(ta, tb))
+    extents.update(weight_extent(ta, tb, regs))
     ra, oa = task_registers(ta, no, extents)
     rb, ob = task_registers(tb, nv, extents)
     for key in list(ra) + [k for k in rb if k not in ra]:
@@ -580,7 +578,7 @@ def compare_tasks(t, model, where, seq_o, seq_v, lo, lv, regs, runs=((), ()), co
             (jo, ta), (jv, tb) = seq_o[i], seq_v[j]
             tw = "%s task %d/%d (records %d/%d)" % (where, i, j, ta["i"], tb["i"])
             compare_pair(t, model, tw, ta, tb, normaliser("o", jo, lo), normaliser("v", jv, lv),
-                         consts)
+                         regs, consts)
         for i in range(i1 + len(pairs), i2):
             ta = seq_o[i][1]
             t.add(model, "submissions", "%s task %d (record %d, enable 0x%x, %d words): only "
@@ -874,6 +872,7 @@ def main():
     offsets = register_offsets(a.regs_def)
     regs = {"address": {offsets[n] for n in ADDRESS_REGS}, "link": offsets[PC_LINK],
             "feature": offsets["CNA_FEATURE_DATA_ADDR"], "weight": offsets["CNA_DCOMP_ADDR0"],
+            "weight_size": offsets["CNA_WEIGHT_SIZE0"], "decompress": offsets["CNA_DCOMP_CTRL"],
             "constant": {offsets[n] for n in CONSTANT_OPERAND_REGS}}
     with open(a.manifest) as f:
         cases = json.load(f)
