@@ -31,8 +31,9 @@ Areas and what one difference is:
                (likewise: a LUT load points at record 0's, format.md §4.3,
                which a run on several cores leaves out), other
                data addresses by the bytes at them when the CPU wrote those
-               bytes (constants, inputs; a bias or scale of zeros as zeros),
-               else by their offset in their buffer.
+               bytes (constants, inputs; a bias or scale of zeros as zeros;
+               a buffer the stand-in created since holds zeros), else by
+               their offset in their buffer.
                The bytes are the first 256, or, where our relocation table
                points a BS or BN operand stream (DPU_RDMA) into a constant
                tensor smaller than that, the tensor's bytes (on both sides:
@@ -194,12 +195,16 @@ class Log:
                 if ev.get("ev") == "cpu_writes":
                     for dma, length, off in ev["ranges"]:
                         self.writes.append((ev["_index"], dma, off, length))
+                elif ev.get("ev") == "mem" and ev.get("what") == "create":
+                    # the kernel-driver stand-in zeroes a buffer it creates, as the
+                    # kernel does: what the CPU wrote there before is gone
+                    self.writes.append((ev["_index"], ev["dma"], None, ev["size"]))
         self.data = np.fromfile(path + ".bin", np.uint8) if os.path.isfile(path + ".bin") \
             else np.zeros(0, np.uint8)
 
     def read(self, before_event, dma, length):
-        """Bytes [dma, dma + length) as the CPU last wrote them before an
-        event; None where unknown (never written by the CPU)."""
+        """Bytes [dma, dma + length) as the CPU last wrote them (or a buffer's
+        creation zeroed them) before an event; None where unknown."""
         out = np.zeros(length, np.uint8)
         known = np.zeros(length, bool)
         for idx, wdma, off, wlen in reversed(self.writes):
@@ -211,7 +216,8 @@ class Log:
             sel = ~known[lo - dma:hi - dma]
             if not sel.any():
                 continue
-            src = self.data[off + (lo - wdma):off + (hi - wdma)]
+            src = np.zeros(hi - lo, np.uint8) if off is None else \
+                self.data[off + (lo - wdma):off + (hi - wdma)]
             seg = out[lo - dma:hi - dma]
             seg[sel] = src[sel]
             known[lo - dma:hi - dma] = True
