@@ -98,7 +98,8 @@ uint8_t *rknn_io_buffer(const rknn_ctx *ctx, int is_input, uint32_t index, uint3
     /* A converted input binding is converted before every run, so it needs
      * no home that outlives the run: it goes where the file puts the input,
      * as Rockchip's runtime puts it. An output's own buffer serves a
-     * converted binding too: a tail output has no bytes in our arena. */
+     * converted binding too, but for a tail output in an arena of our own,
+     * whose binding grows the arena to the file's instead (rknn_mem.c). */
     if (ctx->in_plan)
         home = !is_input ? ctx->out_home[index] : b->mem ? NULL : ctx->in_plan[index].home;
     return home ? home : ctx->arena + arena_offset;
@@ -192,8 +193,11 @@ static int alloc_output_homes(rknn_ctx *ctx)
             return ret;
         ctx->out_home[i] = p;
         ctx->plan.output_home_bytes += size;
-        /* no dirty CPU lines may sit over memory the NPU writes */
-        rknpu_hook_cache_invalidate(p, size);
+        /* zeros, not what the block's last user left there (the kernel
+         * driver zeroes Rockchip's runtime's buffers); cleaned, so that no
+         * dirty CPU line sits over memory the NPU writes */
+        memset(p, 0, size);
+        rknpu_hook_cache_clean(p, size);
     }
     return RKNN_SUCC;
 }

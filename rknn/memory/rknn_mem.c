@@ -312,6 +312,36 @@ static int normalised_on_cpu(const rknn_ctx *ctx, int is_input, uint32_t index,
            attr->type == RKNN_TENSOR_FLOAT16;
 }
 
+/* The internal memory from now on (invalidated: the NPU writes it), the
+ * stream relocated for it. */
+static int use_arena(rknn_ctx *ctx, void *arena)
+{
+    ctx->arena = arena;
+    rknpu_hook_cache_invalidate(arena, ctx->plan.arena_bytes);
+    return rknn_mem_relocate_when_complete(ctx);
+}
+
+/* A converted output binding has the NPU write where the file puts the
+ * output, in the internal memory, as Rockchip's runtime does. An arena of
+ * our own ends before a tail output: it grows to the file's in place of
+ * the output's own buffer, so the context holds the same bytes
+ * (format.md §4.4), and the stream is relocated for it. */
+static int arena_to_tail(rknn_ctx *ctx)
+{
+    uint8_t **home;
+    void *arena;
+
+    if (!ctx->arena_owned || !ctx->plan.output_home_bytes ||
+        rknpu_carve_alloc(ctx->plan.arena_bytes, RKNN_DMA_ALIGN, &arena, "rknn_set_io_mem"))
+        return RKNN_SUCC; /* the output's own buffer serves (a failure is logged) */
+    rknpu_carve_free(ctx->arena);
+    home = &ctx->out_home[ctx->plan.tail_output - 1];
+    rknpu_carve_free(*home);
+    *home = NULL;
+    ctx->plan.output_home_bytes = 0;
+    return use_arena(ctx, arena);
+}
+
 static int bind_io(rknn_ctx *ctx, rknn_tensor_mem *mem, const rknn_tensor_attr *attr)
 {
     rknn_model_tensor_info t;
@@ -352,6 +382,9 @@ static int bind_io(rknn_ctx *ctx, rknn_tensor_mem *mem, const rknn_tensor_attr *
     *(is_input ? &ctx->in_bind[index] : &ctx->out_bind[index]) = nb;
     if (is_input)
         ctx->inputs_set |= 1u << index;
+    else if (!nb.native && index + 1u == ctx->plan.tail_output &&
+             (ret = arena_to_tail(ctx)) != RKNN_SUCC)
+        return ret;
     /* the NPU reads int8 codes from a native binding (rknn_cvt.c) */
     if (is_input && nb.native && (ret = rknn_cvt_select(ctx, index, RKNN_CVT_CODES)) != RKNN_SUCC)
         return ret;
@@ -427,13 +460,11 @@ int rknn_set_weight_mem(rknn_context context, rknn_tensor_mem *mem)
     }
     rknpu_hook_lock();
     ret = rknn_run_settle(ctx); /* a run in flight still reads the old weights */
-    if (ret != RKNN_SUCC) {
-        rknpu_hook_unlock();
-        return ret;
+    if (ret == RKNN_SUCC) {
+        ctx->store->dma = (uint8_t *)mem->virt_addr + mem->offset;
+        ctx->store->in_place = 0;
+        ret = rknn_model_copy_weights(&ctx->model, ctx->store->dma);
     }
-    ctx->store->dma = (uint8_t *)mem->virt_addr + mem->offset;
-    ctx->store->in_place = 0;
-    ret = rknn_model_copy_weights(&ctx->model, ctx->store->dma);
     if (ret == RKNN_SUCC) {
         rknpu_hook_cache_clean(ctx->store->dma, ctx->plan.weight_bytes);
         ret = rknn_mem_relocate_when_complete(ctx);
@@ -456,14 +487,8 @@ int rknn_set_internal_mem(rknn_context context, rknn_tensor_mem *mem)
     }
     rknpu_hook_lock();
     ret = rknn_run_settle(ctx); /* a run in flight still uses the old internal memory */
-    if (ret != RKNN_SUCC) {
-        rknpu_hook_unlock();
-        return ret;
-    }
-    ctx->arena = (uint8_t *)mem->virt_addr + mem->offset;
-    ctx->arena_owned = 0;
-    rknpu_hook_cache_invalidate(ctx->arena, ctx->plan.arena_bytes);
-    ret = rknn_mem_relocate_when_complete(ctx);
+    if (ret == RKNN_SUCC)
+        ret = use_arena(ctx, (uint8_t *)mem->virt_addr + mem->offset);
     rknpu_hook_unlock();
     return ret;
 }
