@@ -230,7 +230,7 @@ static void emit_cna(npu_task_words *t, const npu_conv_desc *c, int rk356x, uint
     const uint32_t values[] = {
         /* CONV_CON1 */ con1,
         /* CONV_CON2: the rows buffered first; RK356x's vendor matmul streams all of them */
-        NPU_CNA_CONV_CON2_FEATURE_GRAINS(c->hin + (rk356x ? 0u : 1u)),
+        NPU_CNA_CONV_CON2_FEATURE_GRAINS(c->grains ? c->grains : c->hin + (rk356x ? 0u : 1u)),
         /* CONV_CON3 */
         NPU_CNA_CONV_CON3_CONV_X_STRIDE(c->sx) | NPU_CNA_CONV_CON3_CONV_Y_STRIDE(c->sy),
         /* DATA_SIZE0 */

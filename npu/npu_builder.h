@@ -55,6 +55,7 @@ typedef struct {
     uint32_t dma_w, dma_c;             /* the feature DMA's width and channels (0: the cube's) */
     uint32_t fm_extra;                 /* more DPU FEATURE_MODE_CFG bits (NONALIGN, SURF_LEN) */
     uint32_t data_banks, weight_banks; /* CBUF split (0, 0: 8 data + 4 weight banks) */
+    uint32_t grains;                   /* FEATURE_GRAINS (0: Hin + 1, RK356x Hin) */
     uint32_t pad_value;                /* int8 in the low byte, or fp16 bits */
     uint32_t cvt_con0, cvt_con[4];     /* input converter (0 = identity per SoC) */
     /* DPU */

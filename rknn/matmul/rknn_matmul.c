@@ -440,6 +440,22 @@ static void mm_k_segment(const mm_state *s, uint32_t m0, uint32_t n0, uint32_t s
     c->ew_surf = s->mp * s->soc->feature_atom_bytes;
 }
 
+/* FEATURE_GRAINS, the rows of A the CNA buffers before it starts, as
+ * Rockchip's runtime 1.6.0 writes them (measured over M 1..1024 and K
+ * 32..8192, hardware.md §4.4): RK356x at most 18 rows; RK3588 rows + 1 up
+ * to the rows of 1 + ceil(ent / 28) banks, each bank ceil(512 / ent) rows
+ * of ent 64-byte entries, and never beyond the 10-bit field. */
+static uint32_t mm_grains(const mm_state *s, uint32_t rows, uint32_t cin)
+{
+    uint32_t ent = (cin * s->e_in + 63u) / 64u;
+    uint32_t cap = (ent + 511u) / ent * (1u + (ent + 27u) / 28u);
+
+    if (npu_soc_is_rk356x(s->soc))
+        return rows < 18u ? rows : 18u;
+    cap = cap < 1023u ? cap : 1023u;
+    return rows + 1u < cap ? rows + 1u : cap;
+}
+
 /* The task of tile (m0, n0) and K segment seg. */
 static void mm_build_tile(const mm_state *s, uint32_t m0, uint32_t n0, uint32_t seg,
                           npu_task_words *t)
@@ -456,9 +472,12 @@ static void mm_build_tile(const mm_state *s, uint32_t m0, uint32_t n0, uint32_t 
     /* the rows as the vendor lays them out: a native A's one line of M
      * pixels, a normal A's M lines of one pixel (hardware.md §4.2) */
     c.hin = c.hout = c.win = c.wout = c.kh = c.kw = 1;
-    if (s->info.AC_layout == RKNN_MM_LAYOUT_NATIVE)
+    if (s->info.AC_layout == RKNN_MM_LAYOUT_NATIVE) {
         c.win = c.wout = rows;
-    else
+        /* RK356x: the stride of the whole line of M rows, as its vendor's
+         * streams write it when they split the line (hardware.md §4.4) */
+        c.in_line = npu_soc_is_rk356x(s->soc) ? s->mp : 0u;
+    } else
         c.hin = c.hout = rows;
     c.cin = c.cin_real = s->kp - k0 < s->kt ? s->kp - k0 : s->kt;
     /* RK356x, one row (M = 1): as its vendor's streams run it, A read as
@@ -507,6 +526,7 @@ static void mm_build_tile(const mm_state *s, uint32_t m0, uint32_t n0, uint32_t 
     c.data_banks = (rows * hal_align_up(c.cin * s->e_in, 64u) + s->soc->cbuf_bank_bytes - 1u) /
                    s->soc->cbuf_bank_bytes;
     c.weight_banks = s->soc->cbuf_banks - c.data_banks;
+    c.grains = mm_grains(s, c.hin, c.cin);
     /* int8 A: the OW stage left on with no operand, as the vendor writes it */
     if (!c.fp16)
         c.bs_ow_cfg = 0;
@@ -521,12 +541,17 @@ static int mm_run_batch(mm_state *s, uint32_t first, uint32_t n)
     npu_core_job job = {s->core, s->records, 0, n, mm_dma(s->stream), 1};
     npu_job_result res;
 
+    /* RK356x runs a native A's row tiles last first, as its vendor's
+     * streams do (hardware.md §4.4) */
+    uint32_t m_last =
+        npu_soc_is_rk356x(s->soc) && s->info.AC_layout == RKNN_MM_LAYOUT_NATIVE ? m_tiles - 1u : 0u;
+
     /* K segments of one tile run back to back, in order (each adds to the
      * sums the previous one wrote) */
     for (uint32_t i = 0; i < n; i++) {
-        uint32_t tile = (first + i) / s->ksegs;
-        mm_build_tile(s, (tile % m_tiles) * s->mt, (tile / m_tiles) * s->nt, (first + i) % s->ksegs,
-                      &tasks[i]);
+        uint32_t tile = (first + i) / s->ksegs, m = tile % m_tiles;
+        mm_build_tile(s, (m_last ? m_last - m : m) * s->mt, (tile / m_tiles) * s->nt,
+                      (first + i) % s->ksegs, &tasks[i]);
     }
     if (npu_chain_write(tasks, n, s->stream, mm_dma(s->stream), s->stream_bytes, s->records) != 0) {
         HAL_LOG_ERR("rknn_matmul_run: a task did not fit its stream buffer");
