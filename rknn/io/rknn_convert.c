@@ -192,11 +192,6 @@ static float pixel_of(rknn_tensor_type t, uint8_t byte)
     return (float)(t == RKNN_TENSOR_INT8 ? byte ^ 0x80u : byte);
 }
 
-static int is_aligned(const void *p)
-{
-    return ((uintptr_t)p & (SIMD_ALIGN - 1)) == 0;
-}
-
 /* ---- rows through a float buffer (the general path) -------------------------- */
 
 /* v[i] = element (i0 + i * stride) of src, n <= ROW_CHUNK. */
@@ -312,6 +307,11 @@ static inline float dequant1(int8_t code, const dequant *q)
 }
 
 #if CONVERT_NEON || CONVERT_SSE2
+static int is_aligned(const void *p)
+{
+    return ((uintptr_t)p & (SIMD_ALIGN - 1)) == 0;
+}
+
 /*
  * Four positions x four channels, channel-major in one vector (bytes
  * c0p0 c0p1 c0p2 c0p3 c1p0 ...), into up to four float planes at d,
