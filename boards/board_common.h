@@ -17,6 +17,13 @@ struct vnpu_device *board_vnpu(void);
  * runs a job synchronously), when set; the host's submission log uses it. */
 extern void (*board_vnpu_after_kick)(void);
 
+/* Boards with a virtual NPU, for benchmarks of the CPU side
+ * (rknpu-bench --vendor): the time its jobs took so far, in timer ticks
+ * (hal_time_freq_hz), and its dry-run mode (vnpu_set_dry_run), kept across
+ * re-attaches (a model of another SoC switches the host's NPU). */
+uint64_t board_vnpu_busy_ticks(void);
+void board_vnpu_set_dry_run(int on);
+
 /* Host board: start the submission log if RKNPU_SUBMIT_LOG names a file
  * (host_submit_log.c; this call also links its rknpu_hook_submit in). */
 void host_submit_log_start(void);

@@ -14,6 +14,8 @@
 static vnpu_device vnpu;
 static hal_mmio_region windows[VNPU_MAX_CORES];
 static int attached;
+static int dry_run;
+static uint64_t busy_ticks;
 void (*board_vnpu_after_kick)(void);
 
 static uint32_t window_read(void *ctx, uintptr_t offset)
@@ -23,10 +25,25 @@ static uint32_t window_read(void *ctx, uintptr_t offset)
 
 static void window_write(void *ctx, uintptr_t offset, uint32_t value)
 {
+    int kick = offset == NPU_PC_OPERATION_ENABLE && NPU_PC_OPERATION_ENABLE_OP_EN_GET(value);
+    uint64_t t0 = kick ? hal_time_ticks() : 0;
+
     vnpu_mmio_write(&vnpu, (unsigned)(uintptr_t)ctx, (uint32_t)offset, value);
-    if (board_vnpu_after_kick && offset == NPU_PC_OPERATION_ENABLE &&
-        NPU_PC_OPERATION_ENABLE_OP_EN_GET(value))
+    if (kick)
+        busy_ticks += hal_time_ticks() - t0; /* the model ran the job in that write */
+    if (board_vnpu_after_kick && kick)
         board_vnpu_after_kick();
+}
+
+uint64_t board_vnpu_busy_ticks(void)
+{
+    return busy_ticks;
+}
+
+void board_vnpu_set_dry_run(int on)
+{
+    dry_run = on;
+    vnpu_set_dry_run(&vnpu, on);
 }
 
 int board_vnpu_attach(const rknpu_platform_config *p, const npu_soc_profile *soc)
@@ -40,6 +57,7 @@ int board_vnpu_attach(const rknpu_platform_config *p, const npu_soc_profile *soc
         HAL_LOG_ERR("board: virtual NPU rejected the %s profile", soc->name);
         return RKNN_ERR_DEVICE_UNAVAILABLE;
     }
+    vnpu_set_dry_run(&vnpu, dry_run);
     for (unsigned i = 0; i < soc->core_count && i < VNPU_MAX_CORES; i++) {
         windows[i] = (hal_mmio_region){p->npu_base[i], NPU_CORE_WINDOW_BYTES, (void *)(uintptr_t)i,
                                        window_read, window_write};

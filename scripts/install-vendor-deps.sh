@@ -1,10 +1,12 @@
 #!/bin/sh
 # Install what running Rockchip's armhf runtime beside ours needs (Debian 12):
 # QEMU's user-mode emulator, the armhf Linux compiler (with its C library,
-# the sysroot qemu-arm loads from) and the C++ library librknnrt links.
+# the sysroot qemu-arm loads from), the C++ library librknnrt links, and the
+# armhf C++ compiler a cross build of rknpu-bm's host board needs for its
+# C++ header test (scripts/bench-vendor.sh).
 # Idempotent; --no-install-recommends; root or sudo.
 set -eu
-PKGS="qemu-user gcc-arm-linux-gnueabihf libc6-dev-armhf-cross libstdc++6-armhf-cross"
+PKGS="qemu-user gcc-arm-linux-gnueabihf g++-arm-linux-gnueabihf libc6-dev-armhf-cross libstdc++6-armhf-cross"
 missing=""
 for p in $PKGS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

@@ -2,7 +2,8 @@
  * rknpu-bench - the speed and size figures of rknpu-bm, each against its goal.
  *
  *   rknpu-bench --models DIR [--reps N] [--footprint SCRIPT] [--no-callgrind]
- *               [--vnpu-seconds S] [--ppocr-ref SCRIPT]
+ *               [--vnpu-seconds S] [--ppocr-ref SCRIPT] [--vendor SCRIPT]
+ *   rknpu-bench --vendor SCRIPT
  *
  * Prints a human-readable table (figure, value, goal, PASS/MISS, how it was
  * measured) and, for machines, one line per figure:
@@ -39,6 +40,13 @@
  *                             (native layouts) on the host virtual NPU
  *   cpu_triple_loop_int8_macs_per_s  a plain C triple loop of the same
  *                             int8 product, same run (the baseline)
+ *
+ * --vendor SCRIPT (scripts/bench-vendor.sh): Rockchip's runtime side by
+ * side, both as armhf programs under qemu-arm (the script says how); its
+ * table and its lines, one per figure and shared model:
+ *   BENCH vendor_ratio_<call>_<model> R   our CPU time / the vendor's
+ * then how many exceed 1.0 (the goal: none) and the worst. Alone (without
+ * --models) it runs only that comparison.
  *
  * Internal modes for callgrind: --run-loop N runs rknn_run N times,
  * --matmul-loop N rknn_matmul_run.
@@ -861,10 +869,49 @@ static void bench_footprint(const char *script)
     }
 }
 
+/* ---- Rockchip's runtime side by side (scripts/bench-vendor.sh) ---------------------- */
+
+static void bench_vendor(const char *script)
+{
+    char cmd[4200], line[512], worst[256] = "";
+    double worst_ratio = 0;
+    unsigned ratios = 0, above = 0;
+    FILE *p;
+    int status;
+
+    snprintf(cmd, sizeof cmd, "sh '%s'", script);
+    printf("Rockchip's runtime side by side: sh %s\n", script);
+    fflush(stdout);
+    if (!(p = popen(cmd, "r"))) {
+        printf("  could not start the script: vendor ratios not measured\n");
+        return;
+    }
+    while (fgets(line, sizeof line, p)) {
+        char name[256];
+        double r;
+        fputs(line, stdout);
+        if (sscanf(line, "BENCH %255s %lf", name, &r) != 2)
+            continue;
+        ratios++;
+        above += r > 1.0;
+        if (r > worst_ratio) {
+            worst_ratio = r;
+            snprintf(worst, sizeof worst, "%s", name);
+        }
+    }
+    status = pclose(p);
+    if (status != 0)
+        printf("  the script failed (status %d): see its output above\n", status);
+    printf("vendor ratios: %u figures, %u above 1.0 (goal: none)", ratios, above);
+    if (ratios)
+        printf(", the worst %s %.2f", worst, worst_ratio);
+    printf("\n\n");
+}
+
 /* ---- main --------------------------------------------------------------------------- */
 
 typedef struct {
-    const char *models, *footprint;
+    const char *models, *footprint, *vendor;
     unsigned reps;
     unsigned long run_loop, matmul_loop, ppocr_loop;
     int callgrind;
@@ -875,7 +922,8 @@ typedef struct {
 static void usage(void)
 {
     fprintf(stderr, "usage: rknpu-bench --models DIR [--reps N] [--footprint SCRIPT] "
-                    "[--no-callgrind] [--vnpu-seconds S] [--ppocr-ref SCRIPT]\n");
+                    "[--no-callgrind] [--vnpu-seconds S] [--ppocr-ref SCRIPT] [--vendor SCRIPT]\n"
+                    "       rknpu-bench --vendor SCRIPT\n");
 }
 
 static int parse_args(int argc, char **argv, options *o)
@@ -910,12 +958,14 @@ static int parse_args(int argc, char **argv, options *o)
             o->vnpu_seconds = strtod(v, &end);
         else if (strcmp(a, "--ppocr-ref") == 0)
             o->ppocr_ref = v;
+        else if (strcmp(a, "--vendor") == 0)
+            o->vendor = v;
         else
             return -1;
         if (end && (*end || end == v))
             return -1;
     }
-    return o->models && o->reps ? 0 : -1;
+    return (o->models || o->vendor) && o->reps ? 0 : -1;
 }
 
 static void print_machine(void)
@@ -956,6 +1006,10 @@ int main(int argc, char **argv)
     if (o.matmul_loop)
         return matmul_loop(o.matmul_loop, NULL);
     print_machine();
+    if (!o.models) { /* --vendor alone */
+        bench_vendor(o.vendor);
+        return 0;
+    }
     n = readlink("/proc/self/exe", self, sizeof self - 1);
     if (n > 0)
         self[n] = 0;
@@ -972,6 +1026,8 @@ int main(int argc, char **argv)
         bench_matmul_overhead(self, o.models);
     if (o.footprint)
         bench_footprint(o.footprint);
+    if (o.vendor)
+        bench_vendor(o.vendor);
     print_figures();
     return 0;
 }

@@ -173,7 +173,7 @@ static int vnpu_execute(vnpu_task *t)
                              "op-enable 0x%lx: CNA without CORE+DPU, or with the PPU, is "
                              "not modelled",
                              (unsigned long)en);
-        return vnpu_conv_task(t);
+        return t->dev->dry_run ? 0 : vnpu_conv_task(t);
     }
     if (en & (NPU_UNIT_CORE | NPU_UNIT_CMAC))
         return vnpu_fail(t, VNPU_INT_DMA_READ_ERROR | VNPU_INT_DMA_WRITE_ERROR,
@@ -185,10 +185,10 @@ static int vnpu_execute(vnpu_task *t)
                              "op-enable 0x%lx: flying DPU together with the PPU is not "
                              "modelled",
                              (unsigned long)en);
-        return vnpu_dpu_flying_task(t);
+        return t->dev->dry_run ? 0 : vnpu_dpu_flying_task(t);
     }
     if ((en & ppu) == ppu)
-        return vnpu_ppu_task(t);
+        return t->dev->dry_run ? 0 : vnpu_ppu_task(t);
     return vnpu_fail(t, VNPU_INT_DMA_READ_ERROR | VNPU_INT_DMA_WRITE_ERROR,
                      "op-enable 0x%lx starts no complete pipeline (not modelled)",
                      (unsigned long)en);
@@ -664,6 +664,12 @@ void vnpu_set_trace(vnpu_device *dev, vnpu_trace_sink sink, void *ctx)
         return;
     dev->trace = sink;
     dev->trace_ctx = ctx;
+}
+
+void vnpu_set_dry_run(vnpu_device *dev, int on)
+{
+    if (dev != NULL)
+        dev->dry_run = on != 0;
 }
 
 void vnpu_set_task_hook(vnpu_device *dev, vnpu_task_hook hook, void *ctx)

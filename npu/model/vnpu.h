@@ -59,6 +59,7 @@ typedef struct vnpu_device {
     void *task_done_ctx;
     vnpu_core *cores[VNPU_MAX_CORES]; /* static storage inside the model */
     uint32_t pc_version;              /* what PC_VERSION reads (vnpu_init: RK3588's) */
+    int dry_run;                      /* vnpu_set_dry_run() */
 } vnpu_device;
 
 /* Set up the device for a SoC (core count from the profile) over one DMA
@@ -95,6 +96,13 @@ int vnpu_inject_fault_at_task(vnpu_device *dev, unsigned core, vnpu_fault fault,
 /* Optional text trace, one line per register write / task / job event,
  * with register names from the register table. NULL sink = off. */
 void vnpu_set_trace(vnpu_device *dev, vnpu_trace_sink sink, void *ctx);
+
+/* 1: jobs walk their chains, decode and check every register word and
+ * complete as usual, but the units compute nothing (outputs keep their
+ * bytes). For benchmarks of a runtime's CPU side (rknpu-bench --vendor),
+ * where the model's own compute time is not what is measured. 0 (vnpu_init's
+ * default) executes. */
+void vnpu_set_dry_run(vnpu_device *dev, int on);
 
 /* Why the last job of a core stopped in an error state ("" if it did not),
  * e.g. "task 3: DPU FEATURE_MODE_CFG 0x... (flying mode with ...) not modelled". */

@@ -2,6 +2,7 @@
 # Build the armhf programs that run Rockchip's runtime beside ours, against
 # its own headers and librknnrt.so (../shared/vendor-runtime):
 #   OUTDIR/diff_client   the differential client (tests/vendor/diff_client*.c)
+#   OUTDIR/bench_client  the CPU time of each API call (tests/vendor/bench_client.c)
 #   OUTDIR/rknpu-run     tools/rknpu_run.c, unchanged, on the vendor API
 #                        (tests/vendor/shim stands in for rknpu_bm.h)
 #   tests/vendor/build-vendor-clients.sh OUTDIR
@@ -20,7 +21,10 @@ cc="arm-linux-gnueabihf-gcc -std=gnu11 -O2 -g -Wall -Wextra -Werror -I$vendor/in
 link="-L$vendor -lrknnrt -ldl -lm"
 v=$root/tests/vendor
 # shellcheck disable=SC2086
-$cc -I"$v" "$v/diff_client.c" "$v/diff_client_matmul.c" "$v/diff_shim.c" $link -o "$out/diff_client"
+$cc -I"$v" "$v/diff_client.c" "$v/diff_client_matmul.c" "$v/diff_shim.c" "$v/client_common.c" $link \
+    -o "$out/diff_client"
+# shellcheck disable=SC2086
+$cc -I"$v" "$v/bench_client.c" "$v/diff_shim.c" "$v/client_common.c" $link -o "$out/bench_client"
 # shellcheck disable=SC2086
 $cc -I"$v/shim" -I"$root/tools" "$root/tools/rknpu_run.c" "$v/vendor_rknpu_bm.c" $link \
     -o "$out/rknpu-run"

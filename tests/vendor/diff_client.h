@@ -58,6 +58,17 @@ void shim_select_soc(const char *soc);
 /* "vendor" or "rknpu-bm". */
 const char *shim_name(void);
 
+/* Register dual_residual_custom's CPU operator on a context
+ * (client_custom_op.c); the rknn_register_custom_ops return code. */
+int client_register_dual_op(rknn_context ctx);
+
+/* The virtual NPU's time so far, in microseconds (its jobs run inside the
+ * process: the stand-in's or rknpu-bm's host board). */
+uint64_t shim_vnpu_us(void);
+/* 1: the virtual NPU checks and completes jobs without computing
+ * (vnpu_set_dry_run): runs then cost what the runtime spends. */
+void shim_dry_run(int on);
+
 /* The matmul part (diff_client_matmul.c). */
 int matmul_main(const char *grid);
 

@@ -1,6 +1,7 @@
 /*
- * diff_shim.c - what the differential client asks a runtime beyond the
- * vendor API (diff_client.h): its DMA memory, and record-only submissions.
+ * diff_shim.c - what the differential and benchmark clients ask a runtime
+ * beyond the vendor API (diff_client.h): its DMA memory, record-only and
+ * dry-run submissions, the virtual NPU's time.
  * Rockchip's runtime answers through the kernel-driver stand-in preloaded
  * into it (found with dlsym); rknpu-bm through its platform API.
  */
@@ -9,6 +10,8 @@
 
 #ifdef DIFF_CLIENT_RKNPU_BM
 
+#include "board_common.h"
+#include "hal.h"
 #include "rknpu_bm.h"
 
 uint64_t shim_dma_bytes(void)
@@ -31,6 +34,16 @@ void shim_select_soc(const char *soc)
 const char *shim_name(void)
 {
     return "rknpu-bm";
+}
+
+uint64_t shim_vnpu_us(void)
+{
+    return hal_ticks_to_us(board_vnpu_busy_ticks(), hal_time_freq_hz());
+}
+
+void shim_dry_run(int on)
+{
+    board_vnpu_set_dry_run(on);
 }
 
 #else
@@ -75,6 +88,20 @@ void shim_select_soc(const char *soc)
 const char *shim_name(void)
 {
     return "vendor";
+}
+
+uint64_t shim_vnpu_us(void)
+{
+    uint64_t (*f)(void) = (uint64_t(*)(void))standin("rknpu_standin_vnpu_us");
+
+    return f();
+}
+
+void shim_dry_run(int on)
+{
+    void (*f)(int) = (void (*)(int))standin("rknpu_standin_set_dry_run");
+
+    f(on);
 }
 
 #endif

@@ -91,6 +91,8 @@ static struct {
     uint32_t submits;
     int record_only; /* rknpu_standin_set_record_only(): log, do not execute */
     uint64_t live_bytes, peak_bytes;
+    uint64_t vnpu_us; /* time the virtual NPU's jobs took (rknpu_standin_vnpu_us) */
+    int dry_run;      /* rknpu_standin_set_dry_run(), kept for the device's set-up */
 } S = {.lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP};
 
 /* ---- the real libc functions ---------------------------------------------- */
@@ -212,6 +214,7 @@ static void setup_vnpu(void)
     if (fault && *fault)
         vnpu_inject_fault_at_task(&S.vnpu, 0, VNPU_FAULT_DMA_ERROR,
                                   (uint32_t)strtoul(fault, NULL, 10));
+    vnpu_set_dry_run(&S.vnpu, S.dry_run);
 }
 
 static void setup_log(void)
@@ -364,6 +367,27 @@ void rknpu_standin_set_record_only(int on)
     pthread_mutex_lock(&S.lock);
     S.record_only = on;
     pthread_mutex_unlock(&S.lock);
+}
+
+/* For the benchmark client (dlsym): 1 = the virtual NPU walks and checks
+ * every job but computes nothing (vnpu_set_dry_run), so a run costs what
+ * the runtime itself spends; and the microseconds its jobs took so far. */
+void rknpu_standin_set_dry_run(int on)
+{
+    pthread_mutex_lock(&S.lock);
+    S.dry_run = on;
+    vnpu_set_dry_run(&S.vnpu, on);
+    pthread_mutex_unlock(&S.lock);
+}
+
+uint64_t rknpu_standin_vnpu_us(void)
+{
+    uint64_t us;
+
+    pthread_mutex_lock(&S.lock);
+    us = S.vnpu_us;
+    pthread_mutex_unlock(&S.lock);
+    return us;
 }
 
 /* ---- paths and descriptors ------------------------------------------------- */
@@ -913,6 +937,7 @@ static int kick(unsigned core, uint8_t *records, uint32_t first, uint32_t count,
     uint32_t scale = S.soc->pc_data_amount_scale;
     uint32_t last_mask = le32(l + NPU_TASK_INT_MASK);
     uint32_t raw;
+    uint64_t t0;
 
     reg_write(core, NPU_PC_DATA_ADDR, 1); /* slave mode */
     if (S.soc->multi_irq) {
@@ -926,7 +951,9 @@ static int kick(unsigned core, uint8_t *records, uint32_t first, uint32_t count,
     reg_write(core, NPU_PC_INTERRUPT_CLEAR, le32(f + NPU_TASK_INT_MASK));
     reg_write(core, NPU_PC_TASK_CON, ((0x6u | (uint32_t)pp) << S.soc->pc_task_number_bits) | count);
     reg_write(core, NPU_PC_TASK_DMA_BASE_ADDR, (uint32_t)task_base);
-    reg_write(core, NPU_PC_OPERATION_ENABLE, 1);
+    t0 = now_us();
+    reg_write(core, NPU_PC_OPERATION_ENABLE, 1); /* the model runs the chain in this write */
+    S.vnpu_us += now_us() - t0;
     reg_write(core, NPU_PC_OPERATION_ENABLE, 0);
     /* the virtual NPU ran the chain synchronously: read what the IRQ handler reads */
     raw = reg_read(core, NPU_PC_INTERRUPT_RAW_STATUS);

@@ -323,6 +323,36 @@ static uint32_t bad_stream(uint64_t bad, unsigned *n_out)
     return place_words(w, n);
 }
 
+/* vnpu_set_dry_run: jobs complete as usual without computing; their words
+ * are still checked; vnpu_init executes again. */
+static void test_dry_run(void)
+{
+    copy_job j[2];
+    unsigned n;
+    uint32_t a, amount;
+
+    setup(RKNPU_SOC_RK3588);
+    vnpu_set_dry_run(&dev, 1);
+    copy_task(&tasks[0], &j[0], 3, 1, 16, 1);
+    copy_task(&tasks[1], &j[1], 5, 2, 16, 2);
+    a = tasm_place_chain(&mem, tasks, 2, &amount);
+    tasm_kick(&dev, 0, a, amount, 2, 0x300, 0x300);
+    CHECK_EQ_U(rd(0, NPU_PC_INTERRUPT_RAW_STATUS), 0x200); /* the last task's group, as run */
+    CHECK_EQ_U(rd(0, NPU_PC_TASK_STATUS), 2);
+    CHECK(copy_untouched(&j[0]) && copy_untouched(&j[1]));
+    wr(0, NPU_PC_INTERRUPT_CLEAR, 0x1FFFF);
+    a = bad_stream(npu_regcmd_make(NPU_TARGET_DPU, 0x4FF0, 0x1234), &n);
+    tasm_kick(&dev, 0, a, npu_pc_fetch_amount(n - 4, 2), 1, 0x300, 0x300);
+    CHECK_EQ_U(rd(0, NPU_PC_INTERRUPT_RAW_STATUS), 0x3000);
+    CHECK(contains(vnpu_last_error(&dev, 0), "unknown register"));
+    vnpu_set_dry_run(&dev, 0);
+    vnpu_reset(&dev, 0);
+    CHECK(tasm_run(&dev, 0, &mem, tasks, 2) == 0);
+    CHECK(copy_done(&j[0]) && copy_done(&j[1]));
+    setup(RKNPU_SOC_RK3588);
+    CHECK_EQ_U((unsigned)dev.dry_run, 0);
+}
+
 static void test_error_states(void)
 {
     copy_job j;
@@ -650,6 +680,7 @@ int main(void)
     test_chaining_and_task_con();
     test_interrupt_registers();
     test_error_states();
+    test_dry_run();
     test_dma_window();
     test_faults_and_reset();
     test_multicore();
