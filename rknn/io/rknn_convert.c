@@ -9,14 +9,13 @@
  *    row is a plain copy when the constant is 0 (uint8 pixels for the NPU's
  *    input converter, int8 pixel - 128 as codes), else a byte-wise add;
  *    otherwise one 256-entry table lookup per byte.
- *  - int8 NC1HWC2 output into float32 NCHW (want_float): four positions of
- *    a C2 = 16 or 8 channel atom are transposed in SIMD registers and
- *    dequantised without a table as ((float)code - zp) * scale, the same
- *    arithmetic (hence the same bits) as the general path.
- * SIMD is NEON (aarch64, armv7) or SSE2 (the host), on 16-byte aligned data
- * only: aligned accesses are legal everywhere, even where -mstrict-align
- * forbids the compiler unaligned ones (Device memory with the MMU off).
- * Misaligned buffers and every other case take the general path: the tensor
+ *  - int8 output into float32 (want_float): each code's value from a
+ *    256-entry table made once per call with ((float)code - zp) * scale,
+ *    the general path's arithmetic (hence the same bits); NC1HWC2 to NCHW
+ *    reads the surface in order. No SIMD: a load per element keeps pace
+ *    with the memory traffic on silicon and is many times faster under
+ *    emulation (dequant_table).
+ * Every other case takes the general path: the tensor
  * walked as rows of w elements at a constant stride, (n, h, c, w) with w
  * innermost, the type dispatch outside the inner loops.
  */
@@ -24,17 +23,8 @@
 
 #include "rknn_convert.h"
 
-#if defined(__ARM_NEON)
-#include <arm_neon.h>
-#define CONVERT_NEON 1
-#elif defined(__SSE2__)
-#include <emmintrin.h>
-#define CONVERT_SSE2 1
-#endif
-
-#define MAX_LUTS   4
-#define ROW_CHUNK  64u /* elements converted through one float buffer */
-#define SIMD_ALIGN 16u
+#define MAX_LUTS  4
+#define ROW_CHUNK 64u /* elements converted through one float buffer */
 
 static uint32_t elem_bytes(rknn_tensor_type t)
 {
@@ -306,158 +296,16 @@ static inline float dequant1(int8_t code, const dequant *q)
     return ((float)code - q->zp) * q->scale - q->zp_scaled;
 }
 
-#if CONVERT_NEON || CONVERT_SSE2
-static int is_aligned(const void *p)
+/* The 256 values an int8 output's codes dequantise to, indexed by the
+ * code's byte: one load per element instead of float arithmetic, the same
+ * bits. Emulated CPUs (Rockchip's runtime is compared with ours under
+ * qemu-arm, README "Performance") run float arithmetic, scalar or NEON,
+ * through slow helpers and loads at native speed; on silicon a load per
+ * element keeps up with the output's memory bandwidth. */
+static void dequant_table(float *t, const dequant *q)
 {
-    return ((uintptr_t)p & (SIMD_ALIGN - 1)) == 0;
-}
-
-/*
- * Four positions x four channels, channel-major in one vector (bytes
- * c0p0 c0p1 c0p2 c0p3 c1p0 ...), into up to four float planes at d,
- * d + plane, ... The early returns skip channels the tensor does not have.
- */
-#if CONVERT_NEON
-static inline float32x4_t dequant4(int16x4_t x, float32x4_t zp, const dequant *q)
-{
-    float32x4_t v = vmulq_n_f32(vsubq_f32(vcvtq_f32_s32(vmovl_s16(x)), zp), q->scale);
-
-    return vsubq_f32(v, vdupq_n_f32(q->zp_scaled));
-}
-
-static inline void store_quad(float *d, size_t plane, int8x16_t u, unsigned n, const dequant *q)
-{
-    float32x4_t zp = vdupq_n_f32(q->zp);
-    int16x8_t lo = vmovl_s8(vget_low_s8(u)), hi = vmovl_s8(vget_high_s8(u));
-
-    vst1q_f32(__builtin_assume_aligned(d, SIMD_ALIGN), dequant4(vget_low_s16(lo), zp, q));
-    if (n < 2)
-        return;
-    vst1q_f32(__builtin_assume_aligned(d + plane, SIMD_ALIGN), dequant4(vget_high_s16(lo), zp, q));
-    if (n < 3)
-        return;
-    vst1q_f32(__builtin_assume_aligned(d + 2 * plane, SIMD_ALIGN),
-              dequant4(vget_low_s16(hi), zp, q));
-    if (n < 4)
-        return;
-    vst1q_f32(__builtin_assume_aligned(d + 3 * plane, SIMD_ALIGN),
-              dequant4(vget_high_s16(hi), zp, q));
-}
-
-/* Positions p..p+3 of one surface: 16 channels (c2 16) or 8 (c2 8). */
-static inline void dequant_step(const int8_t *s, unsigned c2, float *d, size_t plane, unsigned nc,
-                                const dequant *q)
-{
-    int8x16_t t01, t23;
-    int16x8x2_t lo;
-
-    s = __builtin_assume_aligned(s, SIMD_ALIGN);
-    if (c2 == 16) {
-        int8x16x2_t a = vzipq_s8(vld1q_s8(s), vld1q_s8(s + 16));
-        int8x16x2_t b = vzipq_s8(vld1q_s8(s + 32), vld1q_s8(s + 48));
-        int16x8x2_t hi = vzipq_s16(vreinterpretq_s16_s8(a.val[1]), vreinterpretq_s16_s8(b.val[1]));
-        t01 = a.val[0];
-        t23 = b.val[0];
-        if (nc > 8)
-            store_quad(d + 8 * plane, plane, vreinterpretq_s8_s16(hi.val[0]), nc - 8, q);
-        if (nc > 12)
-            store_quad(d + 12 * plane, plane, vreinterpretq_s8_s16(hi.val[1]), nc - 12, q);
-    } else {
-        int8x16_t a = vld1q_s8(s), b = vld1q_s8(s + 16);
-        int8x8x2_t za = vzip_s8(vget_low_s8(a), vget_high_s8(a));
-        int8x8x2_t zb = vzip_s8(vget_low_s8(b), vget_high_s8(b));
-        t01 = vcombine_s8(za.val[0], za.val[1]);
-        t23 = vcombine_s8(zb.val[0], zb.val[1]);
-    }
-    lo = vzipq_s16(vreinterpretq_s16_s8(t01), vreinterpretq_s16_s8(t23));
-    store_quad(d, plane, vreinterpretq_s8_s16(lo.val[0]), nc, q);
-    if (nc > 4)
-        store_quad(d + 4 * plane, plane, vreinterpretq_s8_s16(lo.val[1]), nc - 4, q);
-}
-#else /* SSE2 */
-static inline __m128 dequant4(__m128i x16, int high, __m128 zp, __m128 scale, __m128 zp_scaled)
-{
-    __m128i x32 = high ? _mm_unpackhi_epi16(x16, x16) : _mm_unpacklo_epi16(x16, x16);
-    __m128 v = _mm_mul_ps(_mm_sub_ps(_mm_cvtepi32_ps(_mm_srai_epi32(x32, 16)), zp), scale);
-
-    return _mm_sub_ps(v, zp_scaled);
-}
-
-static inline void store_quad(float *d, size_t plane, __m128i u, unsigned n, const dequant *q)
-{
-    __m128 zp = _mm_set1_ps(q->zp), scale = _mm_set1_ps(q->scale);
-    __m128 zp_scaled = _mm_set1_ps(q->zp_scaled);
-    __m128i lo = _mm_srai_epi16(_mm_unpacklo_epi8(u, u), 8); /* sign-extended to 16 bits */
-    __m128i hi = _mm_srai_epi16(_mm_unpackhi_epi8(u, u), 8);
-
-    _mm_store_ps(d, dequant4(lo, 0, zp, scale, zp_scaled));
-    if (n < 2)
-        return;
-    _mm_store_ps(d + plane, dequant4(lo, 1, zp, scale, zp_scaled));
-    if (n < 3)
-        return;
-    _mm_store_ps(d + 2 * plane, dequant4(hi, 0, zp, scale, zp_scaled));
-    if (n < 4)
-        return;
-    _mm_store_ps(d + 3 * plane, dequant4(hi, 1, zp, scale, zp_scaled));
-}
-
-static inline void dequant_step(const int8_t *s, unsigned c2, float *d, size_t plane, unsigned nc,
-                                const dequant *q)
-{
-    __m128i t01, t23;
-
-    if (c2 == 16) {
-        __m128i a0 = _mm_load_si128((const __m128i *)s),
-                a1 = _mm_load_si128((const __m128i *)(s + 16));
-        __m128i a2 = _mm_load_si128((const __m128i *)(s + 32));
-        __m128i a3 = _mm_load_si128((const __m128i *)(s + 48));
-        __m128i t1 = _mm_unpackhi_epi8(a0, a1), t3 = _mm_unpackhi_epi8(a2, a3);
-        t01 = _mm_unpacklo_epi8(a0, a1);
-        t23 = _mm_unpacklo_epi8(a2, a3);
-        if (nc > 8)
-            store_quad(d + 8 * plane, plane, _mm_unpacklo_epi16(t1, t3), nc - 8, q);
-        if (nc > 12)
-            store_quad(d + 12 * plane, plane, _mm_unpackhi_epi16(t1, t3), nc - 12, q);
-    } else {
-        __m128i a = _mm_load_si128((const __m128i *)s),
-                b = _mm_load_si128((const __m128i *)(s + 16));
-        t01 = _mm_unpacklo_epi8(a, _mm_srli_si128(a, 8));
-        t23 = _mm_unpacklo_epi8(b, _mm_srli_si128(b, 8));
-    }
-    store_quad(d, plane, _mm_unpacklo_epi16(t01, t23), nc, q);
-    if (nc > 4)
-        store_quad(d + 4 * plane, plane, _mm_unpackhi_epi16(t01, t23), nc - 4, q);
-}
-#endif
-
-/* Positions [0, count & ~3) of one surface; the caller did the rest. */
-static size_t dequant_surface_simd(const int8_t *s, unsigned c2, size_t count, float *d,
-                                   size_t plane, unsigned nc, const dequant *q)
-{
-    size_t p = 0;
-
-    if ((c2 != 16 && c2 != 8) || !is_aligned(s) || !is_aligned(d) || plane % 4)
-        return 0;
-    for (; p + 4 <= count; p += 4)
-        dequant_step(s + p * c2, c2, d + p, plane, nc, q);
-    return p;
-}
-#endif
-
-/* One NC1HWC2 surface of `count` atoms into nc float planes of `plane`
- * elements: d[k * plane + p] = the dequantised s[p * c2 + k]. */
-static void dequant_surface(const int8_t *s, unsigned c2, size_t count, float *d, size_t plane,
-                            unsigned nc, const dequant *q)
-{
-    size_t p = 0;
-
-#if CONVERT_NEON || CONVERT_SSE2
-    p = dequant_surface_simd(s, c2, count, d, plane, nc, q);
-#endif
-    for (; p < count; p++)
-        for (unsigned k = 0; k < nc; k++)
-            d[k * plane + p] = dequant1(s[p * c2 + k], q);
+    for (int c = -128; c < 128; c++)
+        t[(uint8_t)c] = dequant1((int8_t)c, q);
 }
 
 /* ---- input: user -> native ------------------------------------------------- */
@@ -635,9 +483,11 @@ int rknn_convert_input(const rknn_layout *from, const void *src, const rknn_layo
 
 /* ---- output: native -> user ------------------------------------------------ */
 
-/* int8 NC1HWC2 -> float32 NCHW, a surface at a time. */
+/* int8 NC1HWC2 -> float32 NCHW, a surface at a time: d[k * plane + p] is
+ * the value of code s[p * c2 + k], position by position (the source read
+ * in order, one write stream per channel). */
 static void output_nc1hwc2_float(const rknn_layout *from, const int8_t *src, float *dst,
-                                 const dequant *q)
+                                 const float *t)
 {
     walk a = walk_of(from);
     uint64_t plane = (uint64_t)from->h * from->w;
@@ -645,15 +495,17 @@ static void output_nc1hwc2_float(const rknn_layout *from, const int8_t *src, flo
     for (uint32_t n = 0; n < from->n; n++)
         for (uint32_t s = 0; s < from->c1 && s * from->c2 < from->c; s++) {
             unsigned nc = from->c - s * from->c2 < from->c2 ? from->c - s * from->c2 : from->c2;
-            dequant_surface(src + n * a.sn + s * a.plane, from->c2, (size_t)plane,
-                            dst + ((uint64_t)n * from->c + (uint64_t)s * from->c2) * plane,
-                            (size_t)plane, nc, q);
+            const int8_t *sp = src + n * a.sn + s * a.plane;
+            float *d = dst + ((uint64_t)n * from->c + (uint64_t)s * from->c2) * plane;
+            for (uint64_t p = 0; p < plane; p++)
+                for (unsigned k = 0; k < nc; k++)
+                    d[k * plane + p] = t[(uint8_t)sp[p * from->c2 + k]];
         }
 }
 
 /* int8 -> float32, any layouts: one row at a time. */
 static void output_int8_float(const rknn_layout *from, const int8_t *src, const rknn_layout *to,
-                              float *dst, const dequant *q)
+                              float *dst, const float *t)
 {
     walk a = walk_of(from), b = walk_of(to);
 
@@ -663,8 +515,30 @@ static void output_int8_float(const rknn_layout *from, const int8_t *src, const 
                 const int8_t *s = src + n * a.sn + h * a.sh + chan_off(&a, c);
                 float *d = dst + n * b.sn + h * b.sh + chan_off(&b, c);
                 for (uint32_t w = 0; w < from->w; w++)
-                    d[w * b.sw] = dequant1(s[w * a.sw], q);
+                    d[w * b.sw] = t[(uint8_t)s[w * a.sw]];
             }
+}
+
+/* int8 -> float32 (want_float of a quantised output) through its table. */
+static void output_dequant(const rknn_layout *from, const int8_t *src, const rknn_layout *to,
+                           float *dst, const rknn_value_map *map)
+{
+    /* (float)code exactly; without quantisation the code is the value */
+    dequant q = {0.0f, 1.0f, 0.0f};
+    float t[256];
+
+    if (map->quantised && map->by_product) {
+        q.scale = map->scale;
+        q.zp_scaled = (float)map->zp * map->scale;
+    } else if (map->quantised) {
+        q.zp = (float)map->zp;
+        q.scale = map->scale;
+    }
+    dequant_table(t, &q);
+    if (from->kind == RKNN_LAYOUT_NC1HWC2 && to->kind == RKNN_LAYOUT_NCHW)
+        output_nc1hwc2_float(from, src, dst, t);
+    else
+        output_int8_float(from, src, to, dst, t);
 }
 
 int rknn_convert_output(const rknn_layout *from, const void *src, const rknn_layout *to, void *dst,
@@ -677,19 +551,7 @@ int rknn_convert_output(const rknn_layout *from, const void *src, const rknn_lay
     if (from->n != to->n || from->c != to->c || from->h != to->h || from->w != to->w)
         return -1;
     if (from->type == RKNN_TENSOR_INT8 && to->type == RKNN_TENSOR_FLOAT32) {
-        /* (float)code exactly; without quantisation the code is the value */
-        dequant q = {0.0f, 1.0f, 0.0f};
-        if (map->quantised && map->by_product) {
-            q.scale = map->scale;
-            q.zp_scaled = (float)map->zp * map->scale;
-        } else if (map->quantised) {
-            q.zp = (float)map->zp;
-            q.scale = map->scale;
-        }
-        if (from->kind == RKNN_LAYOUT_NC1HWC2 && to->kind == RKNN_LAYOUT_NCHW)
-            output_nc1hwc2_float(from, src, dst, &q);
-        else
-            output_int8_float(from, src, to, dst, &q);
+        output_dequant(from, src, to, dst, map);
         return 0;
     }
     for (uint32_t n = 0; n < from->n; n++)
