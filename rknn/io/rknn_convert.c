@@ -483,11 +483,11 @@ int rknn_convert_input(const rknn_layout *from, const void *src, const rknn_layo
 
 /* ---- output: native -> user ------------------------------------------------ */
 
-/* int8 NC1HWC2 -> float32 NCHW, a surface at a time: d[k * plane + p] is
- * the value of code s[p * c2 + k], position by position (the source read
- * in order, one write stream per channel). */
-static void output_nc1hwc2_float(const rknn_layout *from, const int8_t *src, float *dst,
-                                 const float *t)
+/* NC1HWC2 -> NCHW, a surface at a time, position by position (the source
+ * read in order, one write stream per channel): element k of atom p goes to
+ * d[k * plane + p], as the value table t gives it (int8 -> float32), or as
+ * it is (t NULL: 8-bit types, want_float 0). */
+static void output_nc1hwc2(const rknn_layout *from, const int8_t *src, void *dst, const float *t)
 {
     walk a = walk_of(from);
     uint64_t plane = (uint64_t)from->h * from->w;
@@ -496,10 +496,16 @@ static void output_nc1hwc2_float(const rknn_layout *from, const int8_t *src, flo
         for (uint32_t s = 0; s < from->c1 && s * from->c2 < from->c; s++) {
             unsigned nc = from->c - s * from->c2 < from->c2 ? from->c - s * from->c2 : from->c2;
             const int8_t *sp = src + n * a.sn + s * a.plane;
-            float *d = dst + ((uint64_t)n * from->c + (uint64_t)s * from->c2) * plane;
-            for (uint64_t p = 0; p < plane; p++)
-                for (unsigned k = 0; k < nc; k++)
-                    d[k * plane + p] = t[(uint8_t)sp[p * from->c2 + k]];
+            uint64_t d0 = ((uint64_t)n * from->c + (uint64_t)s * from->c2) * plane;
+            float *df = (float *)dst + d0;
+            int8_t *db = (int8_t *)dst + d0;
+            for (uint64_t p = 0; p < plane; p++, sp += from->c2)
+                for (unsigned k = 0; k < nc; k++) {
+                    if (t)
+                        df[k * plane + p] = t[(uint8_t)sp[k]];
+                    else
+                        db[k * plane + p] = sp[k];
+                }
         }
 }
 
@@ -536,7 +542,7 @@ static void output_dequant(const rknn_layout *from, const int8_t *src, const rkn
     }
     dequant_table(t, &q);
     if (from->kind == RKNN_LAYOUT_NC1HWC2 && to->kind == RKNN_LAYOUT_NCHW)
-        output_nc1hwc2_float(from, src, dst, t);
+        output_nc1hwc2(from, src, dst, t);
     else
         output_int8_float(from, src, to, dst, t);
 }
@@ -552,6 +558,11 @@ int rknn_convert_output(const rknn_layout *from, const void *src, const rknn_lay
         return -1;
     if (from->type == RKNN_TENSOR_INT8 && to->type == RKNN_TENSOR_FLOAT32) {
         output_dequant(from, src, to, dst, map);
+        return 0;
+    }
+    if (esize == 1 && from->type == to->type && from->kind == RKNN_LAYOUT_NC1HWC2 &&
+        to->kind == RKNN_LAYOUT_NCHW) {
+        output_nc1hwc2(from, src, dst, NULL);
         return 0;
     }
     for (uint32_t n = 0; n < from->n; n++)
