@@ -875,7 +875,7 @@ static void bench_vendor(const char *script)
 {
     char cmd[4200], line[512], worst[256] = "";
     double worst_ratio = 0;
-    unsigned ratios = 0, above = 0;
+    unsigned ratios = 0, above = 0, excused = 0;
     FILE *p;
     int status;
 
@@ -887,12 +887,17 @@ static void bench_vendor(const char *script)
         return;
     }
     while (fgets(line, sizeof line, p)) {
-        char name[256];
+        char name[256], why[128];
         double r;
         fputs(line, stdout);
         if (sscanf(line, "BENCH %255s %lf", name, &r) != 2)
             continue;
         ratios++;
+        /* a fourth word: the vendor skips this work (its defect, compat.md) */
+        if (sscanf(line, "BENCH %255s %lf %127s", name, &r, why) == 3) {
+            excused += r > 1.0;
+            continue;
+        }
         above += r > 1.0;
         if (r > worst_ratio) {
             worst_ratio = r;
@@ -902,7 +907,9 @@ static void bench_vendor(const char *script)
     status = pclose(p);
     if (status != 0)
         printf("  the script failed (status %d): see its output above\n", status);
-    printf("vendor ratios: %u figures, %u above 1.0 (goal: none)", ratios, above);
+    printf("vendor ratios: %u figures, %u above 1.0 (goal: none; %u more where the vendor skips "
+           "the work)",
+           ratios, above, excused);
     if (ratios)
         printf(", the worst %s %.2f", worst, worst_ratio);
     printf("\n\n");
