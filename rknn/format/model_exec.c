@@ -195,53 +195,39 @@ static rknn_model_task_range node_run(const rknn_model_view *v, rknn_model_task_
         else
             hi = mid;
     }
-    first = lo;
-    hi = g.first + g.count;
-    while (lo < hi) { /* first record with op_idx > node */
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (task_op_idx(v, mid) <= node)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    /* then its run, one record at a time (a node's records are few) */
+    for (first = lo, hi = g.first + g.count; lo < hi && task_op_idx(v, lo) == node;)
+        lo++;
     return (rknn_model_task_range){first, lo - first};
 }
 
-int rknn_model_node_tasks(const rknn_model_view *view, uint32_t n_cores, uint32_t core,
-                          uint32_t node, rknn_model_task_range *out)
+/* The first of records r that writes DPU register `reg` with a bit of
+ * `mask` set; r.first + r.count if none does. */
+static uint32_t first_setting(const rknn_model_view *v, rknn_model_task_range r, uint16_t reg,
+                              uint32_t mask)
 {
-    rknn_model_task_range g;
-    int ret = rknn_model_task_group(view, n_cores, core, &g);
-
-    if (ret != RKNN_SUCC)
-        return ret;
-    if (node >= view->n_nodes)
-        return RKNN_ERR_PARAM_INVALID;
-    *out = node_run(view, g, node);
-    return RKNN_SUCC;
-}
-
-/* Whether records [r.first, r.first + r.count) upload a DPU LUT (set
- * LUT_ACCESS_CFG to write; every other task writes it 0): a step that
- * does runs alone, ping-pong off. */
-static int range_uploads_lut(const rknn_model_view *v, rknn_model_task_range r)
-{
-    rknn_model_task_info t;
-
     for (uint32_t i = r.first; i < r.first + r.count; i++) {
-        uint32_t word;
-        if (rknn_model_task(v, i, &t) != RKNN_SUCC)
-            return 0;
-        word = (uint32_t)(t.regcmd_addr / RKNN_MODEL_REGCMD_WORD_SIZE);
-        for (uint32_t k = 0; k < t.regcfg_amount; k++) {
+        /* records the view's checks bounded (fmt_validate_tasks) */
+        const uint8_t *rec = v->task_data + (size_t)i * RKNN_MODEL_TASK_RECORD_SIZE;
+        uint32_t word = (uint32_t)(rknn_fbs_le64(rec + NPU_TASK_REGCMD_ADDR) /
+                                   RKNN_MODEL_REGCMD_WORD_SIZE),
+                 n = rknn_fbs_le32(rec + NPU_TASK_REGCFG_AMOUNT);
+        for (uint32_t k = 0; k < n; k++) {
             uint64_t w = fmt_stream_word(v, word + k);
-            if (npu_regcmd_reg(w) == NPU_DPU_LUT_ACCESS_CFG &&
-                npu_regcmd_target(w) == NPU_TARGET_DPU &&
-                (npu_regcmd_value(w) & NPU_DPU_LUT_ACCESS_CFG_ACCESS_TYPE_MASK))
-                return 1; /* table access set to write: the data words follow */
+            if (npu_regcmd_reg(w) == reg && npu_regcmd_target(w) == NPU_TARGET_DPU &&
+                (npu_regcmd_value(w) & mask))
+                return i;
         }
     }
-    return 0;
+    return r.first + r.count;
+}
+
+/* Whether records r upload a DPU LUT (set LUT_ACCESS_CFG to write; every
+ * other task writes it 0): a step that does runs alone, ping-pong off. */
+static int range_uploads_lut(const rknn_model_view *v, rknn_model_task_range r)
+{
+    return first_setting(v, r, NPU_DPU_LUT_ACCESS_CFG, NPU_DPU_LUT_ACCESS_CFG_ACCESS_TYPE_MASK) <
+           r.first + r.count;
 }
 
 static int step_uploads_lut(const rknn_model_view *v, uint32_t n_cores, const rknn_model_step *s)
@@ -252,16 +238,26 @@ static int step_uploads_lut(const rknn_model_view *v, uint32_t n_cores, const rk
     return 0;
 }
 
-/* 1 for an OutputOperator the NPU executes (RK3566 v6: its tasks copy the
- * output as NCHW int8 or float32). Rockchip's runtime runs them only for the
- * form rknn_outputs_get asks; ours converts on the CPU, so they never run. */
-static int is_npu_output_copy(const rknn_model_view *v, uint32_t node)
+uint32_t rknn_model_output_form(const rknn_model_view *v, rknn_tensor_type type, uint32_t bytes,
+                                rknn_model_task_range *tasks)
 {
-    static const char name[] = "OutputOperator";
-    rknn_model_node_info n;
+    rknn_model_tensor_info t;
+    rknn_model_task_range r;
+    uint32_t split;
 
-    return rknn_model_node(v, node, &n) == RKNN_SUCC && n.op_type.len == sizeof name - 1 &&
-           memcmp(n.op_type.ptr, name, sizeof name - 1) == 0;
+    tasks->count = 0;
+    /* without an operator (output_copy 0) node_run finds no records */
+    if (v->n_outputs != 1 || (type != RKNN_TENSOR_INT8 && type != RKNN_TENSOR_FLOAT32) ||
+        rknn_model_tensor(v, v->output_copy_scratch, &t) != RKNN_SUCC ||
+        t.kind != RKNN_MODEL_KIND_INTERNAL || t.size < bytes) /* inside the arena */
+        return 0;
+    r = node_run(v, v->groups[0], v->output_copy - 1u);
+    /* the int8 form's records first, then those from the first whose DPU
+     * writes another precision (float16, then float32) */
+    split = first_setting(v, r, NPU_DPU_DATA_FORMAT, NPU_DPU_DATA_FORMAT_OUT_PRECISION_MASK);
+    *tasks = type == RKNN_TENSOR_INT8 ? (rknn_model_task_range){r.first, split - r.first}
+                                      : (rknn_model_task_range){split, r.first + r.count - split};
+    return t.arena_offset;
 }
 
 /* Node `node`'s records on every core of an n_cores configuration; the
@@ -272,7 +268,7 @@ static uint32_t node_step(const rknn_model_view *v, uint32_t n_cores, uint32_t n
     uint32_t used = 0;
 
     memset(out->core, 0, sizeof out->core);
-    if (is_npu_output_copy(v, node))
+    if (node + 1u == v->output_copy) /* run by rknn_outputs_get */
         return 0;
     for (uint32_t c = 0; c < n_cores; c++) {
         rknn_model_task_range g = v->groups[group_slot(n_cores, c)];

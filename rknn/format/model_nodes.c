@@ -141,6 +141,15 @@ static uint32_t cores_for_slots(uint32_t n_slots)
     }
 }
 
+/* An OutputOperator the NPU executes (RK3566 v6): NPU records but no
+ * output tensor; they copy the output (its first input) as NCHW int8 or
+ * float32 into *scratch, its second input. */
+static int fmt_is_output_copy(const rknn_model_node_info *n, uint32_t *scratch)
+{
+    return n->executor == RKNN_MODEL_EXECUTOR_NPU && n->n_outputs == 0 &&
+           rknn_model_node_input(n, 1, scratch) == RKNN_SUCC;
+}
+
 /* Validates every node and lays the task blob out in groups (format.md §4.2):
  * the groups of the multi-core configurations sit at the end of the blob and
  * hold exactly their slot sums; the single-core group is what precedes them.
@@ -152,6 +161,7 @@ FMT_API int fmt_validate_nodes(rknn_model_view *v)
     rknn_model_node_info n;
     uint64_t sums[RKNN_MODEL_MAX_CORE_SLOTS] = {0};
     uint64_t multi = 0, total;
+    uint32_t scratch;
     int ret;
 
     for (uint32_t i = 0; i < v->n_nodes; i++) {
@@ -160,6 +170,10 @@ FMT_API int fmt_validate_nodes(rknn_model_view *v)
             return ret;
         if (n.n_core_slots == 0)
             continue;
+        if (fmt_is_output_copy(&n, &scratch)) {
+            v->output_copy = (uint16_t)(i + 1); /* n_nodes <= 4096 */
+            v->output_copy_scratch = (uint16_t)scratch;
+        }
         if (v->n_core_slots == 0)
             v->n_core_slots = n.n_core_slots;
         if (n.n_core_slots != v->n_core_slots || cores_for_slots(n.n_core_slots) == 0) {

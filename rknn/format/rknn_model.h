@@ -181,10 +181,14 @@ typedef struct {
      * 2-core c0, c1 | 3-core c0, c1, c2], RK356x (1 slot) = one group. The
      * multi-core groups hold their Node slot-10 sums, the 1-core group the
      * records before them. In every group the records are in node order
-     * (op_idx). Use rknn_model_task_group() / rknn_model_node_tasks(). */
+     * (op_idx). Use rknn_model_task_group() and the records' op_idx. */
     uint32_t n_core_slots;
     rknn_model_task_range groups[RKNN_MODEL_MAX_CORE_SLOTS];
     uint32_t max_cores; /* core configurations: 1 slot -> 1, 3 -> 2, 6 -> 3 */
+    /* 1 + the node of the OutputOperator the NPU executes (RK3566 v6), 0
+     * if none: never a step (rknn_model_output_form runs its records) */
+    uint16_t output_copy;
+    uint16_t output_copy_scratch; /* its second input: the scratch tensor */
 
     /* Activation arena: max(offset + size) over input/output/internal tensors. */
     uint64_t arena_size;
@@ -384,10 +388,6 @@ int rknn_model_task(const rknn_model_view *view, uint32_t i, rknn_model_task_inf
 int rknn_model_task_group(const rknn_model_view *view, uint32_t n_cores, uint32_t core,
                           rknn_model_task_range *out);
 
-/* The records of node `node` in that group (count 0 if it has none there). */
-int rknn_model_node_tasks(const rknn_model_view *view, uint32_t n_cores, uint32_t core,
-                          uint32_t node, rknn_model_task_range *out);
-
 /* 1 if task `from`'s chain link points at task `to` (the PC runs them as one
  * chain), else 0. */
 int rknn_model_task_links_to(const rknn_model_view *view, uint32_t from, uint32_t to);
@@ -408,6 +408,15 @@ typedef struct {
  * runtime submits so, format.md §4.2). */
 int rknn_model_next_step(const rknn_model_view *view, uint32_t n_cores, uint32_t *node,
                          uint32_t end, rknn_model_step *out);
+
+/* An OutputOperator the NPU executes (RK3566 v6, a model of one output)
+ * lays the output out as NCHW in a scratch tensor (its second input): its
+ * leading records as int8, the rest as float32. *tasks: the single-core
+ * group's records for `type` (RKNN_TENSOR_INT8 or _FLOAT32), count 0 when
+ * no such operator serves it or the scratch is not an internal tensor of at
+ * least `bytes` (the CPU converts then). Returns its arena offset. */
+uint32_t rknn_model_output_form(const rknn_model_view *view, rknn_tensor_type type, uint32_t bytes,
+                                rknn_model_task_range *tasks);
 
 /* ---- checks, memory plan, relocation (model_check.c, model_plan.c,
  *      model_reloc.c) ------------------------------------------------------- */

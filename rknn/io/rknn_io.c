@@ -21,12 +21,10 @@
 
 int rknn_io_tensor(const rknn_ctx *ctx, int is_input, uint32_t index, rknn_model_tensor_info *t)
 {
-    uint32_t count = is_input ? ctx->model.n_inputs : ctx->model.n_outputs, ti;
-    int ret;
+    uint32_t ti;
+    /* RKNN_ERR_PARAM_INVALID for an index past the model's inputs/outputs */
+    int ret = rknn_model_io(&ctx->model, is_input, index, &ti);
 
-    if (index >= count)
-        return RKNN_ERR_PARAM_INVALID;
-    ret = rknn_model_io(&ctx->model, is_input, index, &ti);
     return ret == RKNN_SUCC ? rknn_model_tensor(&ctx->model, ti, t) : ret;
 }
 
@@ -34,17 +32,17 @@ int rknn_io_tensor(const rknn_ctx *ctx, int is_input, uint32_t index, rknn_model
  * become N=1, C=1, H=1, W=elements. */
 void rknn_io_logical_dims(const rknn_model_tensor_info *t, rknn_layout *l)
 {
+    uint64_t e = 1;
+
+    for (uint32_t i = 0; i < t->n_dims; i++)
+        e *= (uint32_t)t->dims[i];
+    l->n = l->c = l->h = 1;
+    l->w = (uint32_t)e;
     if (t->n_dims == 4) {
         l->n = (uint32_t)t->dims[0];
         l->c = (uint32_t)t->dims[1];
         l->h = (uint32_t)t->dims[2];
         l->w = (uint32_t)t->dims[3];
-    } else {
-        uint64_t e = 1;
-        for (uint32_t i = 0; i < t->n_dims; i++)
-            e *= (uint32_t)t->dims[i];
-        l->n = l->c = l->h = 1;
-        l->w = (uint32_t)e;
     }
 }
 
@@ -68,11 +66,10 @@ int rknn_io_native_layout(const rknn_ctx *ctx, const rknn_model_tensor_info *t, 
     } else if (t->n_dims == 4) {
         /* 4-D "NCHW" natives whose byte size says NC1HWC2 (fp16 conv outputs). */
         uint32_t c2 = a.type == RKNN_TENSOR_FLOAT16 ? ctx->soc->c2_fp16 : ctx->soc->c2_int8;
-        uint32_t c1 = (l->c + c2 - 1) / c2;
-        uint64_t as_nc1hwc2 =
-            (uint64_t)l->n * c1 * l->h * l->w * c2 * rknn_tensor_type_size(a.type);
+        uint32_t c1 = (l->c + c2 - 1) / c2, elem = rknn_tensor_type_size(a.type);
+        uint64_t as_nc1hwc2 = (uint64_t)l->n * c1 * l->h * l->w * c2 * elem;
         l->kind = RKNN_LAYOUT_NCHW;
-        if (c2 && t->size == as_nc1hwc2 && t->size != a.n_elems * rknn_tensor_type_size(a.type)) {
+        if (c2 && t->size == as_nc1hwc2 && t->size != a.n_elems * elem) {
             l->kind = RKNN_LAYOUT_NC1HWC2;
             l->c1 = c1;
             l->c2 = c2;
@@ -297,8 +294,10 @@ int rknn_io_get_output(rknn_ctx *ctx, rknn_output *out, rknn_tensor_type user_ty
 {
     rknn_model_tensor_info t;
     rknn_layout native, user;
+    rknn_model_task_range r;
     rknn_value_map map;
     const uint8_t *src;
+    uint64_t need;
     int ret;
 
     if (rknn_io_tensor(ctx, 0, out->index, &t) != RKNN_SUCC) {
@@ -313,22 +312,48 @@ int rknn_io_get_output(rknn_ctx *ctx, rknn_output *out, rknn_tensor_type user_ty
     user.type = user_type != RKNN_TENSOR_TYPE_MAX ? user_type
                 : out->want_float                 ? RKNN_TENSOR_FLOAT32
                                                   : native.type;
+    need = rknn_layout_bytes(&user);
     if (alloc && !out->is_prealloc) {
         void *p = NULL;
-        ret = rknpu_carve_alloc((size_t)rknn_layout_bytes(&user), 64, &p,
-                                "rknn_outputs_get: output buffer");
+        ret = rknpu_carve_alloc((size_t)need, 64, &p, "rknn_outputs_get: output buffer");
         if (ret != RKNN_SUCC)
             return ret;
         *alloc = out->buf = p;
-        out->size = (uint32_t)rknn_layout_bytes(&user);
+        out->size = (uint32_t)need;
     }
-    if (!out->buf || out->size < rknn_layout_bytes(&user)) {
+    if (!out->buf || out->size < need) {
         HAL_LOG_ERR("rknn_outputs_get: output %lu: buffer of %lu bytes, %llu needed",
-                    (unsigned long)out->index, (unsigned long)out->size,
-                    (unsigned long long)rknn_layout_bytes(&user));
+                    (unsigned long)out->index, (unsigned long)out->size, (unsigned long long)need);
         return RKNN_ERR_OUTPUT_INVALID;
     }
-    out->size = (uint32_t)rknn_layout_bytes(&user);
+    out->size = (uint32_t)need;
+    /* NCHW int8 or float32: the model's OutputOperator on the NPU, if it
+     * has one, lays the live output out so (RK3566) in its scratch tensor,
+     * as Rockchip's runtime does; the bytes are the CPU conversion's. One
+     * job of the single-core group's records, as rknn_steps_next builds
+     * them, on the core of the last run (rknn_outputs_get freed it). */
+    if (!previous_frame && user.kind == RKNN_LAYOUT_NCHW) {
+        uint32_t at = rknn_model_output_form(&ctx->model, user.type, out->size, &r);
+        if (r.count) {
+            npu_core_job job = {ctx->run_cores.core[0],
+                                ctx->model.task_data,
+                                r.first,
+                                r.count,
+                                (uint32_t)rknpu_hook_virt_to_phys(ctx->regcmd),
+                                1};
+            npu_job_result res;
+            if ((ret = npu_run(rknpu_platform_npu(), &job, 1, &ctx->owner, &res)) != RKNN_SUCC) {
+                HAL_LOG_ERR("rknn_outputs_get: output %lu: the NPU's OutputOperator (tasks %lu "
+                            "+%lu) failed: %d",
+                            (unsigned long)out->index, (unsigned long)r.first,
+                            (unsigned long)r.count, ret);
+                return ret;
+            }
+            rknpu_hook_cache_invalidate(ctx->arena + at, out->size);
+            memcpy(out->buf, ctx->arena + at, out->size);
+            return RKNN_SUCC;
+        }
+    }
     if (previous_frame) {
         src = ctx->async_prev + rknn_ctx_async_offset(ctx, out->index);
     } else {

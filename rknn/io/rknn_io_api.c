@@ -56,6 +56,8 @@ int rknn_outputs_get(rknn_context context, uint32_t n_outputs, rknn_output outpu
     }
     rknpu_hook_lock();
     ret = rknn_run_settle(ctx);
+    if (ctx->model.output_copy) /* its OutputOperator may run (rknn_io_get_output) */
+        rknn_run_free_cores(ctx, ctx->run_cores.core, 1);
     if (ret == RKNN_SUCC && ctx->runs == 0) {
         HAL_LOG_ERR("rknn_outputs_get: rknn_run has not completed yet");
         ret = RKNN_ERR_OUTPUT_INVALID;

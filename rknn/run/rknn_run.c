@@ -28,28 +28,20 @@ static int cores_for_mask(const rknn_ctx *ctx, uint32_t mask, unsigned *cores, u
     unsigned soc_cores = ctx->soc->core_count, model_cores = ctx->model.max_cores, k = 0;
 
     *n = 0;
-    switch (mask) {
-    case RKNN_NPU_CORE_AUTO:
-        cores[0] = 0; /* runs are synchronous: every core is idle, take core 0 */
-        *n = 1;
-        return 0;
-    case RKNN_NPU_CORE_ALL:
-        for (unsigned c = 0; c < soc_cores && c < model_cores; c++)
+    /* AUTO: runs are synchronous, every core is idle: core 0. ALL: as many
+     * as both the SoC and the model have (at most 3; a loaded model has at
+     * least one). The masks of cores 0+2 and 1+2 (5, 6) are not core masks. */
+    if (mask == RKNN_NPU_CORE_AUTO)
+        mask = RKNN_NPU_CORE_0;
+    else if (mask == RKNN_NPU_CORE_ALL)
+        mask = (1u << (soc_cores < model_cores ? soc_cores : model_cores)) - 1u;
+    else if (mask > RKNN_NPU_CORE_0_1_2 || mask == 5 || mask == 6)
+        return -1;
+    for (unsigned c = 0; c < 3; c++)
+        if (mask & (1u << c))
             cores[k++] = c;
-        *n = k;
-        return 0;
-    case RKNN_NPU_CORE_0:
-    case RKNN_NPU_CORE_1:
-    case RKNN_NPU_CORE_2:
-    case RKNN_NPU_CORE_0_1:
-    case RKNN_NPU_CORE_0_1_2:
-        for (unsigned c = 0; c < 3; c++)
-            if (mask & (1u << c))
-                cores[k++] = c;
-        *n = k;
-        return cores[k - 1] >= soc_cores || k > model_cores ? -1 : 0;
-    default: return -1;
-    }
+    *n = k;
+    return cores[k - 1] >= soc_cores || k > model_cores ? -1 : 0;
 }
 
 int rknn_set_core_mask(rknn_context context, rknn_core_mask core_mask)

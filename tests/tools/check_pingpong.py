@@ -19,8 +19,9 @@ driver kicked. The words are decoded here, independently of the library:
 * the slices of one run cover the model's records once, in order, except an
   OutputOperator's: RK3566 multiple_input_demo's node 4 (rknn_inspect.py:
   OutputOperator, exec npu, tasks 2..9 after one task each of nodes 2 and 3)
-  copies the output as NCHW or float32 on the NPU; the runtime converts on
-  the CPU, so its run submits records 0 and 1 only, as Rockchip's does.
+  copies the output as NCHW int8 (records 2-3) or float32 (4-9) on the NPU;
+  its run submits records 0 and 1 only, and rknpu-run's rknn_outputs_get
+  (want_float) then records 4-9 as one job, as Rockchip's runtime does.
 
 usage: check_pingpong.py RKNPU_RUN MODELS_DIR WORK_DIR
 """
@@ -58,10 +59,13 @@ def slices_of(run, model, inputs, work, core_mask=None):
         return [j for j in map(json.loads, f) if j.get("ev") == "slice"]
 
 
-def check(name, slices, lut_alone, failures, records=None, skipped_node=None):
+def check(name, slices, lut_alone, failures, records=None, skipped_node=None, after=()):
     expect_first = 0
     luts = 0
-    for s in slices:
+    tail = [(s["first"], s["count"]) for s in slices[len(slices) - len(after):]] if after else []
+    if tail != list(after):
+        failures.append("%s: after the run jobs of records %s, want %s" % (name, tail, list(after)))
+    for s in slices[:len(slices) - len(after)]:
         lut = any(uploads_lut(t) for t in s["tasks"])
         luts += lut
         where = "%s job %d (records %d+%d)" % (name, s["job"], s["first"], s["count"])
@@ -109,15 +113,20 @@ def main():
     # (model, inputs: a shared .npy or the byte size of a raw uint8 NHWC
     # input whose content does not matter here, LUT node alone, the jobs'
     # record counts Rockchip's runtime submits or None, records a run ends at
-    # and the node it never runs, when not all)
+    # and the node it never runs, when not all; the jobs (first record,
+    # count) rknn_outputs_get with want_float submits after the run)
     cases = [
-        ("rk3588_ppocrv4_det.v6.rknn", ["ppocrv4_det/test1_nhwc_u8.npy"], True, None, None, None),
-        ("rk3588_multiple_input_demo.v6.rknn", [128 * 128, 128 * 128 * 3], True, None, None, None),
-        ("rk3566_multiple_input_demo.v6.rknn", [128 * 128, 128 * 128 * 3], True, None, 2, 4),
-        ("rk3566_yolov8n.v4.rknn", [640 * 640 * 3], False, [436, 9, 7, 9, 14, 24], None, None),
+        ("rk3588_ppocrv4_det.v6.rknn", ["ppocrv4_det/test1_nhwc_u8.npy"], True, None, None, None,
+         ()),
+        ("rk3588_multiple_input_demo.v6.rknn", [128 * 128, 128 * 128 * 3], True, None, None, None,
+         ()),
+        ("rk3566_multiple_input_demo.v6.rknn", [128 * 128, 128 * 128 * 3], True, None, 2, 4,
+         [(4, 6)]),
+        ("rk3566_yolov8n.v4.rknn", [640 * 640 * 3], False, [436, 9, 7, 9, 14, 24], None, None,
+         ()),
     ]
     failures = []
-    for name, inputs, lut_alone, jobs, records, skipped in cases:
+    for name, inputs, lut_alone, jobs, records, skipped, after in cases:
         model = os.path.join(models, name)
         paths = []
         for k, inp in enumerate(inputs):
@@ -133,7 +142,7 @@ def main():
                 print("FAIL: missing %s" % path)
                 return 1
         slices = slices_of(run, model, paths, work)
-        luts = check(name, slices, lut_alone, failures, records, skipped)
+        luts = check(name, slices, lut_alone, failures, records, skipped, after)
         if jobs is not None:
             counts = [s["count"] for s in slices]
             if counts != jobs or not all(uploads_lut(s["tasks"][0]) for s in slices):

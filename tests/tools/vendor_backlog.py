@@ -42,10 +42,13 @@ REASONS = [
      "runs the second half first)"),
     ("matmul_*", "submissions", "*", "the matmul API's streams (enable masks, register amounts)"),
     ("rk3566_multiple_input_demo.v6", "submissions", "*",
-     "the file's OutputOperator runs on the NPU (8 tasks: 2 lay the int8 output out as NCHW, "
-     "6 make float32); both run the network's 2 tasks in rknn_run, the vendor then the "
-     "operator's tasks for the form asked in rknn_outputs_get (zero-copy: in rknn_run, for "
-     "the bound memory's type; none for native), ours converts on the CPU"),
+     "the output's destination (DPU_DST_BASE_ADDR of task 1, and the CNA_FEATURE_DATA_ADDR of "
+     "the OutputOperator's tasks that read it): the vendor's in a buffer of its own (buffer+0; "
+     "zero-copy in another type or layout: its internal memory at the file's offset), ours at "
+     "its offset in the context's arena (compat.md §2); both run the same jobs: the network's "
+     "2 tasks in rknn_run, the OutputOperator's for the form rknn_outputs_get asks (zero-copy: "
+     "in rknn_run); zero-copy NCHW int8 / float32: the vendor's OutputOperator writes the "
+     "bound buffer, ours its scratch tensor, then the CPU copies"),
     ("matmul_rk3588", "conversions", "*",
      "matmul int4 A and B as the NPU reads them: int8 here (unpacked when bound), int4 in the "
      "vendor's (its int4 precision)"),

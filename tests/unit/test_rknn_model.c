@@ -33,6 +33,29 @@
 
 static int failures;
 
+/* The records of node `node` in the group core `core` runs on n_cores
+ * cores: the run of records whose op_idx is `node` (count 0 if none), read
+ * record by record; RKNN_ERR_PARAM_INVALID for a node past the table. */
+static int node_tasks(const rknn_model_view *v, uint32_t n_cores, uint32_t core, uint32_t node,
+                      rknn_model_task_range *out)
+{
+    rknn_model_task_range g;
+    rknn_model_task_info t;
+    int ret = rknn_model_task_group(v, n_cores, core, &g);
+
+    if (ret != RKNN_SUCC || node >= v->n_nodes)
+        return ret != RKNN_SUCC ? ret : RKNN_ERR_PARAM_INVALID;
+    out->first = g.first + g.count;
+    out->count = 0;
+    for (uint32_t i = g.first; i < g.first + g.count; i++) {
+        if (rknn_model_task(v, i, &t) != RKNN_SUCC)
+            return RKNN_ERR_MODEL_INVALID;
+        if (t.op_idx == node && out->count++ == 0)
+            out->first = i;
+    }
+    return RKNN_SUCC;
+}
+
 #define CHECK(cond, ...)                                                                           \
     do {                                                                                           \
         if (!(cond)) {                                                                             \
@@ -512,14 +535,14 @@ static void check_rk3588_multiple_input(const rknn_model_view *v)
     CHECK(v->custom_string.len == 0 && v->custom_op_types.len == 0, "no custom string");
     /* Records typed from the inspector's task table (shared/tools): node 2
      * (Conv) then node 3 (ConvAdd, a DPU and a PPU task) on every core. */
-    CHECK(rknn_model_node_tasks(v, 1, 0, 2, &g) == RKNN_SUCC && g.first == 0 && g.count == 1,
+    CHECK(node_tasks(v, 1, 0, 2, &g) == RKNN_SUCC && g.first == 0 && g.count == 1,
           "1-core node 2: %lu+%lu", (unsigned long)g.first, (unsigned long)g.count);
-    CHECK(rknn_model_node_tasks(v, 2, 1, 3, &g) == RKNN_SUCC && g.first == 6 && g.count == 2,
+    CHECK(node_tasks(v, 2, 1, 3, &g) == RKNN_SUCC && g.first == 6 && g.count == 2,
           "2-core c1 node 3: %lu+%lu", (unsigned long)g.first, (unsigned long)g.count);
-    CHECK(rknn_model_node_tasks(v, 3, 2, 3, &g) == RKNN_SUCC && g.first == 15 && g.count == 2,
+    CHECK(node_tasks(v, 3, 2, 3, &g) == RKNN_SUCC && g.first == 15 && g.count == 2,
           "3-core c2 node 3: %lu+%lu", (unsigned long)g.first, (unsigned long)g.count);
-    CHECK(rknn_model_node_tasks(v, 3, 0, 0, &g) == RKNN_SUCC && g.count == 0, "input node");
-    CHECK(rknn_model_node_tasks(v, 3, 0, 5, &g) == RKNN_ERR_PARAM_INVALID, "node 5 of 5");
+    CHECK(node_tasks(v, 3, 0, 0, &g) == RKNN_SUCC && g.count == 0, "input node");
+    CHECK(node_tasks(v, 3, 0, 5, &g) == RKNN_ERR_PARAM_INVALID, "node 5 of 5");
     CHECK(rknn_model_task_links_to(v, 0, 1) == 1 && rknn_model_task_links_to(v, 1, 2) == 0 &&
               rknn_model_task_links_to(v, 3, 4) == 1,
           "chain links");
@@ -646,11 +669,11 @@ static void check_ppocrv4_det(const rknn_model_view *v)
     check_rk3588_groups(v, want);
     /* Node 2 (ConvHardSwish): slot-10 counts [7, 8, 0, 8, 0, 0]; on one core
      * its 8 records are tasks 22..29, the first loading the LUT. */
-    CHECK(rknn_model_node_tasks(v, 1, 0, 2, &g) == RKNN_SUCC && g.first == 22 && g.count == 8,
+    CHECK(node_tasks(v, 1, 0, 2, &g) == RKNN_SUCC && g.first == 22 && g.count == 8,
           "1-core node 2: %lu+%lu", (unsigned long)g.first, (unsigned long)g.count);
-    CHECK(rknn_model_node_tasks(v, 2, 0, 2, &g) == RKNN_SUCC && g.first == 395 && g.count == 8,
+    CHECK(node_tasks(v, 2, 0, 2, &g) == RKNN_SUCC && g.first == 395 && g.count == 8,
           "2-core c0 node 2: %lu+%lu", (unsigned long)g.first, (unsigned long)g.count);
-    CHECK(rknn_model_node_tasks(v, 2, 1, 2, &g) == RKNN_SUCC && g.count == 0, "2-core c1 node 2");
+    CHECK(node_tasks(v, 2, 1, 2, &g) == RKNN_SUCC && g.count == 0, "2-core c1 node 2");
     /* On core 0 of two, node 1's last record links past nodes 2 and 3 to
      * node 4's first (task 404), not to the next record. */
     CHECK(rknn_model_task_links_to(v, 394, 404) == 1 && rknn_model_task_links_to(v, 394, 395) == 0,
@@ -688,8 +711,7 @@ static void check_yolov8n_v4(const rknn_model_view *v)
           "one group");
     /* node 1 (the first ConvExSwish, 16 tasks): each task's two LUT loads,
      * then its convolution */
-    CHECK(rknn_model_node_tasks(v, 1, 0, 1, &g) == RKNN_SUCC && g.first == 0 && g.count == 48,
-          "node 1 tasks");
+    CHECK(node_tasks(v, 1, 0, 1, &g) == RKNN_SUCC && g.first == 0 && g.count == 48, "node 1 tasks");
     CHECK(rknn_model_task(v, 0, &le) == RKNN_SUCC && le.enable_mask == 0x18 &&
               le.regcfg_amount == 9344 / 8 / 2 && le.int_mask == 0x300,
           "task 0 loads the LUT's first table");
