@@ -173,7 +173,10 @@ void npu_conv_defaults(npu_conv_desc *c)
 static void emit_cna(npu_task_words *t, const npu_conv_desc *c, int rk356x, uint32_t prec)
 {
     uint32_t elem = c->fp16 ? 2u : 1u, atom = t->soc->feature_atom_bytes;
-    uint32_t wbytes = c->kh * c->kw * c->cin * elem;
+    /* int4: half a byte an element; a pixel's bytes rounded up to 32 in
+     * the CBUF, as the vendor's int4 streams count them (vnpu.md §6.3) */
+    uint32_t wbytes = c->kh * c->kw * c->cin * elem / (1u + c->int4);
+    uint32_t px_bytes = c->int4 ? (c->cin / 2u + 31u) & ~31u : c->cin * elem;
     uint32_t in_surf_atoms = c->in_surf ? c->in_surf / atom : c->win * c->hin;
     /* RK356x: fp16 processed as 4 (0x220), as every RK356x vendor stream writes it */
     uint32_t proc_prec = rk356x ? 2u * prec : prec;
@@ -196,7 +199,7 @@ static void emit_cna(npu_task_words *t, const npu_conv_desc *c, int rk356x, uint
          * the line's width beside them on RK356x (hardware.md §4.4) */
         entries = rk356x ? NPU_CNA_CBUF_CON1_RK356X_DATAIN_WIDTH(c->win) |
                                NPU_CNA_CBUF_CON1_DATA_ENTRIES((c->win * c->cin * elem + 31u) / 32u)
-                         : NPU_CNA_CBUF_CON1_DATA_ENTRIES((c->win * c->cin * elem + 63u) / 64u);
+                         : NPU_CNA_CBUF_CON1_DATA_ENTRIES((c->win * px_bytes + 63u) / 64u);
         if (rk356x) {
             line = c->in_line ? c->in_line : c->win;
             surf = in_surf_atoms;
@@ -321,7 +324,7 @@ static void emit_core(npu_task_words *t, const npu_conv_desc *c, int rk356x, uin
  * surface step of one MAC kernel group. */
 static void emit_dpu(npu_task_words *t, const npu_conv_desc *c, int rk356x, uint32_t prec)
 {
-    /* output pixels of one MAC kernel group (32 int8 / 16 fp16 kernels on
+    /* output pixels of one MAC kernel group (32 int8 / 16 fp16 / 64 int4 kernels on
      * 16-byte atoms, half both on RK356x): SIZE_E + 1 and the SURFACE_ADD
      * factor (hardware.md §4.5; every vendor stream follows it). A pixel is
      * an atom, but 16 bytes for RK356x 32-bit outputs, as its vendor
@@ -329,7 +332,10 @@ static void emit_dpu(npu_task_words *t, const npu_conv_desc *c, int rk356x, uint
     uint32_t atoms = (c->out_prec >= 4 ? 4u
                       : c->out_prec    ? 2u
                                        : 1u) *
-                     (c->fp16 ? 1u : 2u) * (c->depthwise ? 2u : 1u) /
+                     (c->fp16   ? 1u
+                      : c->int4 ? 4u
+                                : 2u) *
+                     (c->depthwise ? 2u : 1u) /
                      (rk356x && c->out_prec >= 4 && !c->depthwise ? 2u : 1u);
 
     npu_task_reg(
@@ -391,7 +397,7 @@ static void emit_dpu_rdma(npu_task_words *t, const npu_conv_desc *c, int rk356x)
 void npu_build_conv(npu_task_words *t, const npu_soc_profile *soc, const npu_conv_desc *c)
 {
     int rk356x = npu_soc_is_rk356x(soc);
-    uint32_t prec = c->fp16 ? 2u : 0u;
+    uint32_t prec = c->fp16 ? 2u : c->int4 ? 6u : 0u;
     /* DPU_RDMA only for an operand stream: the vendor's matmul tasks leave it
      * out of the op-enable mask otherwise (hardware.md §1.9) */
     int rdma = c->brdma_use != 0 || !NPU_DPU_EW_CFG_EW_BYPASS_GET(c->ew_cfg);

@@ -44,6 +44,7 @@ void npu_task_reg(npu_task_words *t, uint32_t table_off, uint32_t value);
  * addresses; "pad" counts are padded/aligned values chosen by the caller. */
 typedef struct {
     int fp16, depthwise, argb;
+    int int4;                         /* int4 features and weights (RK3588), packed two a byte */
     uint32_t hin, win, cin_real, cin; /* cin: DATAIN_CHANNEL (padded) */
     uint32_t argb_pitch_px;           /* packed-input row pitch in pixels */
     uint32_t nker, kh, kw, sx, sy, pt, pl;

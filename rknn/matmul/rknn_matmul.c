@@ -38,6 +38,15 @@
 
 /* ---- shapes ------------------------------------------------------------- */
 
+/* The NPU's element type of A and B (bits): its atoms and weight groups. */
+static void mm_npu_elem(mm_state *s, uint32_t bits)
+{
+    s->nib_in = bits / 4u;
+    s->c2_in = s->soc->feature_atom_bytes * 2u / s->nib_in;
+    s->kgroup = mm_b_group(s->soc, bits);
+    s->kslice = mm_b_slice(s->soc, bits);
+}
+
 static void mm_geometry(mm_state *s, int row)
 {
     uint32_t atom = s->soc->feature_atom_bytes;
@@ -45,17 +54,14 @@ static void mm_geometry(mm_state *s, int row)
     s->a_bits = mm_types[row].a_bits;
     s->b_bits = mm_types[row].b_bits;
     s->out_prec = mm_types[row].out_prec;
-    s->e_in = s->a_bits == 16 ? 2u : 1u;
     s->e_out = s->out_prec >= 4u ? 4u : s->out_prec ? 2u : 1u;
     s->c_kind = mm_types[row].c_kind;
     s->c_bytes = s->c_kind == MM_C_NPU ? s->e_out : s->c_kind == MM_C_F32 ? 4u : 2u;
-    s->c2_in = atom / s->e_in;
     /* at least 4: a 32-bit C is (N/4, M, 4) on RK356x too, 16-byte pixels
      * of two 8-byte atoms (hardware.md §4.5) */
     s->c2_out = atom / s->e_out < 4u ? 4u : atom / s->e_out;
-    /* the NPU's weight groups: those of A's element type */
-    s->kgroup = mm_b_group(s->soc, s->a_bits == 16 ? 16u : 8u);
-    s->kslice = mm_b_slice(s->soc, s->a_bits == 16 ? 16u : 8u);
+    /* A's type: int4 x int4 runs in int4, another int4 B as A's type */
+    mm_npu_elem(s, s->a_bits);
     s->mp = (uint32_t)s->info.M; /* not padded: the vendor's M rows (hardware.md §4.2) */
     s->kp = hal_align_up((uint32_t)s->info.K, MM_SLICE);
     /* B's kernel group: a multiple of the NPU's (kgroup) and of C2' */
@@ -67,7 +73,7 @@ static void mm_geometry(mm_state *s, int row)
 static int mm_fit(mm_state *s, uint32_t kt)
 {
     uint32_t bank = s->soc->cbuf_bank_bytes, banks = s->soc->cbuf_banks;
-    uint32_t row = kt * s->e_in;
+    uint32_t row = kt * s->nib_in / 2u;
     uint32_t nt = (banks - 2u) * bank / row / s->kgroup * s->kgroup;
 
     if (nt < s->kgroup)
@@ -108,6 +114,16 @@ static int mm_tiles(mm_state *s)
     if (s->ksegs * MM_SLICE > s->kp)
         return mm_fail("rknn_matmul_create", "not even 32 of K fit the CBUF with four rows");
     s->ksegs = (s->kp + s->kt - 1u) / s->kt;
+    /* int4 in K segments: the int32 partial sums of a 64-kernel group are
+     * more atoms than the DPU writes a pixel (SIZE_E); run it as int8 */
+    if (s->ksegs > 1u && s->nib_in == 1u) {
+        mm_npu_elem(s, 8u);
+        return mm_tiles(s);
+    }
+    /* int4 normal A and C: a row a task, as Rockchip's runtime runs them
+     * (vnpu.md §6.3) */
+    if (s->nib_in == 1u && s->info.AC_layout != RKNN_MM_LAYOUT_NATIVE && s->ksegs == 1u)
+        s->mt_cap = s->mt = 1u;
     if (s->ksegs == 1)
         return RKNN_SUCC;
     /* RK356x has no 32-bit EW operand known for the partial sums */
@@ -399,7 +415,7 @@ static uint8_t *mm_npu_buffer(const mm_state *s, unsigned i)
  * one row is its native layout too, which the vendor programs then. */
 static int mm_row_major(const mm_state *s, unsigned i)
 {
-    return s->info.AC_layout != RKNN_MM_LAYOUT_NATIVE && !s->native[i] && s->mp > 1u;
+    return s->info.AC_layout != RKNN_MM_LAYOUT_NATIVE && !s->native[i] && s->mt > 1u;
 }
 
 /* Where a task of output channel n0, row m0 writes (or, for EW, reads) in
@@ -423,8 +439,8 @@ static void mm_k_segment(const mm_state *s, uint32_t m0, uint32_t n0, uint32_t s
     int in_c = s->e_out == 4u;
 
     if (!last) {
-        c->out_prec = s->e_in == 2u ? 5u : 4u; /* fp32 or int32 sums */
-        c->oc_scale = 1;                       /* no fp16 narrowing yet */
+        c->out_prec = s->nib_in == 4u ? 5u : 4u; /* fp32 or int32 sums */
+        c->oc_scale = 1;                         /* no fp16 narrowing yet */
         if (!in_c)
             c->out_addr = mm_out_at(s, s->native[MM_PARTIAL], 4u, m0, n0);
     }
@@ -445,15 +461,14 @@ static void mm_k_segment(const mm_state *s, uint32_t m0, uint32_t n0, uint32_t s
  * 32..8192, hardware.md §4.4): RK356x at most 18 rows; RK3588 rows + 1 up
  * to the rows of 1 + ceil(ent / 28) banks, each bank ceil(512 / ent) rows
  * of ent 64-byte entries, and never beyond the 10-bit field. */
-static uint32_t mm_grains(const mm_state *s, uint32_t rows, uint32_t cin)
+static uint32_t mm_grains(const mm_state *s, uint32_t rows, uint32_t ent)
 {
-    uint32_t ent = (cin * s->e_in + 63u) / 64u;
-    uint32_t cap = (ent + 511u) / ent * (1u + (ent + 27u) / 28u);
+    int rk356x = npu_soc_is_rk356x(s->soc);
+    uint32_t cap = rk356x ? 18u : (ent + 511u) / ent * (1u + (ent + 27u) / 28u);
 
-    if (npu_soc_is_rk356x(s->soc))
-        return rows < 18u ? rows : 18u;
+    rows += (uint32_t)!rk356x;
     cap = cap < 1023u ? cap : 1023u;
-    return rows + 1u < cap ? rows + 1u : cap;
+    return rows < cap ? rows : cap;
 }
 
 /* The task of tile (m0, n0) and K segment seg. */
@@ -464,11 +479,14 @@ static void mm_build_tile(const mm_state *s, uint32_t m0, uint32_t n0, uint32_t 
     uint32_t rows = s->mp - m0 < s->mt ? s->mp - m0 : s->mt;
     uint32_t kernels = s->np - n0 < s->nt ? s->np - n0 : s->nt;
     uint32_t k0 = seg * s->kt;
+    uint32_t cin = s->kp - k0 < s->kt ? s->kp - k0 : s->kt;
+    uint32_t ent = (cin * s->nib_in / 2u + 63u) / 64u;            /* a row's 64-byte CBUF entries */
     uint32_t pix = s->c2_out * s->e_out, row = atom, c_row = pix; /* bytes */
     npu_conv_desc c;
 
     npu_conv_defaults(&c);
-    c.fp16 = s->e_in == 2u;
+    c.fp16 = s->nib_in == 4u;
+    c.int4 = s->nib_in == 1u;
     /* the rows as the vendor lays them out: a native A's one line of M
      * pixels, a normal A's M lines of one pixel (hardware.md §4.2) */
     c.hin = c.hout = c.win = c.wout = c.kh = c.kw = 1;
@@ -479,7 +497,7 @@ static void mm_build_tile(const mm_state *s, uint32_t m0, uint32_t n0, uint32_t 
         c.in_line = npu_soc_is_rk356x(s->soc) ? s->mp : 0u;
     } else
         c.hin = c.hout = rows;
-    c.cin = c.cin_real = s->kp - k0 < s->kt ? s->kp - k0 : s->kt;
+    c.cin = c.cin_real = cin;
     /* RK356x, one row (M = 1): as its vendor's streams run it, A read as
      * K/C2 pixels of C2 channels and C written packed (NONALIGN) */
     if (npu_soc_is_rk356x(s->soc) && s->mp == 1u) {
@@ -493,7 +511,7 @@ static void mm_build_tile(const mm_state *s, uint32_t m0, uint32_t n0, uint32_t 
     c.in_surf = s->mp * atom;
     c.out_surf = s->mp * pix;
     if (mm_row_major(s, 0)) { /* the client's [M][K]: surfaces an atom apart */
-        row = s->kp * s->e_in;
+        row = s->kp * s->nib_in / 2u;
         c.in_line = row / atom;
         c.in_surf = atom;
     }
@@ -502,10 +520,17 @@ static void mm_build_tile(const mm_state *s, uint32_t m0, uint32_t n0, uint32_t 
         c.out_surf = pix;
         c.out_notch = (c_row - pix) / atom;
     }
+    if (s->mt == 1u && s->info.AC_layout != RKNN_MM_LAYOUT_NATIVE) {
+        /* a row a task (int4, or M = 1): one-pixel cubes of A's and C's rows */
+        row = s->kp * s->nib_in / 2u;
+        c_row = s->np * s->e_out;
+        c.in_surf = atom;
+        c.out_surf = pix;
+    }
     c.in_addr = mm_dma(mm_npu_buffer(s, 0)) + (k0 / s->c2_in) * c.in_surf + m0 * row;
     c.out_addr = mm_dma(mm_npu_buffer(s, 2)) + (n0 / s->c2_out) * c.out_surf + m0 * c_row;
     /* native B: kernel group after kernel group, each [K/32][group][32] */
-    c.w_addr = mm_dma(mm_npu_buffer(s, 1)) + (n0 * s->kp + k0 * s->kgroup) * s->e_in;
+    c.w_addr = mm_dma(mm_npu_buffer(s, 1)) + (n0 * s->kp + k0 * s->kgroup) * s->nib_in / 2u;
     c.out_prec = s->out_prec;
     if (s->out_prec == 2u) /* fp32 sums narrowed to fp16 */
         c.oc_scale =
@@ -523,12 +548,11 @@ static void mm_build_tile(const mm_state *s, uint32_t m0, uint32_t n0, uint32_t 
         mm_k_segment(s, m0, n0, seg, &c);
     /* the vendor's CBUF split: the banks the rows' 64-byte entries need (no
      * more than mm_fit's data banks), all the others for weights */
-    c.data_banks = (rows * hal_align_up(c.cin * s->e_in, 64u) + s->soc->cbuf_bank_bytes - 1u) /
-                   s->soc->cbuf_bank_bytes;
+    c.data_banks = (rows * ent * 64u + s->soc->cbuf_bank_bytes - 1u) / s->soc->cbuf_bank_bytes;
     c.weight_banks = s->soc->cbuf_banks - c.data_banks;
-    c.grains = mm_grains(s, c.hin, c.cin);
+    c.grains = mm_grains(s, c.hin, ent);
     /* int8 A: the OW stage left on with no operand, as the vendor writes it */
-    if (!c.fp16)
+    if (s->nib_in == 2u)
         c.bs_ow_cfg = 0;
     npu_build_conv(t, s->soc, &c);
 }

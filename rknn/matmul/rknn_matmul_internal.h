@@ -35,17 +35,17 @@ typedef struct rknn_matmul_state {
     const npu_soc_profile *soc;
     const rknpu_job_owner *owner; /* its context's, for the inference hooks */
     unsigned core;
-    uint32_t mp, kp, np;      /* M (of the selected shape), K and N padded */
-    uint32_t e_in, e_out;     /* element bytes of A/B and of C as the NPU reads and writes them */
-    uint32_t a_bits, b_bits;  /* element bits of the client's A and B (4: int4, unpacked to int8) */
-    uint32_t c_kind, c_bytes; /* C: written by the NPU (MM_C_NPU) or the CPU epilogue; its bytes */
-    uint32_t c2_in, c2_out;   /* channels per atom of A and of C */
-    uint32_t kgroup;          /* kernels per weight group (native B) */
-    uint32_t kslice;          /* channels per weight slice the NPU reads */
-    uint32_t out_prec;        /* DPU output precision */
-    uint32_t mt, nt;          /* rows and kernels per task */
-    uint32_t kt, ksegs;       /* K per task and K segments (K splitting) */
-    uint32_t mt_cap, mp_max;  /* rows a task may hold; the largest M (dynamic shapes) */
+    uint32_t mp, kp, np;     /* M (of the selected shape), K and N padded */
+    uint32_t nib_in, e_out;  /* A/B's element nibbles and C's bytes as the NPU reads, writes them */
+    uint32_t a_bits, b_bits; /* element bits of the client's A and B */
+    uint32_t c_kind, c_bytes;  /* C: written by the NPU (MM_C_NPU) or the CPU epilogue; its bytes */
+    uint32_t c2_in, c2_out;    /* channels per atom of A and of C */
+    uint32_t kgroup;           /* kernels per weight group (native B) */
+    uint32_t kslice;           /* channels per weight slice the NPU reads */
+    uint32_t out_prec;         /* DPU output precision */
+    uint32_t mt, nt;           /* rows and kernels per task */
+    uint32_t kt, ksegs;        /* K per task and K segments (K splitting) */
+    uint32_t mt_cap, mp_max;   /* rows a task may hold; the largest M (dynamic shapes) */
     rknn_matmul_shape *shapes; /* dynamic shapes (carve-out), n_shapes of them */
     int32_t n_shapes;
     uint32_t data_banks, weight_banks;

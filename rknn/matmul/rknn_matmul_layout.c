@@ -69,18 +69,24 @@ static int mm_bind_a(mm_state *s, rknn_tensor_mem *mem)
     int ret;
 
     /* the NPU reads the client's memory: native, or rows of whole slices */
-    if (s->a_bits != 4u && (native || (uint32_t)s->info.K == s->kp))
+    if (s->a_bits == s->nib_in * 4u && (native || (uint32_t)s->info.K == s->kp))
         return RKNN_SUCC;
-    ret = mm_native_buffer(s, 0, s->kp * s->mp_max * s->e_in);
+    ret = mm_native_buffer(s, 0, s->kp * s->mp_max * s->nib_in / 2u);
     if (ret != RKNN_SUCC)
         return ret;
     /* the CPU reads what the CPU wrote: no cache maintenance here */
     memset(s->native[0], 0, s->native_bytes[0]);
     if (s->a_bits != 4u) {
-        mm_relayout(s->native[0], (uint8_t *)(uintptr_t)a, M, k_end, s->c2_in, s->e_in, 1);
+        mm_relayout(s->native[0], (uint8_t *)(uintptr_t)a, M, k_end, s->c2_in, s->nib_in / 2u, 1);
         return RKNN_SUCC;
     }
-    /* int4: [M][K] or [K/32][M][32] nibbles to int8 [K/C2][mp][C2] */
+    /* int4 run in int4: rows of K nibbles to rows of kp (a row a task), the
+     * B conversion's [1][M][kp][1] */
+    if (s->nib_in == 1u)
+        return rknn_B_normal_layout_to_native_layout((void *)(uintptr_t)a, s->native[0], (int)M,
+                                                     (int)k_end, (int)s->kp, 1, s->info.type);
+    /* int4 run as int8 (K split): [M][K] or [K/32][M][32] nibbles to int8
+     * [K/C2][mp][C2] */
     for (uint32_t r = 0; r < M; r++)
         for (uint32_t c = 0; c < k_end; c++)
             s->native[0][((c / s->c2_in) * s->mp + r) * s->c2_in + c % s->c2_in] =
@@ -105,7 +111,7 @@ static void mm_unpack_b(mm_state *s, const uint8_t *b, int native)
             size_t i =
                 native ? (((n / gb) * kbr + k / kb) * gb + n % gb) * kb + k % kb : k * n_end + n;
             int8_t v = s->b_bits == 4u ? mm_int4(b, i) : (int8_t)b[i];
-            if (s->e_in == 2u) {
+            if (s->nib_in == 4u) {
                 uint16_t h = rknn_f32_to_f16((float)v);
                 memcpy(s->native[1] + 2u * d, &h, 2);
             } else {
@@ -118,12 +124,12 @@ static int mm_bind_b(mm_state *s, rknn_tensor_mem *mem)
 {
     const uint8_t *b = (const uint8_t *)mem->virt_addr + mem->offset;
     int native = s->info.B_layout == RKNN_MM_LAYOUT_NATIVE;
-    int unpack = s->b_bits == 4u || s->b_bits != s->a_bits;
+    int unpack = s->b_bits != s->nib_in * 4u; /* B's type is not the NPU's */
     int ret;
 
     if (native && !unpack)
         return RKNN_SUCC;
-    ret = mm_native_buffer(s, 1, s->np * s->kp * s->e_in);
+    ret = mm_native_buffer(s, 1, s->np * s->kp * s->nib_in / 2u);
     if (ret != RKNN_SUCC)
         return ret;
     if (unpack) {

@@ -521,6 +521,10 @@ static void run_int4(void)
         int4_case c = {RKNN_INT4_MM_INT4_TO_INT16, 4, 1024, 64, 0, 0, 1};
         run_int4_case(&c); /* 1024 x 64 = 65536: saturates */
     }
+    for (int16_t b = 0; b < 2; b++) { /* a normal A of K odd, not whole slices: copied */
+        int4_case c = {RKNN_INT4_MM_INT4_TO_INT16, 3, 45, 64, 0, b, 0};
+        run_int4_case(&c);
+    }
 }
 
 /* ---- the dequantising types (api.md §1.3) ----------------------------------- */
