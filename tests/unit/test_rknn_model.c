@@ -660,7 +660,7 @@ static void check_ppocrv4_det(const rknn_model_view *v)
     static const rknn_model_task_range want[6] = {{0, 383},   {383, 394},  {777, 161},
                                                   {938, 382}, {1320, 147}, {1467, 147}};
     rknn_model_tensor_info t;
-    rknn_model_task_range g;
+    rknn_model_task_range g = {0, 0};
     uint32_t idx;
 
     CHECK(v->n_tensors == 415 && v->n_nodes == 170 && v->n_tasks == 1614, "counts");
