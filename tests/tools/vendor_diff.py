@@ -43,7 +43,11 @@ Areas and what one difference is:
                A weight address (CNA DCOMP_ADDR0) of uncompressed weights
                is named by the WEIGHT_SIZE0 bytes the task reads, where
                fewer than 256 (what follows them is not the task's).
-               Where it names an internal tensor, by offset only (on both
+               Where the two sides' names of one address still differ, the
+               bytes are those up to the nearer of the two buffers' ends
+               (the vendor pads a buffer to 4,096 bytes, we pack them: a
+               task in a buffer's last 256 bytes is not its neighbour's).
+               Where it names an internal or output tensor, by offset only (on both
                sides): the NPU writes it before it reads it, and bytes a CPU
                left in reused memory before say nothing about it.
   memory       DMA bytes held at a step
@@ -502,7 +506,7 @@ def task_registers(task, normaliser, extents):
 def small_constants(task, consts):
     """{(target, register): bytes hashed} for our task's words that our
     relocation table points into a constant tensor with fewer than
-    CONTENT_BYTES bytes from the address on, or (0) an internal tensor
+    CONTENT_BYTES bytes from the address on, or (0) an internal or output tensor
     (`consts`: {(record, word in record): bytes})."""
     out = {}
     for k, w in enumerate(task.get("words") or []):
@@ -537,6 +541,29 @@ def weight_extent(ta, tb, regs):
     return {(tgt, regs["weight"]): n for tgt in targets if 0 < n < CONTENT_BYTES}
 
 
+def within_buffers(ta, tb, no, nv, ra, rb, extents):
+    """Registers whose data addresses the two sides name by different bytes
+    are named again by the bytes up to the nearer of the two buffers' ends:
+    what lies past a buffer is not the task's (the vendor pads a buffer to
+    4,096 bytes, we pack them), so a task that starts in a buffer's last 256
+    bytes would otherwise be named by its neighbour's contents."""
+    for key in [k for k in ra if k in rb and ra[k] != rb[k] and k not in extents]:
+        values = [[word_fields(w)[1] for w in t.get("words") or []
+                   if (word_fields(w)[0], word_fields(w)[2]) == key] for t in (ta, tb)]
+        if len(values[0]) != 1 or len(values[1]) != 1:
+            continue
+        held = [n.buffer_of(v[0]) for n, v in ((no, values[0]), (nv, values[1]))]
+        if None in held:
+            continue
+        left = min(size - off for _, off, size in held)
+        if left >= CONTENT_BYTES:
+            continue
+        again = [n.word(w, left) for n, t in ((no, ta), (nv, tb)) for w in t.get("words") or []
+                 if (word_fields(w)[0], word_fields(w)[2]) == key]
+        ra[key], rb[key] = [again[0]], [again[1]]
+    return ra, rb
+
+
 def signature(task):
     """What a task is, for lining two runs' tasks up: its units and the
     registers it writes (not their values, not their order)."""
@@ -553,6 +580,7 @@ def compare_pair(t, model, tw, ta, tb, no, nv, regs, consts=None):
     extents.update(weight_extent(ta, tb, regs))
     ra, oa = task_registers(ta, no, extents)
     rb, ob = task_registers(tb, nv, extents)
+    ra, rb = within_buffers(ta, tb, no, nv, ra, rb, extents)
     for key in list(ra) + [k for k in rb if k not in ra]:
         va, vb = ra.get(key), rb.get(key)
         if va != vb:
@@ -711,14 +739,14 @@ def small_constant_words(relocs_text):
     """{(record, word in the record): bytes to hash} for every relocated
     operand-stream address (OPERAND_STREAM_REGS) that points into a constant
     tensor fewer than CONTENT_BYTES bytes before its end, or (0: none) any
-    address into an internal tensor (rknn-inspect --relocs --tasks: tensor
+    address into an internal or output tensor (rknn-inspect --relocs --tasks: tensor
     kinds and sizes, relocations)."""
     if not relocs_text:
         return {}
     sizes = {int(m.group(1)): int(m.group(2)) for m in
              re.finditer(r"^tensor\s+(\d+) const .* size (\d+)", relocs_text, re.M)}
     sizes.update({int(m.group(1)): 0 for m in
-                  re.finditer(r"^tensor\s+(\d+) internal ", relocs_text, re.M)})
+                  re.finditer(r"^tensor\s+(\d+) (?:internal|output) ", relocs_text, re.M)})
     spans = task_spans(relocs_text)
     out = {}
     for m in re.finditer(r"^reloc .* tensor (\d+) word (\d+) .* reg 0x([0-9a-f]+) .* "
