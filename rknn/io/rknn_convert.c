@@ -393,48 +393,35 @@ static void input_nhwc_rows(const rknn_layout *from, const uint8_t *src, const r
     }
 }
 
-/* 8-bit input, quantised int8 native, any layouts: one table per channel
- * normalisation (c % 4), one lookup per element. */
-static void input_lut(const rknn_layout *from, const uint8_t *src, const rknn_layout *to,
-                      int8_t *dst, const rknn_value_map *map)
-{
-    walk a = walk_of(from), b = walk_of(to);
-    int8_t lut[MAX_LUTS][256];
-    uint32_t n_luts = map->normalise ? MAX_LUTS : 1;
-
-    build_luts(lut, n_luts, from->type, map);
-    for (uint32_t n = 0; n < from->n; n++)
-        for (uint32_t h = 0; h < from->h; h++)
-            for (uint32_t c = 0; c < from->c; c++) {
-                const uint8_t *s = src + n * a.sn + h * a.sh + chan_off(&a, c);
-                int8_t *d = dst + n * b.sn + h * b.sh + chan_off(&b, c);
-                const int8_t *t = lut[c % n_luts];
-                for (uint32_t w = 0; w < from->w; w++)
-                    d[w * b.sw] = t[s[w * a.sw]];
-            }
-}
-
-/* 8-bit pixels to fp16 codes (normalised when the model says so): the same
- * value per (pixel, channel mod 4) as the general path, from a table. */
-static void input_lut_fp16(const rknn_layout *from, const uint8_t *src, const rknn_layout *to,
-                           uint16_t *dst, const rknn_value_map *map)
+/* 8-bit input into quantised int8 or into fp16 codes (normalised when the
+ * model says so), any layouts: one table per channel normalisation (c % 4),
+ * the same value per (pixel, channel mod 4) as the general path, one lookup
+ * per element. */
+static void input_lut(const rknn_layout *from, const uint8_t *src, const rknn_layout *to, void *dst,
+                      const rknn_value_map *map)
 {
     walk a = walk_of(from), b = walk_of(to);
     uint16_t lut[MAX_LUTS][256];
     uint32_t n_luts = map->normalise ? MAX_LUTS : 1;
+    int fp16 = to->type == RKNN_TENSOR_FLOAT16;
 
     for (uint32_t l = 0; l < n_luts; l++)
         for (int x = 0; x < 256; x++) {
-            lut[l][x] = rknn_f32_to_f16(normalised(pixel_of(from->type, (uint8_t)x), map, l));
+            float v = normalised(pixel_of(from->type, (uint8_t)x), map, l);
+            lut[l][x] = fp16 ? rknn_f32_to_f16(v) : (uint8_t)(quantise(v, map) + map->store_offset);
         }
     for (uint32_t n = 0; n < from->n; n++)
         for (uint32_t h = 0; h < from->h; h++)
             for (uint32_t c = 0; c < from->c; c++) {
                 const uint8_t *sp = src + n * a.sn + h * a.sh + chan_off(&a, c);
-                uint16_t *d = dst + n * b.sn + h * b.sh + chan_off(&b, c);
+                size_t at = n * b.sn + h * b.sh + chan_off(&b, c);
                 const uint16_t *t = lut[c % n_luts];
-                for (uint32_t w = 0; w < from->w; w++)
-                    d[w * b.sw] = t[sp[w * a.sw]];
+                if (fp16)
+                    for (uint32_t w = 0; w < from->w; w++)
+                        ((uint16_t *)dst)[at + w * b.sw] = t[sp[w * a.sw]];
+                else
+                    for (uint32_t w = 0; w < from->w; w++)
+                        ((uint8_t *)dst)[at + w * b.sw] = (uint8_t)t[sp[w * a.sw]];
             }
 }
 
@@ -472,10 +459,8 @@ int rknn_convert_input(const rknn_layout *from, const void *src, const rknn_layo
     fill_padding(to, dst, map);
     if (lut_ok && !map->normalise && from->kind == RKNN_LAYOUT_NHWC && to->kind == RKNN_LAYOUT_NHWC)
         input_nhwc_rows(from, src, to, dst, map);
-    else if (lut_ok)
+    else if (lut_ok || (from_8bit && to->type == RKNN_TENSOR_FLOAT16))
         input_lut(from, src, to, dst, map);
-    else if (from_8bit && to->type == RKNN_TENSOR_FLOAT16)
-        input_lut_fp16(from, src, to, dst, map);
     else
         input_general(from, src, to, dst, map);
     return 0;
