@@ -53,6 +53,7 @@ typedef struct {
     rknn_tensor_format fmt;
     uint8_t pass_through;
     uint8_t native; /* NPU reads/writes it directly (relocated) */
+    uint8_t form;   /* the OutputOperator writes its form here (rknn_mem.c) */
 } rknn_io_binding;
 
 /* Init flags rknpu-bm acts on or may safely ignore; everything else (the

@@ -331,10 +331,15 @@ int rknn_io_get_output(rknn_ctx *ctx, rknn_output *out, rknn_tensor_type user_ty
      * has one, lays the live output out so (RK3566) in its scratch tensor,
      * as Rockchip's runtime does; the bytes are the CPU conversion's. One
      * job of the single-core group's records, as rknn_steps_next builds
-     * them, on the core of the last run (rknn_outputs_get freed it). */
+     * them, on the core of the last run (rknn_outputs_get freed it). A
+     * binding in a form moved the scratch into its buffer (rknn_mem.c):
+     * that form lands there; another would overrun it, the CPU makes it. */
     if (!previous_frame && user.kind == RKNN_LAYOUT_NCHW) {
-        uint32_t at = rknn_model_output_form(&ctx->model, user.type, out->size, &r);
-        if (r.count) {
+        const rknn_io_binding *b = &ctx->out_bind[0];
+        uint8_t *dst = ctx->arena + rknn_model_output_form(&ctx->model, user.type, out->size, &r);
+        if (b->form)
+            dst = b->type == user.type ? (uint8_t *)b->mem->virt_addr + b->mem->offset : NULL;
+        if (r.count && dst) {
             npu_core_job job = {ctx->run_cores.core[0],
                                 ctx->model.task_data,
                                 r.first,
@@ -349,8 +354,9 @@ int rknn_io_get_output(rknn_ctx *ctx, rknn_output *out, rknn_tensor_type user_ty
                             (unsigned long)r.count, ret);
                 return ret;
             }
-            rknpu_hook_cache_invalidate(ctx->arena + at, out->size);
-            memcpy(out->buf, ctx->arena + at, out->size);
+            rknpu_hook_cache_invalidate(dst, out->size);
+            if (dst != out->buf)
+                memcpy(out->buf, dst, out->size);
             return RKNN_SUCC;
         }
     }

@@ -246,12 +246,35 @@ static int find_io(const rknn_ctx *ctx, const rknn_tensor_attr *attr, int *is_in
     return RKNN_ERR_PARAM_INVALID;
 }
 
+/* An output bound as NCHW int8 or float32 where the model's OutputOperator
+ * makes that form on the NPU: the operator's scratch tensor moves into the
+ * bound buffer, so the NPU writes the user's bytes there and no copy
+ * follows, as Rockchip's runtime does. Otherwise the scratch is back at its
+ * place in the arena. */
+static int point_output_form(rknn_ctx *ctx, rknn_io_binding *b)
+{
+    rknn_model_tensor_info s;
+
+    if (!ctx->model.output_copy || ctx->model.n_outputs != 1 ||
+        rknn_model_tensor(&ctx->model, ctx->model.output_copy_scratch, &s) != RKNN_SUCC ||
+        s.kind != RKNN_MODEL_KIND_INTERNAL)
+        return RKNN_SUCC; /* no such operator */
+    /* float32 uses the whole scratch (its float16 half as well) */
+    b->form = (uint8_t)(b->mem && !b->native && b->fmt == RKNN_TENSOR_NCHW &&
+                        mem_dma(b->mem) % 16u == 0 &&
+                        (b->type == RKNN_TENSOR_INT8 ||
+                         (b->type == RKNN_TENSOR_FLOAT32 && b->mem->size >= s.size)));
+    return rknn_loader_rebind(
+        ctx, ctx->model.output_copy_scratch,
+        b->form ? mem_dma(b->mem) : (uint32_t)rknpu_hook_virt_to_phys(ctx->arena + s.arena_offset));
+}
+
 /* Point the NPU at a binding's buffer (native) or at the tensor's own
  * buffer (converted by the CPU around the run; rknn_io_buffer). Before
  * weights and internal memory are bound, relocation applies it. */
 static int apply_binding(rknn_ctx *ctx, int is_input, uint32_t index)
 {
-    const rknn_io_binding *b = is_input ? &ctx->in_bind[index] : &ctx->out_bind[index];
+    rknn_io_binding *b = is_input ? &ctx->in_bind[index] : &ctx->out_bind[index];
     rknn_model_tensor_info t;
     uint32_t tensor, dma;
     int ret = rknn_model_io(&ctx->model, is_input, index, &tensor);
@@ -265,7 +288,8 @@ static int apply_binding(rknn_ctx *ctx, int is_input, uint32_t index)
     dma = b->mem && b->native ? mem_dma(b->mem)
                               : (uint32_t)rknpu_hook_virt_to_phys(
                                     rknn_io_buffer(ctx, is_input, index, t.arena_offset));
-    return rknn_loader_rebind(ctx, tensor, dma);
+    ret = rknn_loader_rebind(ctx, tensor, dma);
+    return ret == RKNN_SUCC && !is_input ? point_output_form(ctx, b) : ret;
 }
 
 /* Re-point the stream at every input's and output's buffer (after

@@ -571,6 +571,45 @@ static uint64_t tasks_done(void)
     return st.tasks;
 }
 
+/* Zero-copy int8 NCHW on RK3566: the OutputOperator's int8 tasks write
+ * the bound buffer itself, as Rockchip's runtime does (vendor-diff compares
+ * the addresses). A float32 rknn_outputs_get meanwhile needs 4 times the
+ * bound bytes for the operator's scratch: the CPU converts instead, and the
+ * memory after the binding stays as it was. */
+static void test_output_operator_into_binding(rknn_context ctx, rknn_tensor_attr *attr)
+{
+    static float out_f[OUT_ELEMS];
+    rknn_tensor_mem *mem = rknn_create_mem(ctx, OUT_ELEMS);
+    rknn_tensor_mem *after = rknn_create_mem(ctx, 4 * OUT_ELEMS);
+    rknn_output out;
+    uint64_t t0;
+    uint32_t kept = 0;
+
+    attr->type = RKNN_TENSOR_INT8;
+    attr->size = attr->size_with_stride = OUT_ELEMS;
+    if (!CHECK(mem && after) || !CHECK(rknn_set_io_mem(ctx, mem, attr) == RKNN_SUCC))
+        return;
+    memset(after->virt_addr, 0x5a, 4 * OUT_ELEMS);
+    t0 = tasks_done();
+    CHECK(set_inputs(ctx) == RKNN_SUCC && rknn_run(ctx, NULL) == RKNN_SUCC);
+    CHECK_EQ_U(tasks_done() - t0, 4); /* the network's 2, the int8 form's 2 */
+    compare_q("RK3566 OutputOperator zero-copy int8 NCHW", mem->virt_addr);
+    memset(&out, 0, sizeof out);
+    out.is_prealloc = 1;
+    out.want_float = 1;
+    out.buf = out_f;
+    out.size = sizeof out_f;
+    t0 = tasks_done();
+    CHECK(rknn_outputs_get(ctx, 1, &out, NULL) == RKNN_SUCC);
+    CHECK_EQ_U(tasks_done() - t0, 0);
+    compare_dequantised("RK3566 float32 beside a zero-copy int8 binding", out_f, mem->virt_addr);
+    for (uint32_t i = 0; i < 4 * OUT_ELEMS; i++)
+        kept += ((const uint8_t *)after->virt_addr)[i] == 0x5a;
+    CHECK_EQ_U(kept, 4 * OUT_ELEMS);
+    CHECK(rknn_destroy_mem(ctx, mem) == RKNN_SUCC);
+    CHECK(rknn_destroy_mem(ctx, after) == RKNN_SUCC);
+}
+
 /* RK3566: the file's OutputOperator (node 4: records 2-3 lay the int8
  * output out as NCHW, 4-9 make float32) runs on the NPU in
  * rknn_outputs_get for the form asked, as Rockchip's runtime submits it
@@ -623,6 +662,7 @@ static void test_output_operator_on_npu(void)
         compare_dequantised("RK3566 OutputOperator zero-copy float32", mem->virt_addr, out_q);
     }
     CHECK(mem && rknn_destroy_mem(ctx, mem) == RKNN_SUCC);
+    test_output_operator_into_binding(ctx, &attr);
     CHECK(rknn_destroy(ctx) == RKNN_SUCC);
     general_soc = RKNPU_SOC_RK3588;
 }
