@@ -15,6 +15,8 @@ export PKG_CONFIG_PATH=$(dirname "$pc")
 export PKG_CONFIG_SYSROOT_DIR=$stage
 flags=$(pkg-config --cflags --libs rknpu-bm)
 echo "pkg-config: $flags (prefix $prefix)"
+# A gcov build (scripts/coverage.sh) passes --coverage: its library calls gcov.
+flags="$flags ${INSTALL_CHECK_LDFLAGS:-}"
 # run_fresh BINARY: a just-linked file can briefly be "text file busy"
 # (exit 126) on a loaded machine; retry only that.
 run_fresh() {

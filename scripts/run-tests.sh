@@ -22,12 +22,12 @@ count_results() {
     /usr/bin/python3 scripts/count-results.py "$1/meson-logs/testlog.json" "$2"
 }
 
-# build_and_test NAME [CROSS_FILE] -> sets pass/fail
+# build_and_test NAME [MESON_SETUP_ARGS...] -> sets pass/fail
 build_and_test() {
     name=$1 dir=$root/$1
+    shift
     t0=$(date +%s)
     rm -rf "$dir"
-    if [ -n "${2:-}" ]; then set -- --cross-file "$2"; else set --; fi
     if ! meson setup "$dir" "$@" >"$dir.setup.log" 2>&1 ||
        ! ninja -C "$dir" >"$dir.build.log" 2>&1; then
         echo "$dir: build FAILED"
@@ -68,7 +68,12 @@ for t in $targets; do
     echo "=== $t ==="
     case $t in
     host)
-        build_and_test host
+        # A gcov build: its test run is also the coverage report's (below).
+        build_and_test host -Db_coverage=true
+        # Line and branch coverage of the library by those tests: a report,
+        # not a gate (the tests above are the checks).
+        extra_check coverage sh scripts/coverage.sh --report "$root/host"
+        grep '^coverage ' "$root/coverage.log"
         # The same host tests once more with clang and ASan+UBSan, plus a
         # bounded fuzzing run (counted in this target's line).
         extra_check host-sanitize sh scripts/run-host-sanitize.sh "$root/host-sanitize"
@@ -85,12 +90,9 @@ for t in $targets; do
         grep -E '^(rk[0-9]|matmul_|vendor-diff: [0-9])' "$root/vendor-diff.log"
         extra_check vendor-accuracy env BUILD_DIR="$root/host" sh scripts/check-vendor-accuracy.sh \
             "$root/vendor-accuracy"
-        # Line and branch coverage of the library: a report, not a gate (the
-        # check fails only if the gcov build or one of its tests fails).
-        extra_check coverage sh scripts/coverage.sh "$root/coverage"
-        grep '^coverage ' "$root/coverage.log" ;;
+        ;;
     qemu-aarch64)
-        build_and_test qemu-aarch64 boards/qemu-virt/aarch64.ini
+        build_and_test qemu-aarch64 --cross-file boards/qemu-virt/aarch64.ini
         # The RK3588 image shares this toolchain; it must link with the
         # board's memory map.
         extra_check rk3588-image sh scripts/check-rk3588-image.sh "$root/rk3588"
@@ -108,9 +110,9 @@ for t in $targets; do
         extra_check footprint sh scripts/check-footprint.sh "$root/footprint-aarch64"
         grep '^check-footprint: ' "$root/footprint.log" ;;
     qemu-armv7-newlib)
-        build_and_test qemu-armv7-newlib boards/qemu-virt/armv7-newlib.ini ;;
+        build_and_test qemu-armv7-newlib --cross-file boards/qemu-virt/armv7-newlib.ini ;;
     qemu-armv7-picolibc)
-        build_and_test qemu-armv7-picolibc boards/qemu-virt/armv7-picolibc.ini
+        build_and_test qemu-armv7-picolibc --cross-file boards/qemu-virt/armv7-picolibc.ini
         # The armv7 disk image, checked and booted by Debian's qemu_arm U-Boot.
         extra_check qemu-virt-armv7-boot-image env BUILD_ROOT="$root" sh scripts/check-boot-image.sh qemu-virt-armv7
         extra_check uboot-qemu-armv7 env BUILD_ROOT="$root" sh scripts/check-uboot-qemu.sh qemu-virt-armv7
