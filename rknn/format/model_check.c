@@ -97,10 +97,23 @@ static const uint16_t address_registers[] = {
     NPU_DPU_RDMA_EW_BASE_ADDR,  NPU_PPU_DST_BASE_ADDR,     NPU_PPU_RDMA_SRC_BASE_ADDR,
 };
 
+/* One bit per register offset's bits 7:2, set for the registers above: a
+ * word whose bit is clear is no address, found without the scan (every
+ * stream word is asked, several times in rknn_init). */
+#define ADDRESS_BIT(reg) (1ull << (((reg) >> 2) & 63u))
+#define ADDRESS_BITS                                                                               \
+    (ADDRESS_BIT(NPU_CNA_FEATURE_DATA_ADDR) | ADDRESS_BIT(NPU_CNA_DCOMP_ADDR0) |                   \
+     ADDRESS_BIT(NPU_DPU_DST_BASE_ADDR) | ADDRESS_BIT(NPU_DPU_RDMA_SRC_BASE_ADDR) |                \
+     ADDRESS_BIT(NPU_DPU_RDMA_BS_BASE_ADDR) | ADDRESS_BIT(NPU_DPU_RDMA_BN_BASE_ADDR) |             \
+     ADDRESS_BIT(NPU_DPU_RDMA_EW_BASE_ADDR) | ADDRESS_BIT(NPU_PPU_DST_BASE_ADDR) |                 \
+     ADDRESS_BIT(NPU_PPU_RDMA_SRC_BASE_ADDR))
+
 FMT_API int fmt_is_address_word(uint64_t w)
 {
     uint16_t reg = npu_regcmd_reg(w);
 
+    if (!(ADDRESS_BITS & ADDRESS_BIT(reg)))
+        return 0;
     for (size_t i = 0; i < sizeof address_registers / sizeof address_registers[0]; i++)
         if (address_registers[i] == reg) {
             int block = npu_block_of_offset(reg);
@@ -154,10 +167,18 @@ static int check_task_body(const rknn_model_view *m, uint32_t t, const rknn_mode
                            const npu_soc_profile *soc)
 {
     uint32_t first = (uint32_t)(ti->regcmd_addr / RKNN_MODEL_REGCMD_WORD_SIZE);
+    uint32_t passed = UINT32_MAX; /* the last (target, register page) found right */
 
     for (uint32_t i = 0; i < ti->regcfg_amount; i++) {
         uint64_t w = fmt_stream_word(m, first + i);
-        if (!body_word_ok(w, soc)) {
+        /* a word's rightness depends on its target and its register's page
+         * alone, and runs of words share both */
+        uint32_t key = (uint32_t)npu_regcmd_target(w) << 16 | npu_regcmd_reg(w) >> 12;
+        if (key == passed)
+            continue;
+        if (body_word_ok(w, soc)) {
+            passed = npu_regcmd_is_nop(w) ? passed : key;
+        } else {
             HAL_LOG_ERR("rknn_init: task %lu word %lu: target 0x%04lx register 0x%04lx is not a "
                         "register of that block on %s",
                         (unsigned long)(t), (unsigned long)(i),
@@ -178,9 +199,11 @@ static int check_chain_end(const rknn_model_view *m, uint32_t t, uint64_t addr)
 
     if (npu_regcmd_is_nop(addr) || v == 0)
         return RKNN_SUCC;
-    for (uint32_t k = 0; k < m->n_tasks; k++) {
+    /* from the next record on, which it mostly is (the next node's first) */
+    for (uint32_t k = 0, i = t; k < m->n_tasks; k++) {
         rknn_model_task_info ti;
-        if (rknn_model_task(m, k, &ti) == RKNN_SUCC && ti.regcmd_addr == v)
+        i = i + 1 < m->n_tasks ? i + 1 : 0;
+        if (rknn_model_task(m, i, &ti) == RKNN_SUCC && ti.regcmd_addr == v)
             return RKNN_SUCC;
     }
     HAL_LOG_ERR("rknn_init: task %lu ends its chain with a link to stream byte %lu, which is "

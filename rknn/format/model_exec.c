@@ -11,7 +11,10 @@
 
 /* ---- relocations (format.md §4.3) ----------------------------------------------------- */
 
-int rknn_model_reloc(const rknn_model_view *view, uint32_t i, rknn_model_reloc_info *out)
+/* Relocation i; its tensor looked up from tensor `from` on where no memo
+ * says where to start (fmt_validate_relocs: the previous one's). */
+static int reloc_from(const rknn_model_view *view, uint32_t i, uint32_t from,
+                      rknn_model_reloc_info *out)
 {
     rknn_fbs_table t;
     int ret;
@@ -38,12 +41,18 @@ int rknn_model_reloc(const rknn_model_view *view, uint32_t i, rknn_model_reloc_i
         HAL_LOG_ERR("rknn model: relocation %lu has an empty tensor name", (unsigned long)i);
         return RKNN_ERR_MODEL_INVALID;
     }
-    if (view->reloc_tensor_memo && view->reloc_tensor_memo[i] != RKNN_MODEL_RELOC_UNRESOLVED) {
-        out->tensor_index = view->reloc_tensor_memo[i];
-        return RKNN_SUCC;
+    if (view->reloc_tensor_memo) {
+        const uint16_t *memo = view->reloc_tensor_memo;
+        if (memo[i] != RKNN_MODEL_RELOC_UNRESOLVED) {
+            out->tensor_index = memo[i];
+            return RKNN_SUCC;
+        }
+        /* from the previous relocation's tensor (unresolved is past every
+         * tensor: from 0) */
+        from = i ? memo[i - 1] : 0;
     }
-    ret = rknn_model_find_tensor(view, out->tensor_name.ptr, out->tensor_name.len,
-                                 &out->tensor_index);
+    ret = fmt_find_tensor_from(view, out->tensor_name.ptr, out->tensor_name.len, from,
+                               &out->tensor_index);
     if (ret == RKNN_SUCC && view->reloc_tensor_memo) /* n_tensors <= 4096: fits */
         view->reloc_tensor_memo[i] = (uint16_t)out->tensor_index;
     if (ret == RKNN_ERR_PARAM_INVALID) {
@@ -53,6 +62,11 @@ int rknn_model_reloc(const rknn_model_view *view, uint32_t i, rknn_model_reloc_i
         ret = RKNN_ERR_MODEL_INVALID;
     }
     return ret;
+}
+
+int rknn_model_reloc(const rknn_model_view *view, uint32_t i, rknn_model_reloc_info *out)
+{
+    return reloc_from(view, i, 0, out);
 }
 
 int rknn_model_reloc_entry(const rknn_model_reloc_info *reloc, uint32_t i, uint32_t *addend,
@@ -399,8 +413,9 @@ FMT_API int fmt_validate_relocs(rknn_model_view *v)
     uint64_t total = 0;
     int ret;
 
+    r.tensor_index = 0;
     for (uint32_t i = 0; i < v->n_relocs; i++) {
-        ret = rknn_model_reloc(v, i, &r);
+        ret = reloc_from(v, i, r.tensor_index, &r);
         if (ret != RKNN_SUCC)
             return ret;
         total += r.n_entries;

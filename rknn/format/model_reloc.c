@@ -115,11 +115,19 @@ static void clear_unfetched(const rknn_model_view *m, const rknn_model_reloc_tar
         if (rknn_model_task(m, t, &ti) != RKNN_SUCC)
             continue;
         first = (uint32_t)(ti.regcmd_addr / RKNN_MODEL_REGCMD_WORD_SIZE);
-        for (uint32_t i = first; i < first + ti.regcfg_amount + NPU_PC_TAIL_WORDS; i++)
-            covered[i / 32] |= 1u << (i % 32);
+        for (uint32_t i = first, end = first + ti.regcfg_amount + NPU_PC_TAIL_WORDS; i < end;)
+            if (i % 32 == 0 && end - i >= 32) {
+                covered[i / 32] = UINT32_MAX; /* 32 words at once */
+                i += 32;
+            } else {
+                covered[i / 32] |= 1u << (i % 32);
+                i++;
+            }
     }
     for (uint32_t i = 0; i < m->n_regcmd_words; i++)
-        if (!(covered[i / 32] & (1u << (i % 32))))
+        if (covered[i / 32] == UINT32_MAX)
+            i |= 31u; /* 32 covered words at once */
+        else if (!(covered[i / 32] & (1u << (i % 32))))
             fmt_put_word(to->stream, i, npu_regcmd_nop());
     memset(to->stream + m->regcmd_size, 0, to->stream_bytes - m->regcmd_size);
 }

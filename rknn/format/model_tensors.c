@@ -163,12 +163,19 @@ static int tensor_name(const rknn_model_view *view, uint32_t index, rknn_fbs_str
 int rknn_model_find_tensor(const rknn_model_view *view, const char *name, uint32_t len,
                            uint32_t *index)
 {
+    return fmt_find_tensor_from(view, name, len, 0, index);
+}
+
+FMT_API int fmt_find_tensor_from(const rknn_model_view *view, const char *name, uint32_t len,
+                                 uint32_t from, uint32_t *index)
+{
     rknn_fbs_string s;
     int ret;
 
     if (!fmt_check_view(view) || !name || !index)
         return RKNN_ERR_PARAM_INVALID;
-    for (uint32_t i = 0; i < view->n_tensors; i++) {
+    for (uint32_t k = 0, i = from < view->n_tensors ? from : 0; k < view->n_tensors;
+         k++, i = i + 1 < view->n_tensors ? i + 1 : 0) {
         ret = tensor_name(view, i, &s);
         if (ret != RKNN_SUCC)
             return ret;
