@@ -468,29 +468,27 @@ int rknn_convert_input(const rknn_layout *from, const void *src, const rknn_layo
 
 /* ---- output: native -> user ------------------------------------------------ */
 
-/* NC1HWC2 -> NCHW, a surface at a time, position by position (the source
- * read in order, one write stream per channel): element k of atom p goes to
- * d[k * plane + p], as the value table t gives it (int8 -> float32), or as
- * it is (t NULL: 8-bit types, want_float 0). */
+/* NC1HWC2 -> NCHW, a surface at a time, channel by channel (one write
+ * stream, the source read with the atom's stride): element k of atom p
+ * goes to d[k * plane + p], as the value table t gives it (int8 ->
+ * float32), or as it is (t NULL: 8-bit types, want_float 0). The inner
+ * loops are a load and a store each, no index arithmetic (emulated or
+ * 32-bit CPUs pay for 64-bit products). */
 static void output_nc1hwc2(const rknn_layout *from, const int8_t *src, void *dst, const float *t)
 {
     walk a = walk_of(from);
-    uint64_t plane = (uint64_t)from->h * from->w;
+    size_t plane = (size_t)from->h * from->w, c2 = from->c2;
 
     for (uint32_t n = 0; n < from->n; n++)
-        for (uint32_t s = 0; s < from->c1 && s * from->c2 < from->c; s++) {
-            unsigned nc = from->c - s * from->c2 < from->c2 ? from->c - s * from->c2 : from->c2;
-            const int8_t *sp = src + n * a.sn + s * a.plane;
-            uint64_t d0 = ((uint64_t)n * from->c + (uint64_t)s * from->c2) * plane;
-            float *df = (float *)dst + d0;
-            int8_t *db = (int8_t *)dst + d0;
-            for (uint64_t p = 0; p < plane; p++, sp += from->c2)
-                for (unsigned k = 0; k < nc; k++) {
-                    if (t)
-                        df[k * plane + p] = t[(uint8_t)sp[k]];
-                    else
-                        db[k * plane + p] = sp[k];
-                }
+        for (uint32_t c = 0; c < from->c; c++) {
+            const int8_t *sp = src + n * a.sn + chan_off(&a, c), *end = sp + plane * c2;
+            size_t d0 = ((size_t)n * from->c + c) * plane;
+            if (t)
+                for (float *d = (float *)dst + d0; sp < end; sp += c2)
+                    *d++ = t[(uint8_t)*sp];
+            else
+                for (int8_t *d = (int8_t *)dst + d0; sp < end; sp += c2)
+                    *d++ = *sp;
         }
 }
 
