@@ -596,9 +596,21 @@ static int vnpu_load_weights(vnpu_task *t, vnpu_conv *g)
 
 /* ---- MAC -------------------------------------------------------------------- */
 
+/* The MAC loops read only the model's own staging buffers (vnpu_x, vnpu_w,
+ * vnpu_acc), which the bounds-checked loads fill: a sanitised build
+ * (scripts/run-host-sanitize.sh, clang) leaves them uninstrumented, where
+ * instrumentation made them 10 times slower and took most of CI's time;
+ * the loads, the DPU and everything that reads or writes DMA memory stay
+ * checked. */
+#if defined(__clang__)
+#define VNPU_MAC_LOOP __attribute__((no_sanitize("address", "undefined", "coverage")))
+#else
+#define VNPU_MAC_LOOP
+#endif
+
 /* Σ a[i]·b[i] over n int8 pairs, exact in int32 for n < 2^17. Four
  * independent accumulators keep the loop free of carried dependencies. */
-static inline int32_t vnpu_dot_i8(const int8_t *a, const int8_t *b, uint32_t n)
+VNPU_MAC_LOOP static inline int32_t vnpu_dot_i8(const int8_t *a, const int8_t *b, uint32_t n)
 {
     int32_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
     uint32_t i = 0;
@@ -614,7 +626,7 @@ static inline int32_t vnpu_dot_i8(const int8_t *a, const int8_t *b, uint32_t n)
     return (s0 + s1) + (s2 + s3);
 }
 
-static inline int32_t vnpu_sum_i8(const int8_t *a, uint32_t n)
+VNPU_MAC_LOOP static inline int32_t vnpu_sum_i8(const int8_t *a, uint32_t n)
 {
     int32_t s = 0;
 
@@ -630,8 +642,8 @@ static inline int32_t vnpu_sum_i8(const int8_t *a, uint32_t n)
  * same as summing kernel by kernel. */
 #define VNPU_KB 16u
 
-static inline void vnpu_rows_f32(float *restrict sums, const float *restrict w,
-                                 const float *restrict x, uint32_t n, uint32_t nker)
+VNPU_MAC_LOOP static inline void vnpu_rows_f32(float *restrict sums, const float *restrict w,
+                                               const float *restrict x, uint32_t n, uint32_t nker)
 {
     for (uint32_t k = 0; k < nker; k++)
         sums[k] = 0.0f;
@@ -647,8 +659,8 @@ static inline void vnpu_rows_f32(float *restrict sums, const float *restrict w,
  * scratch ([kh][kw * cin][nk]): each kernel row is summed from 0.0f and the
  * rows are added in order (the order the model has always used; its outputs
  * are compared bit for bit), whatever the parts. */
-static void vnpu_mac_direct_fp(const vnpu_conv *g, const float *xb, float *acc, uint32_t k0,
-                               uint32_t nk)
+VNPU_MAC_LOOP static void vnpu_mac_direct_fp(const vnpu_conv *g, const float *xb, float *acc,
+                                             uint32_t k0, uint32_t nk)
 {
     static float rows[VNPU_ACC_ELEMS];
     uint32_t row = g->kw * g->cin;
@@ -674,7 +686,7 @@ static size_t vnpu_window_at(const vnpu_conv *g, uint32_t p)
 
 /* Accumulators of output pixels [p0, p0 + n) into vnpu_acc ([n][kout]), a
  * part of kernels at a time. */
-static void vnpu_mac_direct(vnpu_conv *g, uint32_t p0, uint32_t n, int want_sumx)
+VNPU_MAC_LOOP static void vnpu_mac_direct(vnpu_conv *g, uint32_t p0, uint32_t n, int want_sumx)
 {
     uint32_t row = g->kw * g->cin; /* contiguous elements of one kernel row */
     size_t xrow = (size_t)g->wp * g->cin;
@@ -712,7 +724,8 @@ static void vnpu_mac_direct(vnpu_conv *g, uint32_t p0, uint32_t n, int want_sumx
     }
 }
 
-static void vnpu_mac_depthwise(const vnpu_conv *g, uint32_t p0, uint32_t n, int want_sumx)
+VNPU_MAC_LOOP static void vnpu_mac_depthwise(const vnpu_conv *g, uint32_t p0, uint32_t n,
+                                             int want_sumx)
 {
     uint32_t cd = g->nker; /* channels computed */
 
