@@ -87,8 +87,12 @@ typedef struct {
     v4_op op;
     uint32_t task_in_node; /* index in the node's task tables */
     uint32_t task_in_slot; /* index among the node's tasks of this core slot */
-    uint32_t temp_mc[2];   /* v4_temp_mc_names' tensors, UINT32_MAX if absent */
-    v4_dcomp dcomp;        /* of the task being walked */
+    uint32_t n_slots;      /* the most core slots of a node walked */
+    uint32_t page;         /* the last entry's register page, its block and target */
+    int page_block;
+    uint16_t page_target;
+    uint32_t temp_mc[2]; /* v4_temp_mc_names' tensors, UINT32_MAX if absent */
+    v4_dcomp dcomp;      /* of the task being walked */
 } v4_walk;
 
 static void put_le32(uint8_t *p, uint32_t v)
@@ -248,12 +252,23 @@ static uint32_t with_core_index(const v4_walk *w, uint32_t table, uint32_t value
 /* One register list entry: a register of a compute block of this SoC. */
 static int walk_entry(v4_walk *w, const uint8_t *p, uint32_t e)
 {
-    uint32_t reg = rknn_fbs_le16(p + 2), value = rknn_fbs_le32(p + 4);
-    uint32_t table = npu_soc_to_table_offset(w->soc, reg);
-    int block = table == NPU_SOC_NO_OFFSET ? -1 : npu_block_of_offset(table);
-    /* blocks without a command target (DDMA, SDMA, GLOBAL) would become NOPs */
-    uint16_t target = block < 0 ? 0 : npu_block_target((enum npu_block)block);
+    uint32_t reg = rknn_fbs_le16(p + 2), value = rknn_fbs_le32(p + 4), table = reg;
+    int block = w->page_block;
+    uint16_t target = w->page_target;
     uint64_t word, at = w->n_words;
+
+    /* outside the CORE page a register's table offset is its own, and its
+     * block the page's: looked up once per run of entries in one page (calls
+     * per entry were most of rknn_init's time under emulation) */
+    if (reg >> 12 != w->page || block == NPU_BLOCK_CORE) {
+        table = npu_soc_to_table_offset(w->soc, reg);
+        block = table == NPU_SOC_NO_OFFSET ? -1 : npu_block_of_offset(table);
+        /* blocks without a command target (DDMA, SDMA, GLOBAL) would become NOPs */
+        target = block < 0 ? 0 : npu_block_target((enum npu_block)block);
+        w->page = reg >> 12;
+        w->page_block = block;
+        w->page_target = target;
+    }
 
     if (rknn_fbs_le16(p) != 0)
         return entry_error(w, e, reg, value, "the first 16 bits are not 0");
@@ -440,6 +455,8 @@ static int walk_node(v4_walk *w, uint32_t k)
 
     if (ret == RKNN_SUCC)
         ret = fmt_v4_task_tables(w->v, k, &tasks);
+    if (ret == RKNN_SUCC && node.n_core_slots > w->n_slots)
+        w->n_slots = node.n_core_slots;
     if (ret != RKNN_SUCC || w->slot >= node.n_core_slots || node.tasks_per_slot[w->slot] == 0)
         return ret;
     w->node = k;
@@ -489,7 +506,8 @@ static int walk_all(v4_walk *w)
     w->slot = 0;
     for (uint32_t c = 0; ret == RKNN_SUCC && c < single_core_copies(w->soc); c++)
         ret = walk_slot(w, c);
-    for (w->slot = 1; ret == RKNN_SUCC && w->slot < RKNN_MODEL_MAX_CORE_SLOTS; w->slot++) {
+    /* the core slots some node has (a one-core SoC's file: slot 0 only) */
+    for (w->slot = 1; ret == RKNN_SUCC && w->slot < w->n_slots; w->slot++) {
         uint32_t n = cores_of_slot(w->slot);
         ret = walk_slot(w, w->slot - n * (n - 1) / 2);
     }
@@ -500,6 +518,7 @@ static int walk_all(v4_walk *w)
 static void walk_init(v4_walk *w, const rknn_model_view *v, const npu_soc_profile *soc)
 {
     memset(w, 0, sizeof *w);
+    w->page = UINT32_MAX;
     w->v = v;
     w->soc = soc;
     for (unsigned i = 0; i < 2; i++)
