@@ -199,11 +199,12 @@ static int check_chain_end(const rknn_model_view *m, uint32_t t, uint64_t addr)
 
     if (npu_regcmd_is_nop(addr) || v == 0)
         return RKNN_SUCC;
-    /* from the next record on, which it mostly is (the next node's first) */
+    /* from the next record on, which it mostly is (the next node's first),
+     * each record's start read in place (the records were checked) */
     for (uint32_t k = 0, i = t; k < m->n_tasks; k++) {
-        rknn_model_task_info ti;
         i = i + 1 < m->n_tasks ? i + 1 : 0;
-        if (rknn_model_task(m, i, &ti) == RKNN_SUCC && ti.regcmd_addr == v)
+        if (rknn_fbs_le64(m->task_data + (size_t)i * RKNN_MODEL_TASK_RECORD_SIZE +
+                          NPU_TASK_REGCMD_ADDR) == v)
             return RKNN_SUCC;
     }
     HAL_LOG_ERR("rknn_init: task %lu ends its chain with a link to stream byte %lu, which is "

@@ -51,8 +51,8 @@ static int reloc_from(const rknn_model_view *view, uint32_t i, uint32_t from,
          * tensor: from 0) */
         from = i ? memo[i - 1] : 0;
     }
-    ret = fmt_find_tensor_from(view, out->tensor_name.ptr, out->tensor_name.len, from,
-                               &out->tensor_index);
+    ret = rknn_model_find_tensor_from(view, out->tensor_name.ptr, out->tensor_name.len, from,
+                                      &out->tensor_index);
     if (ret == RKNN_SUCC && view->reloc_tensor_memo) /* n_tensors <= 4096: fits */
         view->reloc_tensor_memo[i] = (uint16_t)out->tensor_index;
     if (ret == RKNN_ERR_PARAM_INVALID) {

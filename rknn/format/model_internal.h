@@ -228,13 +228,6 @@ FMT_API int fmt_links_to_record(const rknn_model_view *m, const rknn_model_task_
 FMT_API int fmt_validate_tasks(const rknn_model_view *v);
 FMT_API int fmt_validate_task_order(const rknn_model_view *v);
 FMT_API int fmt_validate_relocs(rknn_model_view *v);
-/* rknn_model_find_tensor from tensor `from` on (0 if past the last), round
- * to the one before it:
- * a relocation table names its tensors mostly in their order, so the
- * search from the previous relocation's tensor ends at once (rknn_init's
- * relocation passes were O(relocations x tensors)). */
-FMT_API int fmt_find_tensor_from(const rknn_model_view *view, const char *name, uint32_t len,
-                                 uint32_t from, uint32_t *index);
 
 /* ---- model_check.c ----------------------------------------------------- */
 

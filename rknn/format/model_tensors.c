@@ -160,14 +160,8 @@ static int tensor_name(const rknn_model_view *view, uint32_t index, rknn_fbs_str
     return fmt_get_string_field(&t, T_NAME, name, "tensor", index, "name (slot 5)");
 }
 
-int rknn_model_find_tensor(const rknn_model_view *view, const char *name, uint32_t len,
-                           uint32_t *index)
-{
-    return fmt_find_tensor_from(view, name, len, 0, index);
-}
-
-FMT_API int fmt_find_tensor_from(const rknn_model_view *view, const char *name, uint32_t len,
-                                 uint32_t from, uint32_t *index)
+int rknn_model_find_tensor_from(const rknn_model_view *view, const char *name, uint32_t len,
+                                uint32_t from, uint32_t *index)
 {
     rknn_fbs_string s;
     int ret;

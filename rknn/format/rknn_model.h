@@ -357,8 +357,15 @@ int rknn_model_tensor(const rknn_model_view *view, uint32_t index, rknn_model_te
 int rknn_model_tensor_scale(const rknn_model_tensor_info *t, uint32_t i, float *out);
 int rknn_model_tensor_zero_point(const rknn_model_tensor_info *t, uint32_t i, int32_t *out);
 /* Index of the first tensor named name[0..len), or RKNN_ERR_PARAM_INVALID. */
-int rknn_model_find_tensor(const rknn_model_view *view, const char *name, uint32_t len,
-                           uint32_t *index);
+#define rknn_model_find_tensor(view, name, len, index)                                             \
+    rknn_model_find_tensor_from((view), (name), (len), 0, (index))
+/* The same, searched from tensor `from` on (0 if past the last) round to the
+ * one before it: the one found is the first from there. A relocation table
+ * names its tensors mostly in their order, so the search from the previous
+ * relocation's tensor ends soon (rknn_init's relocation passes were
+ * O(relocations x tensors)). */
+int rknn_model_find_tensor_from(const rknn_model_view *view, const char *name, uint32_t len,
+                                uint32_t from, uint32_t *index);
 
 int rknn_model_node(const rknn_model_view *view, uint32_t index, rknn_model_node_info *out);
 int rknn_model_node_input(const rknn_model_node_info *node, uint32_t i, uint32_t *tensor);

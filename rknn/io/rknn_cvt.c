@@ -96,12 +96,16 @@ static void rows_of(const rknn_io_plan *p, int rk356x, rknn_cvt_words *w)
     }
 }
 
-/* Words [*first, *end) of the task holding word `at`; 0 if none holds it,
+/* Words [*first, *end) of the task holding word `at` (*task: its index,
+ * where the search starts); 0 if none holds it,
  * or a record reaches past the stream (the file may have changed since
  * init: a zero-copy model buffer is the caller's). */
-static int task_span(const rknn_model_view *m, uint32_t at, uint32_t *first, uint32_t *end)
+static int task_span(const rknn_model_view *m, uint32_t at, uint32_t *task, uint32_t *first,
+                     uint32_t *end)
 {
-    for (uint32_t t = 0; t < m->n_tasks; t++) {
+    /* from *task (the one found last) round: a tensor's entries are mostly
+     * in task order */
+    for (uint32_t k = 0, t = *task; k < m->n_tasks; k++, t = t + 1 < m->n_tasks ? t + 1 : 0) {
         rknn_model_task_info ti;
         uint64_t f, e;
         if (rknn_model_task(m, t, &ti) != RKNN_SUCC)
@@ -112,6 +116,7 @@ static int task_span(const rknn_model_view *m, uint32_t at, uint32_t *first, uin
             return 0;
         *first = (uint32_t)f;
         *end = (uint32_t)e;
+        *task = t;
         if (at >= f && at < e)
             return 1;
     }
@@ -151,6 +156,7 @@ static int walk(rknn_ctx *ctx, uint32_t tensor, const rknn_cvt_words *w)
 {
     const rknn_model_view *m = &ctx->model;
     uint64_t *words = (uint64_t *)(void *)ctx->regcmd;
+    uint32_t task = 0;
     int others = 0;
 
     for (uint32_t r = 0; r < m->n_relocs; r++) {
@@ -164,7 +170,7 @@ static int walk(rknn_ctx *ctx, uint32_t tensor, const rknn_cvt_words *w)
             if (npu_regcmd_target(words[at]) != NPU_TARGET_CNA ||
                 npu_regcmd_reg(words[at]) != NPU_CNA_FEATURE_DATA_ADDR)
                 others++;
-            else if (!task_span(m, at, &first, &end) || program_task(words, first, end, w))
+            else if (!task_span(m, at, &task, &first, &end) || program_task(words, first, end, w))
                 return -1;
         }
     }

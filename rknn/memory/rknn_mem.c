@@ -259,11 +259,11 @@ static int point_output_form(rknn_ctx *ctx, rknn_io_binding *b)
         rknn_model_tensor(&ctx->model, ctx->model.output_copy_scratch, &s) != RKNN_SUCC ||
         s.kind != RKNN_MODEL_KIND_INTERNAL)
         return RKNN_SUCC; /* no such operator */
-    /* float32 uses the whole scratch (its float16 half as well) */
+    /* float32 uses the whole scratch (its float16 half as well); a type
+     * the operator does not make it never writes (rknn_io_get_output) */
     b->form = (uint8_t)(b->mem && !b->native && b->fmt == RKNN_TENSOR_NCHW &&
                         mem_dma(b->mem) % 16u == 0 &&
-                        (b->type == RKNN_TENSOR_INT8 ||
-                         (b->type == RKNN_TENSOR_FLOAT32 && b->mem->size >= s.size)));
+                        (b->type == RKNN_TENSOR_INT8 || b->mem->size >= s.size));
     return rknn_loader_rebind(
         ctx, ctx->model.output_copy_scratch,
         b->form ? mem_dma(b->mem) : (uint32_t)rknpu_hook_virt_to_phys(ctx->arena + s.arena_offset));
