@@ -228,6 +228,11 @@ FMT_API int fmt_links_to_record(const rknn_model_view *m, const rknn_model_task_
 FMT_API int fmt_validate_tasks(const rknn_model_view *v);
 FMT_API int fmt_validate_task_order(const rknn_model_view *v);
 FMT_API int fmt_validate_relocs(rknn_model_view *v);
+/* rknn_model_node; `whole` 0 leaves out what container 4's lowering walk
+ * does not read and reads again on its own: the task counts per core slot
+ * of a container-4 node (n_core_slots, tasks_per_slot) and the attributes. */
+FMT_API int fmt_node_read(const rknn_model_view *view, uint32_t index, int whole,
+                          rknn_model_node_info *out);
 
 /* ---- model_check.c ----------------------------------------------------- */
 

@@ -78,6 +78,12 @@ static int node_attrs(const rknn_fbs_table *t, uint32_t index, rknn_model_node_i
 
 int rknn_model_node(const rknn_model_view *view, uint32_t index, rknn_model_node_info *out)
 {
+    return fmt_node_read(view, index, 1, out);
+}
+
+FMT_API int fmt_node_read(const rknn_model_view *view, uint32_t index, int whole,
+                          rknn_model_node_info *out)
+{
     rknn_fbs_table t;
     int ret;
 
@@ -104,12 +110,12 @@ int rknn_model_node(const rknn_model_view *view, uint32_t index, rknn_model_node
                               &out->outputs);
     if (ret == RKNN_SUCC)
         ret = fmt_node_task_counts(&t, index, out->tasks_per_slot, &out->n_core_slots);
-    if (ret == RKNN_SUCC && fmt_is_v4(view)) {
+    if (ret == RKNN_SUCC && whole && fmt_is_v4(view)) {
         /* the core slots, counted from the node's task tables (format.md §5.2) */
         memset(out->tasks_per_slot, 0, sizeof out->tasks_per_slot);
         ret = fmt_v4_node_task_count(view, index, out->tasks_per_slot, &out->n_core_slots);
     }
-    if (ret == RKNN_SUCC)
+    if (ret == RKNN_SUCC && whole)
         ret = node_attrs(&t, index, out);
     out->n_inputs = out->inputs.count;
     out->n_outputs = out->outputs.count;

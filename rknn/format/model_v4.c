@@ -87,7 +87,7 @@ typedef struct {
     v4_op op;
     uint32_t task_in_node; /* index in the node's task tables */
     uint32_t task_in_slot; /* index among the node's tasks of this core slot */
-    uint32_t n_slots;      /* the most core slots of a node walked */
+    uint32_t n_slots;      /* the core slots of the tasks walked */
     uint32_t page;         /* the last entry's register page, its block and target */
     int page_block;
     uint16_t page_target;
@@ -211,8 +211,12 @@ static int address_entry(v4_walk *w, uint32_t e, uint32_t table_reg, uint32_t va
         return entry_error(w, e, table_reg, value,
                            "an address register with no rule for this op (format.md §5.1)");
     }
-    if (rknn_model_tensor(w->v, tensor, &t) != RKNN_SUCC ||
-        fmt_tensor_extent(w->v, &t, &extent) != RKNN_SUCC || value >= extent)
+    /* checked by the parse's walk; the build's two walks leave it to the
+     * plan, whose relocation check reads every built entry's extent again
+     * (fmt_check_reloc), so each address is not decoded three times */
+    if (!w->per_tensor && !w->stream &&
+        (rknn_model_tensor(w->v, tensor, &t) != RKNN_SUCC ||
+         fmt_tensor_extent(w->v, &t, &extent) != RKNN_SUCC || value >= extent))
         return entry_error(w, e, table_reg, value,
                            "the address is not inside the tensor its rule names");
     return note_reloc(w, tensor, value, word);
@@ -433,6 +437,8 @@ static int walk_node_task(v4_walk *w, const rknn_fbs_vector *tasks, uint32_t i, 
     v4_task t;
     int ret = fmt_v4_read_task(w->v, tasks, w->node, i, &t);
 
+    if (ret == RKNN_SUCC && t.n_cores * (t.n_cores + 1) / 2 > w->n_slots)
+        w->n_slots = t.n_cores * (t.n_cores + 1) / 2;
     if (ret != RKNN_SUCC || t.slot != w->slot)
         return ret;
     w->task_in_node = i;
@@ -451,13 +457,12 @@ static int walk_node(v4_walk *w, uint32_t k)
 {
     rknn_model_node_info node;
     rknn_fbs_vector tasks;
-    int ret = rknn_model_node(w->v, k, &node);
+    /* its tables, not its counts: the walk reads every task's head anyway */
+    int ret = fmt_node_read(w->v, k, 0, &node);
 
     if (ret == RKNN_SUCC)
         ret = fmt_v4_task_tables(w->v, k, &tasks);
-    if (ret == RKNN_SUCC && node.n_core_slots > w->n_slots)
-        w->n_slots = node.n_core_slots;
-    if (ret != RKNN_SUCC || w->slot >= node.n_core_slots || node.tasks_per_slot[w->slot] == 0)
+    if (ret != RKNN_SUCC)
         return ret;
     w->node = k;
     w->node_info = &node;
