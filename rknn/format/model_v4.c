@@ -200,6 +200,14 @@ static int note_reloc(v4_walk *w, uint32_t tensor, uint32_t addend, uint64_t wor
 
 /* An address register: bound to its tensor (its value an offset inside it),
  * or, with no rule for it, left 0 (the unit does not use it). */
+/* The build's two walks (counting per tensor, writing) go over what the
+ * parse's walk checked, in the same rknn_init: the tensor decodes behind
+ * the weight-stream and address checks are not made again. */
+static int checked(const v4_walk *w)
+{
+    return w->per_tensor || w->stream;
+}
+
 static int address_entry(v4_walk *w, uint32_t e, uint32_t table_reg, uint32_t value, uint64_t word)
 {
     rknn_model_tensor_info t;
@@ -211,12 +219,10 @@ static int address_entry(v4_walk *w, uint32_t e, uint32_t table_reg, uint32_t va
         return entry_error(w, e, table_reg, value,
                            "an address register with no rule for this op (format.md §5.1)");
     }
-    /* checked by the parse's walk; the build's two walks leave it to the
-     * plan, whose relocation check reads every built entry's extent again
-     * (fmt_check_reloc), so each address is not decoded three times */
-    if (!w->per_tensor && !w->stream &&
-        (rknn_model_tensor(w->v, tensor, &t) != RKNN_SUCC ||
-         fmt_tensor_extent(w->v, &t, &extent) != RKNN_SUCC || value >= extent))
+    /* the plan's relocation check reads every built entry's extent again
+     * (fmt_check_reloc) */
+    if (!checked(w) && (rknn_model_tensor(w->v, tensor, &t) != RKNN_SUCC ||
+                        fmt_tensor_extent(w->v, &t, &extent) != RKNN_SUCC || value >= extent))
         return entry_error(w, e, table_reg, value,
                            "the address is not inside the tensor its rule names");
     return note_reloc(w, tensor, value, word);
@@ -282,7 +288,8 @@ static int walk_entry(v4_walk *w, const uint8_t *p, uint32_t e)
                            w->op == V4_OP_LUT_LOAD ? "a LUT may only write DPU registers"
                                                    : "not a compute-unit register");
     value = with_core_index(w, table, value);
-    note_dcomp(&w->dcomp, table, value);
+    if (!checked(w))
+        note_dcomp(&w->dcomp, table, value);
     word = npu_regcmd_make(target, (uint16_t)reg, value);
     if (w->stream) {
         if (at >= w->v->n_regcmd_words)
@@ -356,7 +363,7 @@ static int walk_task(v4_walk *w, const uint8_t *entries, uint32_t n_entries, uin
     memset(&w->dcomp, 0, sizeof w->dcomp);
     for (uint32_t e = 0; e < n_entries && ret == RKNN_SUCC; e++)
         ret = walk_entry(w, entries + (size_t)e * V4_ENTRY_SIZE, e);
-    if (ret == RKNN_SUCC && w->op != V4_OP_LUT_LOAD)
+    if (ret == RKNN_SUCC && w->op != V4_OP_LUT_LOAD && !checked(w))
         ret = check_dcomp(w, enable);
     if (ret != RKNN_SUCC)
         return ret;
