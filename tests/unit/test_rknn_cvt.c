@@ -29,6 +29,7 @@
 #include "npu_regs.h"
 #include "npu_soc.h"
 #include "rknn_api.h"
+#include "rknn_convert.h"
 #include "rknn_ctx.h"
 #include "rknn_cvt.h"
 #include "rknn_io.h"
@@ -388,6 +389,44 @@ static void test_float(const char *file, rknpu_soc_id soc)
     CHECK(rknn_destroy(h) == RKNN_SUCC);
 }
 
+/* Every float16 code to float32 against IEEE 754's definition computed
+ * here in double: (-1)^s x (exp == 0 ? mant x 2^-24 : (1024 + mant) x
+ * 2^(exp - 25)), infinities, and NaNs (quiet or not, their payload's top
+ * bits kept), bit for bit. */
+static double pow2(int k) /* exact: powers of two in double, no libm on bare metal */
+{
+    double v = 1.0;
+
+    for (; k > 0; k--)
+        v *= 2.0;
+    for (; k < 0; k++)
+        v *= 0.5;
+    return v;
+}
+
+static void check_f16_to_f32(void)
+{
+    uint32_t wrong = 0, first = 0;
+
+    for (uint32_t h = 0; h < 65536u; h++) {
+        uint32_t e = (h >> 10) & 0x1Fu, m = h & 0x3FFu, got, want;
+        float g = rknn_f16_to_f32((uint16_t)h), w;
+        if (e == 31) {
+            want = (h & 0x8000u) << 16 | 0x7F800000u | m << 13;
+        } else {
+            double v = e ? (1024.0 + m) * pow2((int)e - 25) : m * pow2(-24);
+            w = (float)((h & 0x8000u) ? -v : v);
+            memcpy(&want, &w, 4);
+        }
+        memcpy(&got, &g, 4);
+        if (got != want && wrong++ == 0)
+            first = h;
+    }
+    CHECK_EQ_U(wrong, 0);
+    if (wrong)
+        printf("  float16 0x%04x is the first converted wrongly\n", (unsigned)first);
+}
+
 int main(int argc, char **argv)
 {
     static const char *const files[] = {
@@ -409,6 +448,7 @@ int main(int argc, char **argv)
             for (int mode = RKNN_CVT_CODES; mode <= RKNN_CVT_FLOAT; mode++)
                 check_formula(s ? RKNPU_SOC_RK3566 : RKNPU_SOC_RK3588, c, mode);
     check_vendor_words();
+    check_f16_to_f32();
     if (!CHECK(board_init() == RKNN_SUCC))
         return test_report("rknn_cvt");
     test_mid(files[0], RKNPU_SOC_RK3588);
