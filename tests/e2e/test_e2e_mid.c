@@ -571,6 +571,23 @@ static uint64_t tasks_done(void)
     return st.tasks;
 }
 
+/* rknn_outputs_get want_float into f (OUT_ELEMS floats): the NPU tasks it
+ * ran, UINT64_MAX if it failed. */
+static uint64_t get_float_tasks(rknn_context ctx, float *f)
+{
+    rknn_output out;
+    uint64_t t0 = tasks_done();
+
+    memset(&out, 0, sizeof out);
+    out.is_prealloc = 1;
+    out.want_float = 1;
+    out.buf = f;
+    out.size = OUT_ELEMS * sizeof(float);
+    if (rknn_outputs_get(ctx, 1, &out, NULL) != RKNN_SUCC)
+        return UINT64_MAX;
+    return tasks_done() - t0;
+}
+
 /* Zero-copy int8 NCHW on RK3566: the OutputOperator's int8 tasks write
  * the bound buffer itself, as Rockchip's runtime does (vendor-diff compares
  * the addresses). A float32 rknn_outputs_get meanwhile needs 4 times the
@@ -581,7 +598,6 @@ static void test_output_operator_into_binding(rknn_context ctx, rknn_tensor_attr
     static float out_f[OUT_ELEMS];
     rknn_tensor_mem *mem = rknn_create_mem(ctx, OUT_ELEMS);
     rknn_tensor_mem *after = rknn_create_mem(ctx, 4 * OUT_ELEMS);
-    rknn_output out;
     uint64_t t0;
     uint32_t kept = 0;
 
@@ -594,14 +610,7 @@ static void test_output_operator_into_binding(rknn_context ctx, rknn_tensor_attr
     CHECK(set_inputs(ctx) == RKNN_SUCC && rknn_run(ctx, NULL) == RKNN_SUCC);
     CHECK_EQ_U(tasks_done() - t0, 4); /* the network's 2, the int8 form's 2 */
     compare_q("RK3566 OutputOperator zero-copy int8 NCHW", mem->virt_addr);
-    memset(&out, 0, sizeof out);
-    out.is_prealloc = 1;
-    out.want_float = 1;
-    out.buf = out_f;
-    out.size = sizeof out_f;
-    t0 = tasks_done();
-    CHECK(rknn_outputs_get(ctx, 1, &out, NULL) == RKNN_SUCC);
-    CHECK_EQ_U(tasks_done() - t0, 0);
+    CHECK_EQ_U(get_float_tasks(ctx, out_f), 0);
     compare_dequantised("RK3566 float32 beside a zero-copy int8 binding", out_f, mem->virt_addr);
     for (uint32_t i = 0; i < 4 * OUT_ELEMS; i++)
         kept += ((const uint8_t *)after->virt_addr)[i] == 0x5a;
@@ -622,7 +631,6 @@ static void test_output_operator_on_npu(void)
     static float out_f[OUT_ELEMS];
     rknn_tensor_attr attr;
     rknn_tensor_mem *mem;
-    rknn_output out;
     rknn_context ctx;
     uint64_t t0;
 
@@ -637,14 +645,7 @@ static void test_output_operator_on_npu(void)
     CHECK(get_int8(ctx, out_q) == RKNN_SUCC);
     CHECK_EQ_U(tasks_done() - t0, 2);
     compare_q("RK3566 OutputOperator int8 NCHW", out_q);
-    memset(&out, 0, sizeof out);
-    out.is_prealloc = 1;
-    out.want_float = 1;
-    out.buf = out_f;
-    out.size = sizeof out_f;
-    t0 = tasks_done();
-    CHECK(rknn_outputs_get(ctx, 1, &out, NULL) == RKNN_SUCC);
-    CHECK_EQ_U(tasks_done() - t0, 6);
+    CHECK_EQ_U(get_float_tasks(ctx, out_f), 6);
     compare_dequantised("RK3566 OutputOperator float32", out_f, out_q);
     vnpu_inject_fault(board_vnpu(), 0, VNPU_FAULT_DMA_ERROR, 1);
     CHECK(get_int8(ctx, out_q) == RKNN_ERR_FAIL);
