@@ -242,22 +242,23 @@ static void write_user_row(void *dst, rknn_tensor_type t, uint64_t i0, uint64_t 
     }
 }
 
-/* Codes of the native type copied as they are (want_float = 0). */
-static void copy_row(void *dst, uint64_t di, uint64_t ds, const void *src, uint64_t si, uint64_t ss,
-                     uint32_t n, uint32_t esize)
+/* Codes of the native type copied as they are (want_float = 0): n elements
+ * of esize bytes, ss and ds elements apart. Pointers and native-width
+ * strides: a 32-bit or emulated CPU pays for a 64-bit index per element. */
+static void copy_row(void *dst, size_t ds, const void *src, size_t ss, uint32_t n, uint32_t esize)
 {
     switch (esize) {
     case 4:
         for (uint32_t i = 0; i < n; i++)
-            ((uint32_t *)dst)[di + i * ds] = ((const uint32_t *)src)[si + i * ss];
+            ((uint32_t *)dst)[i * ds] = ((const uint32_t *)src)[i * ss];
         break;
     case 2:
         for (uint32_t i = 0; i < n; i++)
-            ((uint16_t *)dst)[di + i * ds] = ((const uint16_t *)src)[si + i * ss];
+            ((uint16_t *)dst)[i * ds] = ((const uint16_t *)src)[i * ss];
         break;
     default:
         for (uint32_t i = 0; i < n; i++)
-            ((uint8_t *)dst)[di + i * ds] = ((const uint8_t *)src)[si + i * ss];
+            ((uint8_t *)dst)[i * ds] = ((const uint8_t *)src)[i * ss];
         break;
     }
 }
@@ -556,7 +557,9 @@ int rknn_convert_output(const rknn_layout *from, const void *src, const rknn_lay
                 for (uint32_t w = 0; w < from->w; w += ROW_CHUNK) {
                     uint32_t len = from->w - w < ROW_CHUNK ? from->w - w : ROW_CHUNK;
                     if (from->type == to->type) {
-                        copy_row(dst, sb + w * b.sw, b.sw, src, sa + w * a.sw, a.sw, len, esize);
+                        copy_row((uint8_t *)dst + (size_t)(sb + w * b.sw) * esize, (size_t)b.sw,
+                                 (const uint8_t *)src + (size_t)(sa + w * a.sw) * esize,
+                                 (size_t)a.sw, len, esize);
                     } else {
                         read_row(src, from->type, sa + w * a.sw, a.sw, len, v);
                         write_user_row(dst, to->type, sb + w * b.sw, b.sw, len, v);
