@@ -169,6 +169,13 @@ static int8_t quantise(float v, const rknn_value_map *m)
     return (int8_t)(r < -128 ? -128 : r > 127 ? 127 : r);
 }
 
+/* The byte the native int8 buffer holds for value v: its code plus the
+ * store offset (rknn_cvt.c: what the NPU's input converter reads). */
+static int8_t native_code(float v, const rknn_value_map *m)
+{
+    return (int8_t)(quantise(v, m) + m->store_offset);
+}
+
 static float normalised(float v, const rknn_value_map *m, uint32_t c)
 {
     return m->normalise ? (v - m->mean[c % 4]) / m->std[c % 4] : v;
@@ -225,7 +232,7 @@ static void write_native_row(void *dst, rknn_tensor_type t, uint64_t i0, uint64_
             ((uint16_t *)dst)[i0 + i * stride] = rknn_f32_to_f16(v[i]);
     } else {
         for (uint32_t i = 0; i < n; i++)
-            ((int8_t *)dst)[i0 + i * stride] = (int8_t)(quantise(v[i], m) + m->store_offset);
+            ((int8_t *)dst)[i0 + i * stride] = native_code(v[i], m);
     }
 }
 
@@ -337,8 +344,7 @@ static void build_luts(int8_t (*lut)[256], uint32_t n_luts, rknn_tensor_type fro
 {
     for (uint32_t l = 0; l < n_luts; l++)
         for (int x = 0; x < 256; x++) {
-            lut[l][x] = (int8_t)(quantise(normalised(pixel_of(from, (uint8_t)x), m, l), m) +
-                                 m->store_offset);
+            lut[l][x] = native_code(normalised(pixel_of(from, (uint8_t)x), m, l), m);
         }
 }
 
@@ -409,7 +415,7 @@ static void input_lut(const rknn_layout *from, const uint8_t *src, const rknn_la
     for (uint32_t l = 0; l < n_luts; l++)
         for (int x = 0; x < 256; x++) {
             float v = normalised(pixel_of(from->type, (uint8_t)x), map, l);
-            lut[l][x] = fp16 ? rknn_f32_to_f16(v) : (uint8_t)(quantise(v, map) + map->store_offset);
+            lut[l][x] = fp16 ? rknn_f32_to_f16(v) : (uint8_t)native_code(v, map);
         }
     for (uint32_t n = 0; n < from->n; n++)
         for (uint32_t h = 0; h < from->h; h++)
