@@ -198,8 +198,6 @@ static int note_reloc(v4_walk *w, uint32_t tensor, uint32_t addend, uint64_t wor
     return RKNN_SUCC;
 }
 
-/* An address register: bound to its tensor (its value an offset inside it),
- * or, with no rule for it, left 0 (the unit does not use it). */
 /* The build's two walks (counting per tensor, writing) go over what the
  * parse's walk checked, in the same rknn_init: the tensor decodes behind
  * the weight-stream and address checks are not made again. */
@@ -208,6 +206,8 @@ static int checked(const v4_walk *w)
     return w->per_tensor || w->stream;
 }
 
+/* An address register: bound to its tensor (its value an offset inside it),
+ * or, with no rule for it, left 0 (the unit does not use it). */
 static int address_entry(v4_walk *w, uint32_t e, uint32_t table_reg, uint32_t value, uint64_t word)
 {
     rknn_model_tensor_info t;
