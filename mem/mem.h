@@ -65,9 +65,6 @@ mem_status mem_carveout_alloc(mem_carveout *c, size_t size, size_t align, void *
  * (MEM_ERR_FOREIGN) and blocks freed twice (MEM_ERR_DOUBLE_FREE). */
 mem_status mem_carveout_free(mem_carveout *c, void *ptr);
 
-/* Usable size of a live allocation, or 0 if ptr is not one. */
-size_t mem_carveout_alloc_size(const mem_carveout *c, const void *ptr);
-
 /* Whether [ptr, ptr+size) lies inside the carve-out. */
 int mem_carveout_contains(const mem_carveout *c, const void *ptr, size_t size);
 
@@ -110,8 +107,6 @@ void *mem_pool_take(mem_pool *p);
 mem_status mem_pool_give(mem_pool *p, void *obj);
 /* Whether obj is a live object of this pool (validates handles). */
 int mem_pool_owns(const mem_pool *p, const void *obj);
-/* Index of a live object (0..capacity-1) or -1. */
-int mem_pool_index(const mem_pool *p, const void *obj);
 
 #ifdef __cplusplus
 }

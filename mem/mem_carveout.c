@@ -190,17 +190,6 @@ mem_status mem_carveout_free(mem_carveout *c, void *ptr)
     return MEM_OK;
 }
 
-size_t mem_carveout_alloc_size(const mem_carveout *c, const void *ptr)
-{
-    uint32_t offset;
-    int idx;
-
-    if (!c || offset_of(c, ptr, &offset) != 0 || (idx = block_at(c, offset)) < 0 ||
-        !block_used(c, (uint32_t)idx))
-        return 0;
-    return block_size(c, (uint32_t)idx);
-}
-
 int mem_carveout_contains(const mem_carveout *c, const void *ptr, size_t size)
 {
     uintptr_t p = (uintptr_t)ptr, b;

@@ -56,14 +56,9 @@ mem_status mem_pool_give(mem_pool *p, void *obj)
     return MEM_OK;
 }
 
-int mem_pool_index(const mem_pool *p, const void *obj)
+int mem_pool_owns(const mem_pool *p, const void *obj)
 {
     int i = slot_of(p, obj);
 
-    return (i >= 0 && bit_get(p->used_bits, (uint32_t)i)) ? i : -1;
-}
-
-int mem_pool_owns(const mem_pool *p, const void *obj)
-{
-    return mem_pool_index(p, obj) >= 0;
+    return i >= 0 && bit_get(p->used_bits, (uint32_t)i);
 }
