@@ -192,7 +192,7 @@ static float pixel_of(rknn_tensor_type t, uint8_t byte)
 /* ---- rows through a float buffer (the general path) -------------------------- */
 
 /* v[i] = element (i0 + i * stride) of src, n <= ROW_CHUNK. */
-static void read_row(const void *src, rknn_tensor_type t, uint64_t i0, uint64_t stride, uint32_t n,
+static void read_row(const void *src, rknn_tensor_type t, size_t i0, size_t stride, uint32_t n,
                      float *v)
 {
     switch (t) {
@@ -224,8 +224,8 @@ static void read_row(const void *src, rknn_tensor_type t, uint64_t i0, uint64_t 
 }
 
 /* Native side of an input: fp16, or the int8 code (+ store offset). */
-static void write_native_row(void *dst, rknn_tensor_type t, uint64_t i0, uint64_t stride,
-                             uint32_t n, const float *v, const rknn_value_map *m)
+static void write_native_row(void *dst, rknn_tensor_type t, size_t i0, size_t stride, uint32_t n,
+                             const float *v, const rknn_value_map *m)
 {
     if (t == RKNN_TENSOR_FLOAT16) {
         for (uint32_t i = 0; i < n; i++)
@@ -237,7 +237,7 @@ static void write_native_row(void *dst, rknn_tensor_type t, uint64_t i0, uint64_
 }
 
 /* User side of an output: fp16 or float32. */
-static void write_user_row(void *dst, rknn_tensor_type t, uint64_t i0, uint64_t stride, uint32_t n,
+static void write_user_row(void *dst, rknn_tensor_type t, size_t i0, size_t stride, uint32_t n,
                            const float *v)
 {
     if (t == RKNN_TENSOR_FLOAT16) {
@@ -475,31 +475,84 @@ int rknn_convert_input(const rknn_layout *from, const void *src, const rknn_layo
 
 /* ---- output: native -> user ------------------------------------------------ */
 
-/* NC1HWC2 -> NCHW, a surface at a time, channel by channel (one write
- * stream, the source read with the atom's stride): element k of atom p
- * goes to d[k * plane + p], as the value table t gives it (int8 ->
- * float32), or as it is (t NULL: 8-bit types, want_float 0). The inner
- * loops are a load and a store each, no index arithmetic (emulated or
- * 32-bit CPUs pay for 64-bit products). */
-static void output_nc1hwc2(const rknn_layout *from, const int8_t *src, void *dst, const float *t)
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define LITTLE_ENDIAN_CPU 1
+#else
+#define LITTLE_ENDIAN_CPU 0
+#endif
+
+/* A word that may hold any bytes: read and written in place of int8 data. */
+typedef uint32_t byte_word __attribute__((may_alias));
+
+/* Four channels of an NC1HWC2 surface into four NCHW planes, both
+ * word-aligned (the caller checks): four pixels' words (channel k in byte
+ * k) transposed in registers, so each word moved is one load and one store
+ * where a byte loop needs four of each. */
+static void transpose_by4(const byte_word *s, byte_word *d, size_t plane, size_t c2)
+{
+    size_t step = c2 / 4, rows = plane / 4;
+
+    for (size_t p = 0; p < rows; p++, s += 4 * step) {
+        uint32_t w0 = s[0], w1 = s[step], w2 = s[2 * step], w3 = s[3 * step], t;
+        /* bytes between pixel pairs, then byte pairs between the pairs */
+        t = ((w0 >> 8) ^ w1) & 0x00ff00ffu;
+        w0 ^= t << 8;
+        w1 ^= t;
+        t = ((w2 >> 8) ^ w3) & 0x00ff00ffu;
+        w2 ^= t << 8;
+        w3 ^= t;
+        t = ((w0 >> 16) ^ w2) & 0xffffu;
+        w0 ^= t << 16;
+        w2 ^= t;
+        t = ((w1 >> 16) ^ w3) & 0xffffu;
+        w1 ^= t << 16;
+        w3 ^= t;
+        d[p] = w0;
+        d[rows + p] = w1;
+        d[2 * rows + p] = w2;
+        d[3 * rows + p] = w3;
+    }
+}
+
+/* One channel of 16-bit codes from an NC1HWC2 surface into its NCHW plane,
+ * two pixels to a word store (the plane word-aligned: the caller checks). */
+static void pack_by2(const uint16_t *s, byte_word *d, size_t plane, size_t c2)
+{
+    for (size_t p = 0; p < plane / 2; p++, s += 2 * c2)
+        d[p] = s[0] | (uint32_t)s[c2] << 16;
+}
+
+/* NC1HWC2 -> NCHW of codes as they are (want_float 0) in whole words where
+ * they line up: 8-bit codes four channels at a time, 16-bit ones a channel
+ * at a time. Returns how many channels of each image it moved: the rest go
+ * through the row copy. */
+static uint32_t output_words(const rknn_layout *from, const void *src, const rknn_layout *to,
+                             void *dst)
 {
     walk a = walk_of(from);
     size_t plane = (size_t)from->h * from->w, c2 = from->c2;
+    uint32_t esize = elem_bytes(to->type), done = esize == 1 ? from->c & ~3u : from->c;
 
+    if (!LITTLE_ENDIAN_CPU || esize > 2 || from->type != to->type ||
+        from->kind != RKNN_LAYOUT_NC1HWC2 || to->kind != RKNN_LAYOUT_NCHW || plane % 4 || c2 % 4 ||
+        ((uintptr_t)src | (uintptr_t)dst) % 4)
+        return 0;
     for (uint32_t n = 0; n < from->n; n++)
-        for (uint32_t c = 0; c < from->c; c++) {
-            const int8_t *sp = src + n * a.sn + chan_off(&a, c), *end = sp + plane * c2;
-            size_t d0 = ((size_t)n * from->c + c) * plane;
-            if (t)
-                for (float *d = (float *)dst + d0; sp < end; sp += c2)
-                    *d++ = t[(uint8_t)*sp];
+        for (uint32_t c = 0; c < done; c += esize == 1 ? 4 : 1) {
+            const uint8_t *s = (const uint8_t *)src + (n * a.sn + chan_off(&a, c)) * esize;
+            byte_word *d =
+                (byte_word *)((uint8_t *)dst + ((size_t)n * from->c + c) * plane * esize);
+            if (esize == 1)
+                transpose_by4((const byte_word *)s, d, plane, c2);
             else
-                for (int8_t *d = (int8_t *)dst + d0; sp < end; sp += c2)
-                    *d++ = *sp;
+                pack_by2((const uint16_t *)s, d, plane, c2);
         }
+    return done;
 }
 
-/* int8 -> float32, any layouts: one row at a time. */
+/* int8 -> float32 through the value table t, any layouts, a row at a
+ * time. The inner loop steps pointers: no index products, which emulated
+ * and 32-bit CPUs pay dearly for. */
 static void output_int8_float(const rknn_layout *from, const int8_t *src, const rknn_layout *to,
                               float *dst, const float *t)
 {
@@ -509,9 +562,10 @@ static void output_int8_float(const rknn_layout *from, const int8_t *src, const 
         for (uint32_t c = 0; c < from->c; c++)
             for (uint32_t h = 0; h < from->h; h++) {
                 const int8_t *s = src + n * a.sn + h * a.sh + chan_off(&a, c);
-                float *d = dst + n * b.sn + h * b.sh + chan_off(&b, c);
-                for (uint32_t w = 0; w < from->w; w++)
-                    d[w * b.sw] = t[(uint8_t)s[w * a.sw]];
+                const int8_t *end = s + (size_t)from->w * a.sw;
+                for (float *d = dst + n * b.sn + h * b.sh + chan_off(&b, c); s < end;
+                     s += a.sw, d += b.sw)
+                    *d = t[(uint8_t)*s];
             }
 }
 
@@ -531,17 +585,14 @@ static void output_dequant(const rknn_layout *from, const int8_t *src, const rkn
         q.scale = map->scale;
     }
     dequant_table(t, &q);
-    if (from->kind == RKNN_LAYOUT_NC1HWC2 && to->kind == RKNN_LAYOUT_NCHW)
-        output_nc1hwc2(from, src, dst, t);
-    else
-        output_int8_float(from, src, to, dst, t);
+    output_int8_float(from, src, to, dst, t);
 }
 
 int rknn_convert_output(const rknn_layout *from, const void *src, const rknn_layout *to, void *dst,
                         const rknn_value_map *map)
 {
     walk a = walk_of(from), b = walk_of(to);
-    uint32_t esize = elem_bytes(to->type);
+    uint32_t esize = elem_bytes(to->type), words;
     float v[ROW_CHUNK];
 
     if (from->n != to->n || from->c != to->c || from->h != to->h || from->w != to->w)
@@ -550,13 +601,9 @@ int rknn_convert_output(const rknn_layout *from, const void *src, const rknn_lay
         output_dequant(from, src, to, dst, map);
         return 0;
     }
-    if (esize == 1 && from->type == to->type && from->kind == RKNN_LAYOUT_NC1HWC2 &&
-        to->kind == RKNN_LAYOUT_NCHW) {
-        output_nc1hwc2(from, src, dst, NULL);
-        return 0;
-    }
+    words = output_words(from, src, to, dst);
     for (uint32_t n = 0; n < from->n; n++)
-        for (uint32_t c = 0; c < from->c; c++)
+        for (uint32_t c = words; c < from->c; c++)
             for (uint32_t h = 0; h < from->h; h++) {
                 uint64_t sa = n * a.sn + h * a.sh + chan_off(&a, c);
                 uint64_t sb = n * b.sn + h * b.sh + chan_off(&b, c);
@@ -566,6 +613,8 @@ int rknn_convert_output(const rknn_layout *from, const void *src, const rknn_lay
                         copy_row((uint8_t *)dst + (size_t)(sb + w * b.sw) * esize, (size_t)b.sw,
                                  (const uint8_t *)src + (size_t)(sa + w * a.sw) * esize,
                                  (size_t)a.sw, len, esize);
+                    } else if (to->type == RKNN_TENSOR_FLOAT32 && b.sw == 1) {
+                        read_row(src, from->type, sa + w * a.sw, a.sw, len, (float *)dst + sb + w);
                     } else {
                         read_row(src, from->type, sa + w * a.sw, a.sw, len, v);
                         write_user_row(dst, to->type, sb + w * b.sw, b.sw, len, v);
