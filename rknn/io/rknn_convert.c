@@ -129,6 +129,15 @@ uint16_t rknn_f32_to_f16(float f)
 
 float rknn_f16_to_f32(uint16_t h)
 {
+#if defined(__ARM_FP16_FORMAT_IEEE)
+    /* Arm's own conversion instruction (every AArch64 CPU, and ARMv7 with
+     * VFPv4 under -mfp16-format=ieee): exact, and no data-dependent branch
+     * in the loops that call this */
+    __fp16 x;
+
+    memcpy(&x, &h, 2);
+    return (float)x;
+#else
     uint32_t sign = (uint32_t)(h & 0x8000u) << 16, exp = (h >> 10) & 0x1Fu, mant = h & 0x3FFu;
     uint32_t x;
     float f;
@@ -143,6 +152,7 @@ float rknn_f16_to_f32(uint16_t h)
         x = sign | ((exp + 112u) << 23) | (mant << 13);
     memcpy(&f, &x, 4);
     return f;
+#endif
 }
 
 /* ---- values ----------------------------------------------------------------- */
