@@ -16,6 +16,17 @@
  *  - word-aligned buffers and buffers one byte off, so both the word
  *    transpose and the element copy run;
  * and the bytes after the user buffer must be untouched.
+ *
+ * rknn_convert_input, every user type the API takes (uint8, int8, float16,
+ * float32) in NHWC and NCHW into every native input (quantised int8 and
+ * float16, NHWC with a row stride and NC1HWC2), with and without mean/std
+ * normalisation, against the formula of api.md §4 computed here in double:
+ * the pixel (uint8 as it is, int8 as its byte + 128 mod 256, floats as
+ * they are), (pixel - mean[c % 4]) / std[c % 4], then round(v / scale)
+ * half to even + zp saturated to int8 (+ the store offset, mod 256), or
+ * float16 to nearest even; the padding holds the zero point's code (0 for
+ * float16). Means, stds and scales are small integers and powers of two,
+ * so every step before the final rounding is exact.
  */
 #include <string.h>
 
@@ -26,8 +37,8 @@
 #define GUARD     64u
 #define FILL      0xa5u
 
-static uint8_t native[MAX_ELEMS * 2 + 8];
-static uint8_t user[MAX_ELEMS * 4 + GUARD + 8];
+static uint8_t src_buf[MAX_ELEMS * 2 + 8];         /* what a conversion reads */
+static uint8_t dst_buf[MAX_ELEMS * 4 + GUARD + 8]; /* and writes */
 
 static uint32_t rng_state = 12345u;
 
@@ -80,7 +91,7 @@ static int run_case(const shape *s, rknn_tensor_type from_type, rknn_tensor_type
     rknn_layout to = {to_kind, s->n, s->c, s->h, s->w, s->w, 0, 0, to_type};
     rknn_value_map map = {0};
     uint32_t in_size = bytes_of(from_type), out_size = bytes_of(to_type), bad = 0;
-    uint8_t *src = native + src_off, *dst = user + dst_off, want[4];
+    uint8_t *src = src_buf + src_off, *dst = dst_buf + dst_off, want[4];
     uint32_t native_elems, user_bytes;
 
     from.c1 = (s->c + s->c2 - 1) / s->c2 + s->extra_surfaces;
@@ -94,7 +105,7 @@ static int run_case(const shape *s, rknn_tensor_type from_type, rknn_tensor_type
     map.by_product = by_product;
     for (uint32_t i = 0; i < native_elems * in_size; i++)
         src[i] = next_byte();
-    memset(user, FILL, sizeof user);
+    memset(dst_buf, FILL, sizeof dst_buf);
     if (!CHECK(rknn_convert_output(&from, src, &to, dst, &map) == 0))
         return 0;
     for (uint32_t n = 0; n < s->n; n++)
@@ -109,13 +120,202 @@ static int run_case(const shape *s, rknn_tensor_type from_type, rknn_tensor_type
     for (uint32_t i = 0; i < GUARD; i++)
         bad += dst[user_bytes + i] != FILL;
     for (uint32_t i = 0; i < dst_off; i++)
-        bad += user[i] != FILL;
+        bad += dst_buf[i] != FILL;
     if (bad)
         printf("  n %u c %u h %u w %u c2 %u +%u surfaces, type %d -> %d, %s, offsets %u/%u, "
                "by_product %d: %u bytes wrong\n",
                s->n, s->c, s->h, s->w, s->c2, s->extra_surfaces, from_type, to_type,
                to_kind == RKNN_LAYOUT_NHWC ? "NHWC" : "NCHW", src_off, dst_off, by_product, bad);
     return CHECK(bad == 0);
+}
+
+/* ---- inputs ----------------------------------------------------------------- */
+
+static double pow2(int k) /* exact */
+{
+    double v = 1.0;
+
+    for (; k > 0; k--)
+        v *= 2.0;
+    for (; k < 0; k++)
+        v *= 0.5;
+    return v;
+}
+
+static double f16_value(uint16_t h) /* IEEE 754 binary16, finite codes */
+{
+    uint32_t e = (h >> 10) & 0x1Fu, m = h & 0x3FFu;
+    double v = e ? (1024.0 + m) * pow2((int)e - 25) : m * pow2(-24);
+
+    return (h & 0x8000u) ? -v : v;
+}
+
+static double round_half_even(double x)
+{
+    double r = (double)(long long)x, f = x - r; /* r toward zero */
+
+    if (f > 0.5 || (f == 0.5 && ((long long)r & 1)))
+        r += 1.0;
+    else if (f < -0.5 || (f == -0.5 && ((long long)r & 1)))
+        r -= 1.0;
+    return r;
+}
+
+static double to_f16_nearest(double x) /* |x| below 65504 */
+{
+    double a = x < 0 ? -x : x, ulp = pow2(-24);
+    int k = 0;
+
+    if (a >= pow2(-14)) {
+        while (a >= pow2(k + 1))
+            k++;
+        while (a < pow2(k))
+            k--;
+        ulp = pow2(k - 10);
+    }
+    return round_half_even(x / ulp) * ulp;
+}
+
+/* The pixel a user element stands for. */
+static double user_value(const uint8_t *src, rknn_tensor_type t, uint32_t i)
+{
+    float f;
+    uint16_t h;
+
+    switch (t) {
+    case RKNN_TENSOR_UINT8: return src[i];
+    case RKNN_TENSOR_INT8: return (uint8_t)(src[i] + 128u);
+    case RKNN_TENSOR_FLOAT16: memcpy(&h, src + 2 * i, 2); return f16_value(h);
+    default: memcpy(&f, src + 4 * i, 4); return f;
+    }
+}
+
+static void fill_user(uint8_t *src, rknn_tensor_type t, uint32_t elems)
+{
+    for (uint32_t i = 0; i < elems; i++) {
+        if (t == RKNN_TENSOR_FLOAT16) { /* finite, 2^-5 .. 2^7 and their negatives */
+            uint16_t h = (uint16_t)((next_byte() & 0x80u) << 8 | (10u + next_byte() % 13u) << 10 |
+                                    (next_byte() << 2 & 0x3FCu) | (next_byte() & 3u));
+            memcpy(src + 2 * i, &h, 2);
+        } else if (t == RKNN_TENSOR_FLOAT32) { /* k / 8, |k| <= 2000 */
+            float f = (float)((int)(next_byte() << 8 | next_byte()) % 4001 - 2000) / 8.0f;
+            memcpy(src + 4 * i, &f, 4);
+        } else {
+            src[i] = next_byte();
+        }
+    }
+}
+
+static uint32_t user_index_of(rknn_layout_kind k, const shape *s, uint32_t n, uint32_t c,
+                              uint32_t h, uint32_t w)
+{
+    if (k == RKNN_LAYOUT_NHWC)
+        return ((n * s->h + h) * s->w + w) * s->c + c;
+    return ((n * s->c + c) * s->h + h) * s->w + w;
+}
+
+/* The native element (n, c, h, w), or with c >= C or w >= W a padding one. */
+static uint32_t native_index_of(const rknn_layout *l, uint32_t n, uint32_t c, uint32_t h,
+                                uint32_t w)
+{
+    if (l->kind == RKNN_LAYOUT_NHWC)
+        return ((n * l->h + h) * l->w_stride + w) * l->c + c;
+    return native_index(l, n, c, h, w);
+}
+
+/* What native element (n, c, h, w) must hold, as float16's value or the
+ * int8 code's. */
+static double expected_native(double pixel, uint32_t c, rknn_tensor_type to,
+                              const rknn_value_map *m)
+{
+    double v = m->normalise ? (pixel - m->mean[c % 4]) / m->std[c % 4] : pixel, q;
+
+    if (to == RKNN_TENSOR_FLOAT16)
+        return to_f16_nearest(v);
+    q = round_half_even(v / m->scale) + m->zp;
+    q = q < -128 ? -128 : q > 127 ? 127 : q;
+    return (int8_t)(uint8_t)((int)q + m->store_offset);
+}
+
+static double native_value(const uint8_t *dst, rknn_tensor_type t, uint32_t i)
+{
+    uint16_t h;
+
+    if (t == RKNN_TENSOR_FLOAT16) {
+        memcpy(&h, dst + 2 * i, 2);
+        return f16_value(h);
+    }
+    return (int8_t)dst[i];
+}
+
+static int run_input_case(const shape *s, rknn_tensor_type from_type, rknn_layout_kind from_kind,
+                          rknn_tensor_type to_type, rknn_layout_kind to_kind, int normalise,
+                          int32_t store_offset)
+{
+    rknn_layout from = {from_kind, s->n, s->c, s->h, s->w, s->w, 0, 0, from_type};
+    rknn_layout to = {to_kind, s->n, s->c, s->h, s->w, s->w + 2, 0, 0, to_type};
+    rknn_value_map map = {{3.0f, 7.0f, 0.0f, 100.0f},
+                          {1.0f, 2.0f, 0.5f, 4.0f},
+                          normalise,
+                          0.5f,
+                          -5,
+                          to_type == RKNN_TENSOR_INT8,
+                          store_offset,
+                          0};
+    uint32_t lanes, w_end, bad = 0;
+    double pad = to_type == RKNN_TENSOR_FLOAT16 ? 0.0 : (int8_t)(uint8_t)(map.zp + store_offset);
+
+    to.c2 = to_type == RKNN_TENSOR_FLOAT16 ? 8 : 16;
+    to.c1 = (s->c + to.c2 - 1) / to.c2;
+    lanes = to_kind == RKNN_LAYOUT_NC1HWC2 ? to.c1 * to.c2 : s->c;
+    w_end = to_kind == RKNN_LAYOUT_NHWC ? to.w_stride : s->w;
+    if ((uint64_t)rknn_layout_bytes(&to) > sizeof dst_buf)
+        return CHECK(!"case larger than the test's buffers");
+    fill_user(src_buf, from_type, s->n * s->c * s->h * s->w);
+    memset(dst_buf, FILL, sizeof dst_buf);
+    if (!CHECK(rknn_convert_input(&from, src_buf, &to, dst_buf, &map) == 0))
+        return 0;
+    for (uint32_t n = 0; n < s->n; n++)
+        for (uint32_t c = 0; c < lanes; c++)
+            for (uint32_t h = 0; h < s->h; h++)
+                for (uint32_t w = 0; w < w_end; w++) {
+                    double want = pad;
+                    if (c < s->c && w < s->w)
+                        want = expected_native(
+                            user_value(src_buf, from_type, user_index_of(from_kind, s, n, c, h, w)),
+                            c, to_type, &map);
+                    bad += native_value(dst_buf, to_type, native_index_of(&to, n, c, h, w)) != want;
+                }
+    if (bad)
+        printf("  input n %u c %u h %u w %u, type %d %s -> %d %s, normalise %d, store offset "
+               "%d: %u elements wrong\n",
+               s->n, s->c, s->h, s->w, from_type, from_kind == RKNN_LAYOUT_NHWC ? "NHWC" : "NCHW",
+               to_type, to_kind == RKNN_LAYOUT_NHWC ? "NHWC" : "NC1HWC2", normalise, store_offset,
+               bad);
+    return CHECK(bad == 0);
+}
+
+static void check_inputs(void)
+{
+    static const shape shapes[] = {{1, 1, 2, 3, 0, 0},
+                                   {1, 3, 2, 5, 0, 0},
+                                   {2, 4, 1, 3, 0, 0},
+                                   {1, 5, 2, 2, 0, 0},
+                                   {1, 17, 1, 2, 0, 0}};
+    static const rknn_tensor_type users[] = {RKNN_TENSOR_UINT8, RKNN_TENSOR_INT8,
+                                             RKNN_TENSOR_FLOAT16, RKNN_TENSOR_FLOAT32};
+    static const rknn_tensor_type natives[] = {RKNN_TENSOR_INT8, RKNN_TENSOR_FLOAT16};
+
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
+        for (size_t u = 0; u < sizeof users / sizeof users[0]; u++)
+            for (int from = 0; from < 2; from++)
+                for (size_t t = 0; t < sizeof natives / sizeof natives[0]; t++)
+                    for (int to = 0; to < 2; to++)
+                        for (int normalise = 0; normalise < 2; normalise++)
+                            run_input_case(&shapes[i], users[u],
+                                           from ? RKNN_LAYOUT_NCHW : RKNN_LAYOUT_NHWC, natives[t],
+                                           to ? RKNN_LAYOUT_NC1HWC2 : RKNN_LAYOUT_NHWC, normalise,
+                                           natives[t] == RKNN_TENSOR_INT8 && i == 1 ? 128 : 0);
 }
 
 int main(void)
@@ -140,5 +340,6 @@ int main(void)
                 run_case(&shapes[i], RKNN_TENSOR_INT8, RKNN_TENSOR_FLOAT32, to_kind, 0, 0,
                          by_product);
         }
+    check_inputs();
     return test_report("rknn_convert");
 }
