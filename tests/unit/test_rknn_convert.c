@@ -80,8 +80,8 @@ static void expected_bytes(const uint8_t *src, uint32_t esize, rknn_tensor_type 
     }
 }
 
-typedef struct {
-    uint32_t n, c, h, w, c2, extra_surfaces;
+typedef struct { /* unsigned: printed with %u on every target */
+    unsigned n, c, h, w, c2, extra_surfaces;
 } shape;
 
 static int run_case(const shape *s, rknn_tensor_type from_type, rknn_tensor_type to_type,
@@ -125,7 +125,8 @@ static int run_case(const shape *s, rknn_tensor_type from_type, rknn_tensor_type
         printf("  n %u c %u h %u w %u c2 %u +%u surfaces, type %d -> %d, %s, offsets %u/%u, "
                "by_product %d: %u bytes wrong\n",
                s->n, s->c, s->h, s->w, s->c2, s->extra_surfaces, from_type, to_type,
-               to_kind == RKNN_LAYOUT_NHWC ? "NHWC" : "NCHW", src_off, dst_off, by_product, bad);
+               to_kind == RKNN_LAYOUT_NHWC ? "NHWC" : "NCHW", (unsigned)src_off, (unsigned)dst_off,
+               by_product, (unsigned)bad);
     return CHECK(bad == 0);
 }
 
@@ -290,8 +291,8 @@ static int run_input_case(const shape *s, rknn_tensor_type from_type, rknn_layou
         printf("  input n %u c %u h %u w %u, type %d %s -> %d %s, normalise %d, store offset "
                "%d: %u elements wrong\n",
                s->n, s->c, s->h, s->w, from_type, from_kind == RKNN_LAYOUT_NHWC ? "NHWC" : "NCHW",
-               to_type, to_kind == RKNN_LAYOUT_NHWC ? "NHWC" : "NC1HWC2", normalise, store_offset,
-               bad);
+               to_type, to_kind == RKNN_LAYOUT_NHWC ? "NHWC" : "NC1HWC2", normalise,
+               (int)store_offset, (unsigned)bad);
     return CHECK(bad == 0);
 }
 
