@@ -1,6 +1,7 @@
 #!/bin/sh
 # coverage.sh [--report] BUILD_DIR - line and branch coverage of the library
-# (hal, mem, npu, rknn) by the host test suite, as a report, not a gate:
+# (hal, mem, npu, rknn) by the host test suite, gated against the figures
+# the README states:
 #   coverage.sh BUILD_DIR           a gcov build (-Db_coverage=true) of its own
 #                                   runs every host test, then the report
 #   coverage.sh --report BUILD_DIR  only the report, from a gcov build whose
@@ -11,8 +12,12 @@
 #   BUILD_DIR/coverage-library.txt   library without the virtual NPU, with
 #                                    the uncovered lines of every file
 #   BUILD_DIR/coverage-vnpu.txt      the virtual NPU (npu/model)
-# and prints the two summary lines. Fails only if the build or a test fails
-# (the tests are the run's real checks) or gcovr is missing.
+# and prints the two summary lines. Fails if the build or a test fails, if
+# gcovr is missing, or if lines or branches of either part are more than
+# 0.5 points below the README's figures ("library without the virtual NPU
+# **L % of lines, B % of branches**", "the virtual NPU **L % of lines, B %
+# of branches**"): a change that drops coverage raises the figures' floor
+# only when the README is updated with the new figures, on purpose.
 set -u
 report_only=0
 [ "${1:-}" = "--report" ] && { report_only=1; shift; }
@@ -38,16 +43,41 @@ else
         exit 1
     fi
 fi
-summary() { # NAME REPORT FILTERS...
-    name=$1 report=$2
-    shift 2
+gate_status=0
+# The README's figures for a part ("library without the virtual NPU" or
+# "the virtual NPU", each starting its own line): "LINES BRANCHES", or nothing.
+readme_figures() {
+    sed -n "s/^ *$1 \*\*\([0-9.]*\) % of lines, \([0-9.]*\) % of branches\*\*.*/\1 \2/p" README.md |
+        head -n 1
+}
+# Fails the run when a measured percentage is over 0.5 points below the README's.
+gate() { # NAME KIND GOT WANT
+    if awk -v got="$3" -v want="$4" 'BEGIN { exit !(got + 0.5 < want) }'; then
+        echo "coverage: FAIL: $1 $2 $3 % is more than 0.5 points below the README's $4 %"
+        gate_status=1
+    fi
+}
+summary() { # NAME README_PART REPORT FILTERS...
+    name=$1 part=$2 report=$3
+    shift 3
     gcovr -r . --object-directory "$build" "$@" --txt "$report" --print-summary \
         >"$report.summary" 2>"$report.log" || return 1
     lines=$(awk '/^lines:/ { print $2, $3, $4, $5, $6 }' "$report.summary")
     branches=$(awk '/^branches:/ { print $2, $3, $4, $5, $6 }' "$report.summary")
     echo "coverage $name: lines $lines, branches $branches (uncovered lines: $report)"
+    want=$(readme_figures "$part")
+    if [ -z "$want" ]; then
+        echo "coverage: FAIL: README.md states no figures for \"$part\""
+        gate_status=1
+        return 0
+    fi
+    gate "$name" lines "${lines%%%*}" "${want% *}"
+    gate "$name" branches "${branches%%%*}" "${want#* }"
 }
 lib_filter="--filter hal/ --filter mem/ --filter npu/ --filter rknn/ --exclude npu/model/"
 # shellcheck disable=SC2086 # filters are words
-summary library "$build/coverage-library.txt" $lib_filter || { echo "coverage: FAIL: gcovr"; exit 1; }
-summary vnpu "$build/coverage-vnpu.txt" --filter npu/model/ || { echo "coverage: FAIL: gcovr"; exit 1; }
+summary library "library without the virtual NPU" "$build/coverage-library.txt" $lib_filter ||
+    { echo "coverage: FAIL: gcovr"; exit 1; }
+summary vnpu "the virtual NPU" "$build/coverage-vnpu.txt" --filter npu/model/ ||
+    { echo "coverage: FAIL: gcovr"; exit 1; }
+exit $gate_status
