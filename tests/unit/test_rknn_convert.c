@@ -6,10 +6,13 @@
  *
  * Every case converts a native NC1HWC2 buffer of pseudo-random bytes (the
  * unused lanes of the last surface included) into NCHW and into NHWC:
- *  - codes as they are (int8, uint8, float16: want_float 0), and int8
+ *  - codes as they are (int8, uint8, float16, float32: want_float 0), float16
+ *    to float32, int8 not quantised (the code is the value), and int8
  *    dequantised to float32 both ways the runtime knows ((code - zp) *
- *    scale, and code * scale - zp * scale on RK356x), with values exact in
- *    float so the comparison is bit for bit;
+ *    scale, and code * scale - zp * scale on RK356x), evaluated here in
+ *    float as written, bit for bit, with a scale where the two forms agree
+ *    and one where they round differently;
+ *  - a native NHWC side as well as NC1HWC2; shapes that differ refused;
  *  - channel counts on both sides of a multiple of 4 and of C2, planes
  *    with and without a multiple of 4 pixels, C2 of 8 and 16, extra
  *    surfaces, two images;
@@ -66,72 +69,6 @@ static uint32_t user_index(const rknn_layout *l, uint32_t n, uint32_t c, uint32_
     return ((n * l->c + c) * l->h + h) * l->w + w;
 }
 
-/* What the user buffer must hold for one element, as bytes. */
-static void expected_bytes(const uint8_t *src, uint32_t esize, rknn_tensor_type to,
-                           const rknn_value_map *map, uint8_t *out)
-{
-    if (to == RKNN_TENSOR_FLOAT32) {
-        float code = (float)(int8_t)src[0], v;
-        v = map->by_product ? code * map->scale - (float)map->zp * map->scale
-                            : (code - (float)map->zp) * map->scale;
-        memcpy(out, &v, 4);
-    } else {
-        memcpy(out, src, esize);
-    }
-}
-
-typedef struct { /* unsigned: printed with %u on every target */
-    unsigned n, c, h, w, c2, extra_surfaces;
-} shape;
-
-static int run_case(const shape *s, rknn_tensor_type from_type, rknn_tensor_type to_type,
-                    rknn_layout_kind to_kind, uint32_t src_off, uint32_t dst_off, int by_product)
-{
-    rknn_layout from = {RKNN_LAYOUT_NC1HWC2, s->n, s->c, s->h, s->w, s->w, s->c2, 0, from_type};
-    rknn_layout to = {to_kind, s->n, s->c, s->h, s->w, s->w, 0, 0, to_type};
-    rknn_value_map map = {0};
-    uint32_t in_size = bytes_of(from_type), out_size = bytes_of(to_type), bad = 0;
-    uint8_t *src = src_buf + src_off, *dst = dst_buf + dst_off, want[4];
-    uint32_t native_elems, user_bytes;
-
-    from.c1 = (s->c + s->c2 - 1) / s->c2 + s->extra_surfaces;
-    native_elems = s->n * from.c1 * s->h * s->w * s->c2;
-    user_bytes = s->n * s->c * s->h * s->w * out_size;
-    if (native_elems > MAX_ELEMS)
-        return CHECK(!"case larger than the test's buffers");
-    map.quantised = to_type == RKNN_TENSOR_FLOAT32;
-    map.scale = 0.5f; /* (code - 3) * 0.5 and its product form are exact */
-    map.zp = 3;
-    map.by_product = by_product;
-    for (uint32_t i = 0; i < native_elems * in_size; i++)
-        src[i] = next_byte();
-    memset(dst_buf, FILL, sizeof dst_buf);
-    if (!CHECK(rknn_convert_output(&from, src, &to, dst, &map) == 0))
-        return 0;
-    for (uint32_t n = 0; n < s->n; n++)
-        for (uint32_t c = 0; c < s->c; c++)
-            for (uint32_t h = 0; h < s->h; h++)
-                for (uint32_t w = 0; w < s->w; w++) {
-                    const uint8_t *e = src + native_index(&from, n, c, h, w) * in_size;
-                    expected_bytes(e, in_size, to_type, &map, want);
-                    bad +=
-                        memcmp(dst + user_index(&to, n, c, h, w) * out_size, want, out_size) != 0;
-                }
-    for (uint32_t i = 0; i < GUARD; i++)
-        bad += dst[user_bytes + i] != FILL;
-    for (uint32_t i = 0; i < dst_off; i++)
-        bad += dst_buf[i] != FILL;
-    if (bad)
-        printf("  n %u c %u h %u w %u c2 %u +%u surfaces, type %d -> %d, %s, offsets %u/%u, "
-               "by_product %d: %u bytes wrong\n",
-               s->n, s->c, s->h, s->w, s->c2, s->extra_surfaces, from_type, to_type,
-               to_kind == RKNN_LAYOUT_NHWC ? "NHWC" : "NCHW", (unsigned)src_off, (unsigned)dst_off,
-               by_product, (unsigned)bad);
-    return CHECK(bad == 0);
-}
-
-/* ---- inputs ----------------------------------------------------------------- */
-
 static double pow2(int k) /* exact */
 {
     double v = 1.0;
@@ -150,6 +87,139 @@ static double f16_value(uint16_t h) /* IEEE 754 binary16, finite codes */
 
     return (h & 0x8000u) ? -v : v;
 }
+
+/* One output conversion: the native side's type and layout, the user's,
+ * byte offsets into the buffers, and the value map (int8 to float32). */
+typedef struct {
+    rknn_tensor_type from_type, to_type;
+    rknn_layout_kind from_kind, to_kind;
+    uint32_t src_off, dst_off;
+    int quantised, by_product;
+    float scale;
+    int32_t zp;
+} out_case;
+
+/* What the user buffer must hold for one element, as bytes: float16 as
+ * its value, int8 dequantised by api.md §4's formula (evaluated in float,
+ * as the runtime must), other codes as they are. */
+static void expected_bytes(const uint8_t *src, const out_case *k, uint8_t *out)
+{
+    float v, code = (float)(int8_t)src[0];
+    uint16_t h;
+
+    if (k->to_type == k->from_type) {
+        memcpy(out, src, bytes_of(k->to_type));
+        return;
+    }
+    if (k->from_type == RKNN_TENSOR_FLOAT16) {
+        memcpy(&h, src, 2);
+        v = (float)f16_value(h);
+    } else if (!k->quantised) {
+        v = code;
+    } else if (k->by_product) {
+        v = code * k->scale - (float)k->zp * k->scale;
+    } else {
+        v = (code - (float)k->zp) * k->scale;
+    }
+    memcpy(out, &v, 4);
+}
+
+typedef struct { /* unsigned: printed with %u on every target */
+    unsigned n, c, h, w, c2, extra_surfaces;
+} shape;
+
+/* Element (n, c, h, w) of the native side: NC1HWC2, or NHWC rows. */
+static uint32_t from_index(const rknn_layout *l, uint32_t n, uint32_t c, uint32_t h, uint32_t w)
+{
+    return l->kind == RKNN_LAYOUT_NHWC ? user_index(l, n, c, h, w) : native_index(l, n, c, h, w);
+}
+
+static int run_case(const shape *s, const out_case *k)
+{
+    rknn_layout from = {k->from_kind, s->n, s->c, s->h, s->w, s->w, s->c2, 0, k->from_type};
+    rknn_layout to = {k->to_kind, s->n, s->c, s->h, s->w, s->w, 0, 0, k->to_type};
+    rknn_value_map map = {0};
+    uint32_t in_size = bytes_of(k->from_type), out_size = bytes_of(k->to_type), bad = 0;
+    uint8_t *src = src_buf + k->src_off, *dst = dst_buf + k->dst_off, want[4];
+    uint32_t native_bytes, user_bytes;
+
+    from.c1 = (s->c + s->c2 - 1) / s->c2 + s->extra_surfaces;
+    native_bytes = (uint32_t)rknn_layout_bytes(&from);
+    user_bytes = s->n * s->c * s->h * s->w * out_size;
+    if (native_bytes > MAX_ELEMS * 2)
+        return CHECK(!"case larger than the test's buffers");
+    map.quantised = k->quantised;
+    map.scale = k->scale;
+    map.zp = k->zp;
+    map.by_product = k->by_product;
+    for (uint32_t i = 0; i < native_bytes; i++) /* float16: finite values only */
+        src[i] = (uint8_t)(next_byte() & (in_size == 2 && i % 2 ? 0xBFu : 0xFFu));
+    memset(dst_buf, FILL, sizeof dst_buf);
+    if (!CHECK(rknn_convert_output(&from, src, &to, dst, &map) == 0))
+        return 0;
+    for (uint32_t n = 0; n < s->n; n++)
+        for (uint32_t c = 0; c < s->c; c++)
+            for (uint32_t h = 0; h < s->h; h++)
+                for (uint32_t w = 0; w < s->w; w++) {
+                    expected_bytes(src + from_index(&from, n, c, h, w) * in_size, k, want);
+                    bad +=
+                        memcmp(dst + user_index(&to, n, c, h, w) * out_size, want, out_size) != 0;
+                }
+    for (uint32_t i = 0; i < GUARD; i++)
+        bad += dst[user_bytes + i] != FILL;
+    for (uint32_t i = 0; i < k->dst_off; i++)
+        bad += dst_buf[i] != FILL;
+    if (bad)
+        printf("  n %u c %u h %u w %u c2 %u +%u surfaces, type %d %s -> %d %s, offsets %u/%u, "
+               "quantised %d by_product %d: %u bytes wrong\n",
+               s->n, s->c, s->h, s->w, s->c2, s->extra_surfaces, k->from_type,
+               k->from_kind == RKNN_LAYOUT_NHWC ? "NHWC" : "NC1HWC2", k->to_type,
+               k->to_kind == RKNN_LAYOUT_NHWC ? "NHWC" : "NCHW", (unsigned)k->src_off,
+               (unsigned)k->dst_off, k->quantised, k->by_product, (unsigned)bad);
+    return CHECK(bad == 0);
+}
+
+/* Every output case on one shape and user layout. */
+static void check_outputs_of(const shape *s, rknn_layout_kind to_kind)
+{
+    static const rknn_tensor_type same[] = {RKNN_TENSOR_INT8, RKNN_TENSOR_UINT8,
+                                            RKNN_TENSOR_FLOAT16, RKNN_TENSOR_FLOAT32};
+    out_case k = {0};
+
+    k.to_kind = to_kind;
+    k.from_kind = RKNN_LAYOUT_NC1HWC2;
+    for (size_t t = 0; t < sizeof same / sizeof same[0]; t++)
+        for (uint32_t off = 0; off < 2; off++) {
+            k.from_type = k.to_type = same[t];
+            k.src_off = 0;
+            k.dst_off = off * bytes_of(same[t]);
+            run_case(s, &k);
+            k.src_off = off * (bytes_of(same[t]) == 4 ? 4 : 2); /* off words, not elements */
+            k.dst_off = 0;
+            run_case(s, &k);
+        }
+    k.src_off = k.dst_off = 0;
+    k.from_type = RKNN_TENSOR_FLOAT16;
+    k.to_type = RKNN_TENSOR_FLOAT32;
+    run_case(s, &k);
+    k.from_type = RKNN_TENSOR_INT8;
+    run_case(s, &k); /* not quantised: the code is the value */
+    k.quantised = 1;
+    k.zp = 3;
+    for (k.by_product = 0; k.by_product < 2; k.by_product++) {
+        k.scale = 0.5f; /* exact both ways */
+        run_case(s, &k);
+        k.scale = 0.1f; /* the two forms round differently */
+        run_case(s, &k);
+    }
+    /* a native NHWC side: copied and dequantised the same */
+    k.from_kind = RKNN_LAYOUT_NHWC;
+    run_case(s, &k);
+    k.from_type = k.to_type = RKNN_TENSOR_INT8;
+    run_case(s, &k);
+}
+
+/* ---- inputs ----------------------------------------------------------------- */
 
 static double round_half_even(double x)
 {
@@ -324,23 +394,20 @@ int main(void)
     static const shape shapes[] = {
         {1, 1, 1, 1, 16, 0},   {1, 3, 1, 5, 16, 0},  {1, 4, 2, 2, 16, 0},  {1, 5, 3, 4, 16, 0},
         {2, 8, 2, 6, 8, 0},    {1, 16, 4, 4, 16, 0}, {1, 17, 3, 3, 16, 1}, {2, 20, 2, 4, 8, 0},
-        {1, 33, 1, 12, 16, 0}, {1, 12, 5, 4, 8, 1},  {1, 64, 2, 8, 16, 0},
+        {1, 33, 1, 12, 16, 0}, {1, 12, 5, 4, 8, 1},  {1, 64, 2, 8, 16, 0}, {1, 2, 2, 3, 8, 0},
     };
-    static const rknn_tensor_type same[] = {RKNN_TENSOR_INT8, RKNN_TENSOR_UINT8,
-                                            RKNN_TENSOR_FLOAT16};
+    rknn_layout a = {RKNN_LAYOUT_NC1HWC2, 1, 3, 2, 2, 2, 16, 1, RKNN_TENSOR_INT8};
+    rknn_layout b = {RKNN_LAYOUT_NCHW, 1, 4, 2, 2, 2, 0, 0, RKNN_TENSOR_INT8};
+    rknn_value_map map = {0};
 
-    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
-        for (int kind = 0; kind < 2; kind++) {
-            rknn_layout_kind to_kind = kind ? RKNN_LAYOUT_NHWC : RKNN_LAYOUT_NCHW;
-            for (size_t t = 0; t < sizeof same / sizeof same[0]; t++)
-                for (uint32_t off = 0; off < 2; off++) {
-                    run_case(&shapes[i], same[t], same[t], to_kind, 0, off * bytes_of(same[t]), 0);
-                    run_case(&shapes[i], same[t], same[t], to_kind, off * 2, 0, 0);
-                }
-            for (int by_product = 0; by_product < 2; by_product++)
-                run_case(&shapes[i], RKNN_TENSOR_INT8, RKNN_TENSOR_FLOAT32, to_kind, 0, 0,
-                         by_product);
-        }
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+        check_outputs_of(&shapes[i], RKNN_LAYOUT_NCHW);
+        check_outputs_of(&shapes[i], RKNN_LAYOUT_NHWC);
+    }
+    /* shapes that differ: refused, nothing written */
+    memset(dst_buf, FILL, sizeof dst_buf);
+    CHECK(rknn_convert_output(&a, src_buf, &b, dst_buf, &map) == -1 && dst_buf[0] == FILL);
+    CHECK(rknn_convert_input(&b, src_buf, &a, dst_buf, &map) == -1 && dst_buf[0] == FILL);
     check_inputs();
     return test_report("rknn_convert");
 }
