@@ -15,22 +15,28 @@ the file is restored afterwards, whatever happens); a mutant that does not
 compile (an unused variable under -Werror, say) is "not applicable" and
 proves nothing; one that compiles is run against the tests (meson test
 --no-rebuild, NAME,... or all) and is "killed" when one fails or times out,
-a "survivor" when all pass. --targets builds only those ninja targets (the
+a "survivor" when all pass. A mutant whose object file comes out the same
+as the original's (a line the preprocessor leaves out on this host, or one
+the compiler proves changes nothing) is "equivalent" and not run.
+--targets builds only those ninja targets (the
 tests' executables, say), which makes each mutant seconds instead of a
 relink of every program.
 
 Prints one line per survivor (file:line, the kind, the line before and after)
 and a summary:
-  mutate: N mutants: K killed, S survived, A not applicable
+  mutate: N mutants: K killed, S survived, E equivalent, A not applicable
 Exits 1 when a mutant survived. --lines limits the mutants to a line range
 of each file, --max to the first N applicable ones; --list prints them
 without building anything.
 """
 import argparse
+import hashlib
+import json
 import os
 import re
 import subprocess
 import sys
+import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -93,6 +99,34 @@ def run(cmd, timeout=None):
         return -1
 
 
+def object_of(build, path):
+    """The object file the build compiles path into, or None."""
+    try:
+        with open(os.path.join(build, 'compile_commands.json')) as f:
+            commands = json.load(f)
+    except OSError:
+        return None
+    for c in commands:
+        if os.path.realpath(os.path.join(c['directory'], c['file'])) == os.path.realpath(path):
+            if 'output' in c:
+                return os.path.join(c['directory'], c['output'])
+            m = re.search(r'-o (\S+)', c['command'])
+            if m:
+                return os.path.join(c['directory'], m.group(1))
+    return None
+
+
+def digest(path):
+    """The object's code: its sections without the debug information."""
+    if not path or not os.path.exists(path):
+        return None
+    with tempfile.NamedTemporaryFile() as tmp:
+        ok = subprocess.run(['objcopy', '--strip-debug', '-O', 'binary', '--only-section=.text*',
+                             '--only-section=.rodata*', '--only-section=.data*', path, tmp.name],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0
+        return hashlib.sha256(tmp.read()).hexdigest() if ok else None
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--build', default=os.path.join(ROOT, 'build', 'host'))
@@ -119,7 +153,7 @@ def main():
         sys.exit('mutate: the unmutated build fails in %s' % args.build)
     if run(['meson', 'test', '-C', args.build, '--no-rebuild'] + tests, args.timeout) != 0:
         sys.exit('mutate: the unmutated tests fail in %s' % args.build)
-    counts = {'killed': 0, 'survived': 0, 'n/a': 0}
+    counts = {'killed': 0, 'survived': 0, 'equivalent': 0, 'n/a': 0}
     survivors = []
     applicable = 0
     for path in args.files:
@@ -127,6 +161,8 @@ def main():
         with open(full) as f:
             original = f.read()
         lines = original.split('\n')
+        obj = object_of(args.build, full)
+        same = digest(obj)
         try:
             for i, line in enumerate(lines):
                 if not lo <= i + 1 <= hi:
@@ -138,6 +174,9 @@ def main():
                         f.write('\n'.join(lines[:i] + [mutated] + lines[i + 1:]))
                     if run(build) != 0:
                         counts['n/a'] += 1
+                        continue
+                    if same is not None and digest(obj) == same:
+                        counts['equivalent'] += 1
                         continue
                     applicable += 1
                     cmd = ['meson', 'test', '-C', args.build, '--no-rebuild',
@@ -153,8 +192,8 @@ def main():
                 f.write(original)
             run(build)
     total = sum(counts.values())
-    print('mutate: %d mutants: %d killed, %d survived, %d not applicable'
-          % (total, counts['killed'], counts['survived'], counts['n/a']))
+    print('mutate: %d mutants: %d killed, %d survived, %d equivalent, %d not applicable'
+          % (total, counts['killed'], counts['survived'], counts['equivalent'], counts['n/a']))
     sys.exit(1 if counts['survived'] else 0)
 
 

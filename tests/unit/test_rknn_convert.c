@@ -30,6 +30,9 @@
  * float16 to nearest even; the padding holds the zero point's code (0 for
  * float16). Means, stds and scales are small integers and powers of two,
  * so every step before the final rounding is exact.
+ *
+ * rknn_f32_to_f16 on its own against rounding to nearest even computed
+ * here, over float32 codes of every exponent and every tie.
  */
 #include <string.h>
 
@@ -261,9 +264,16 @@ static double user_value(const uint8_t *src, rknn_tensor_type t, uint32_t i)
     }
 }
 
-static void fill_user(uint8_t *src, rknn_tensor_type t, uint32_t elems)
+/* big: every fifth float32 far outside int8's range and int32's (saturation
+ * before any integer conversion). */
+static void fill_user(uint8_t *src, rknn_tensor_type t, uint32_t elems, int big)
 {
     for (uint32_t i = 0; i < elems; i++) {
+        if (t == RKNN_TENSOR_FLOAT32 && big && i % 5 == 0) {
+            float f = (i % 2 ? -1.0f : 1.0f) * (3.0e9f + 1024.0f * (float)i); /* > 2^31 */
+            memcpy(src + 4 * i, &f, 4);
+            continue;
+        }
         if (t == RKNN_TENSOR_FLOAT16) { /* finite, 2^-5 .. 2^7 and their negatives */
             uint16_t h = (uint16_t)((next_byte() & 0x80u) << 8 | (10u + next_byte() % 13u) << 10 |
                                     (next_byte() << 2 & 0x3FCu) | (next_byte() & 3u));
@@ -319,30 +329,40 @@ static double native_value(const uint8_t *dst, rknn_tensor_type t, uint32_t i)
     return (int8_t)dst[i];
 }
 
-static int run_input_case(const shape *s, rknn_tensor_type from_type, rknn_layout_kind from_kind,
-                          rknn_tensor_type to_type, rknn_layout_kind to_kind, int normalise,
-                          int32_t store_offset)
+/* One input conversion: user type and layout, native type and layout, the
+ * native rows' extra pixels (NHWC), the value map's parameters. */
+typedef struct {
+    rknn_tensor_type from_type, to_type;
+    rknn_layout_kind from_kind, to_kind;
+    uint32_t row_pad;
+    int normalise, big;
+    int32_t store_offset, zp;
+    float scale;
+} in_case;
+
+static int run_input_case(const shape *s, const in_case *k)
 {
-    rknn_layout from = {from_kind, s->n, s->c, s->h, s->w, s->w, 0, 0, from_type};
-    rknn_layout to = {to_kind, s->n, s->c, s->h, s->w, s->w + 2, 0, 0, to_type};
+    rknn_layout from = {k->from_kind, s->n, s->c, s->h, s->w, s->w, 0, 0, k->from_type};
+    rknn_layout to = {k->to_kind, s->n, s->c, s->h, s->w, s->w + k->row_pad, 0, 0, k->to_type};
     rknn_value_map map = {{3.0f, 7.0f, 0.0f, 100.0f},
                           {1.0f, 2.0f, 0.5f, 4.0f},
-                          normalise,
-                          0.5f,
-                          -5,
-                          to_type == RKNN_TENSOR_INT8,
-                          store_offset,
+                          k->normalise,
+                          k->scale,
+                          k->zp,
+                          k->to_type == RKNN_TENSOR_INT8,
+                          k->store_offset,
                           0};
     uint32_t lanes, w_end, bad = 0;
-    double pad = to_type == RKNN_TENSOR_FLOAT16 ? 0.0 : (int8_t)(uint8_t)(map.zp + store_offset);
+    double pad =
+        k->to_type == RKNN_TENSOR_FLOAT16 ? 0.0 : (int8_t)(uint8_t)(k->zp + k->store_offset);
 
-    to.c2 = to_type == RKNN_TENSOR_FLOAT16 ? 8 : 16;
+    to.c2 = k->to_type == RKNN_TENSOR_FLOAT16 ? 8 : 16;
     to.c1 = (s->c + to.c2 - 1) / to.c2;
-    lanes = to_kind == RKNN_LAYOUT_NC1HWC2 ? to.c1 * to.c2 : s->c;
-    w_end = to_kind == RKNN_LAYOUT_NHWC ? to.w_stride : s->w;
+    lanes = k->to_kind == RKNN_LAYOUT_NC1HWC2 ? to.c1 * to.c2 : s->c;
+    w_end = k->to_kind == RKNN_LAYOUT_NHWC ? to.w_stride : s->w;
     if ((uint64_t)rknn_layout_bytes(&to) > sizeof dst_buf)
         return CHECK(!"case larger than the test's buffers");
-    fill_user(src_buf, from_type, s->n * s->c * s->h * s->w);
+    fill_user(src_buf, k->from_type, s->n * s->c * s->h * s->w, k->big);
     memset(dst_buf, FILL, sizeof dst_buf);
     if (!CHECK(rknn_convert_input(&from, src_buf, &to, dst_buf, &map) == 0))
         return 0;
@@ -352,17 +372,21 @@ static int run_input_case(const shape *s, rknn_tensor_type from_type, rknn_layou
                 for (uint32_t w = 0; w < w_end; w++) {
                     double want = pad;
                     if (c < s->c && w < s->w)
-                        want = expected_native(
-                            user_value(src_buf, from_type, user_index_of(from_kind, s, n, c, h, w)),
-                            c, to_type, &map);
-                    bad += native_value(dst_buf, to_type, native_index_of(&to, n, c, h, w)) != want;
+                        want =
+                            expected_native(user_value(src_buf, k->from_type,
+                                                       user_index_of(k->from_kind, s, n, c, h, w)),
+                                            c, k->to_type, &map);
+                    bad +=
+                        native_value(dst_buf, k->to_type, native_index_of(&to, n, c, h, w)) != want;
                 }
+    bad += dst_buf[rknn_layout_bytes(&to)] != FILL; /* nothing past the buffer */
     if (bad)
-        printf("  input n %u c %u h %u w %u, type %d %s -> %d %s, normalise %d, store offset "
-               "%d: %u elements wrong\n",
-               s->n, s->c, s->h, s->w, from_type, from_kind == RKNN_LAYOUT_NHWC ? "NHWC" : "NCHW",
-               to_type, to_kind == RKNN_LAYOUT_NHWC ? "NHWC" : "NC1HWC2", normalise,
-               (int)store_offset, (unsigned)bad);
+        printf("  input n %u c %u h %u w %u, type %d %s -> %d %s +%u, normalise %d, scale %g zp "
+               "%d store offset %d: %u elements wrong\n",
+               s->n, s->c, s->h, s->w, k->from_type,
+               k->from_kind == RKNN_LAYOUT_NHWC ? "NHWC" : "NCHW", k->to_type,
+               k->to_kind == RKNN_LAYOUT_NHWC ? "NHWC" : "NC1HWC2", (unsigned)k->row_pad,
+               k->normalise, (double)k->scale, (int)k->zp, (int)k->store_offset, (unsigned)bad);
     return CHECK(bad == 0);
 }
 
@@ -376,17 +400,87 @@ static void check_inputs(void)
     static const rknn_tensor_type users[] = {RKNN_TENSOR_UINT8, RKNN_TENSOR_INT8,
                                              RKNN_TENSOR_FLOAT16, RKNN_TENSOR_FLOAT32};
     static const rknn_tensor_type natives[] = {RKNN_TENSOR_INT8, RKNN_TENSOR_FLOAT16};
+    in_case k = {0};
 
+    k.scale = 0.5f;
+    k.zp = -5;
+    k.row_pad = 2;
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
         for (size_t u = 0; u < sizeof users / sizeof users[0]; u++)
             for (int from = 0; from < 2; from++)
                 for (size_t t = 0; t < sizeof natives / sizeof natives[0]; t++)
                     for (int to = 0; to < 2; to++)
-                        for (int normalise = 0; normalise < 2; normalise++)
-                            run_input_case(&shapes[i], users[u],
-                                           from ? RKNN_LAYOUT_NCHW : RKNN_LAYOUT_NHWC, natives[t],
-                                           to ? RKNN_LAYOUT_NC1HWC2 : RKNN_LAYOUT_NHWC, normalise,
-                                           natives[t] == RKNN_TENSOR_INT8 && i == 1 ? 128 : 0);
+                        for (k.normalise = 0; k.normalise < 2; k.normalise++) {
+                            k.from_type = users[u];
+                            k.from_kind = from ? RKNN_LAYOUT_NCHW : RKNN_LAYOUT_NHWC;
+                            k.to_type = natives[t];
+                            k.to_kind = to ? RKNN_LAYOUT_NC1HWC2 : RKNN_LAYOUT_NHWC;
+                            k.store_offset = natives[t] == RKNN_TENSOR_INT8 && i == 1 ? 128 : 0;
+                            k.big = natives[t] == RKNN_TENSOR_INT8;
+                            run_input_case(&shapes[i], &k);
+                        }
+    /* 8-bit pixels whose int8 code is the byte plus a constant (scale 1):
+     * the byte-shift paths, a whole buffer (no row padding) or row by row */
+    k.normalise = 0;
+    k.big = 0;
+    k.scale = 1.0f;
+    k.to_type = RKNN_TENSOR_INT8;
+    k.to_kind = k.from_kind = RKNN_LAYOUT_NHWC;
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
+        for (size_t u = 0; u < 2; u++)
+            for (k.row_pad = 0; k.row_pad < 2; k.row_pad++)
+                for (k.zp = -128; k.zp <= 0; k.zp += 64) {
+                    k.from_type = users[u];
+                    k.store_offset = k.zp == -128 && i == 1 ? 128 : 0;
+                    run_input_case(&shapes[i], &k);
+                }
+}
+
+/* rknn_f32_to_f16 against rounding to nearest even computed here: a
+ * million float32 codes spread over all 2^32 (normal, subnormal and
+ * overflowing results, infinities, NaNs), and every tie between two
+ * adjacent finite float16 values. */
+static int f16_matches(float f, uint16_t got)
+{
+    double x = f, want, ulp = pow2(-24), a = x < 0 ? -x : x;
+    int k = 0;
+
+    if (x != x) /* NaN: any NaN */
+        return (got & 0x7C00u) == 0x7C00u && (got & 0x3FFu) != 0;
+    if (a >= pow2(-14)) {
+        while (k < 16 && a >= pow2(k + 1))
+            k++;
+        while (a < pow2(k))
+            k--;
+        ulp = pow2(k - 10);
+    }
+    want = round_half_even(a / ulp) * ulp; /* a above 2^16 is Inf however it rounds */
+    if (k >= 16 || want >= 65536.0)
+        return got == ((x < 0 ? 0x8000u : 0) | 0x7C00u);
+    return (got & 0x7C00u) != 0x7C00u && f16_value(got) == (x < 0 ? -want : want) &&
+           (got >> 15) == (x < 0 || (x == 0 && 1 / x < 0));
+}
+
+static void check_f32_to_f16(void)
+{
+    uint32_t wrong = 0, first = 0, bits;
+    float f;
+
+    for (uint32_t i = 0; i < (1u << 20); i++) {
+        bits = i * 4099u + (i >> 8); /* every exponent, varied low bits */
+        memcpy(&f, &bits, 4);
+        if (!f16_matches(f, rknn_f32_to_f16(f)) && wrong++ == 0)
+            first = bits;
+    }
+    for (uint32_t h = 0; h < 0x7BFFu; h++) { /* halfway to the next code, each sign */
+        f = (float)((f16_value((uint16_t)h) + f16_value((uint16_t)(h + 1))) / 2);
+        if ((!f16_matches(f, rknn_f32_to_f16(f)) || !f16_matches(-f, rknn_f32_to_f16(-f))) &&
+            wrong++ == 0)
+            memcpy(&first, &f, 4);
+    }
+    CHECK_EQ_U(wrong, 0);
+    if (wrong)
+        printf("  float32 0x%08lx is the first converted wrongly\n", (unsigned long)first);
 }
 
 int main(void)
@@ -409,5 +503,6 @@ int main(void)
     CHECK(rknn_convert_output(&a, src_buf, &b, dst_buf, &map) == -1 && dst_buf[0] == FILL);
     CHECK(rknn_convert_input(&b, src_buf, &a, dst_buf, &map) == -1 && dst_buf[0] == FILL);
     check_inputs();
+    check_f32_to_f16();
     return test_report("rknn_convert");
 }
