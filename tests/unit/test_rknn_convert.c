@@ -37,6 +37,7 @@
 #include <string.h>
 
 #include "rknn_convert.h"
+#include "test_float.h"
 #include "test_util.h"
 
 #define MAX_ELEMS 4096u /* of the largest case, NC1HWC2 lanes included */
@@ -70,25 +71,6 @@ static uint32_t user_index(const rknn_layout *l, uint32_t n, uint32_t c, uint32_
     if (l->kind == RKNN_LAYOUT_NHWC)
         return ((n * l->h + h) * l->w + w) * l->c + c;
     return ((n * l->c + c) * l->h + h) * l->w + w;
-}
-
-static double pow2(int k) /* exact */
-{
-    double v = 1.0;
-
-    for (; k > 0; k--)
-        v *= 2.0;
-    for (; k < 0; k++)
-        v *= 0.5;
-    return v;
-}
-
-static double f16_value(uint16_t h) /* IEEE 754 binary16, finite codes */
-{
-    uint32_t e = (h >> 10) & 0x1Fu, m = h & 0x3FFu;
-    double v = e ? (1024.0 + m) * pow2((int)e - 25) : m * pow2(-24);
-
-    return (h & 0x8000u) ? -v : v;
 }
 
 /* One output conversion: the native side's type and layout, the user's,
@@ -439,7 +421,7 @@ static void check_inputs(void)
 /* rknn_f32_to_f16 against rounding to nearest even computed here: a
  * million float32 codes spread over all 2^32 (normal, subnormal and
  * overflowing results, infinities, NaNs), and every tie between two
- * adjacent finite float16 values. */
+ * adjacent finite float16 values with the float32 codes either side of it. */
 static int f16_matches(float f, uint16_t got)
 {
     double x = f, want, ulp = pow2(-24), a = x < 0 ? -x : x;
@@ -472,11 +454,16 @@ static void check_f32_to_f16(void)
         if (!f16_matches(f, rknn_f32_to_f16(f)) && wrong++ == 0)
             first = bits;
     }
-    for (uint32_t h = 0; h < 0x7BFFu; h++) { /* halfway to the next code, each sign */
+    for (uint32_t h = 0; h < 0x7BFFu; h++) { /* halfway to the next code and a float32 */
+        uint32_t mid;                        /* step either side, each sign */
         f = (float)((f16_value((uint16_t)h) + f16_value((uint16_t)(h + 1))) / 2);
-        if ((!f16_matches(f, rknn_f32_to_f16(f)) || !f16_matches(-f, rknn_f32_to_f16(-f))) &&
-            wrong++ == 0)
-            memcpy(&first, &f, 4);
+        memcpy(&mid, &f, 4);
+        for (bits = mid - 1; bits <= mid + 1; bits++) {
+            memcpy(&f, &bits, 4);
+            if ((!f16_matches(f, rknn_f32_to_f16(f)) || !f16_matches(-f, rknn_f32_to_f16(-f))) &&
+                wrong++ == 0)
+                first = bits;
+        }
     }
     CHECK_EQ_U(wrong, 0);
     if (wrong)

@@ -36,6 +36,7 @@
 #include "rknpu_bm.h"
 #include "rknpu_platform_internal.h"
 #include "test_files.h"
+#include "test_float.h"
 #include "test_soc.h"
 #include "test_util.h"
 
@@ -394,17 +395,6 @@ static void test_float(const char *file, rknpu_soc_id soc)
  * 2^(exp - 25)), infinities, and NaNs (their payload's top bits kept),
  * bit for bit. A signalling NaN may come back quiet, as IEEE 754 has it
  * (section 6.2) and Arm's conversion instruction does. */
-static double pow2(int k) /* exact: powers of two in double, no libm on bare metal */
-{
-    double v = 1.0;
-
-    for (; k > 0; k--)
-        v *= 2.0;
-    for (; k < 0; k++)
-        v *= 0.5;
-    return v;
-}
-
 static void check_f16_to_f32(void)
 {
     uint32_t wrong = 0, first = 0;
@@ -415,8 +405,7 @@ static void check_f16_to_f32(void)
         if (e == 31) {
             want = (h & 0x8000u) << 16 | 0x7F800000u | m << 13;
         } else {
-            double v = e ? (1024.0 + m) * pow2((int)e - 25) : m * pow2(-24);
-            w = (float)((h & 0x8000u) ? -v : v);
+            w = (float)f16_value((uint16_t)h);
             memcpy(&want, &w, 4);
         }
         memcpy(&got, &g, 4);
