@@ -448,8 +448,10 @@ static void check_f32_to_f16(void)
     uint32_t wrong = 0, first = 0, bits;
     float f;
 
-    for (uint32_t i = 0; i < (1u << 20); i++) {
-        bits = i * 4099u + (i >> 8); /* every exponent, varied low bits */
+    for (uint32_t i = 0; i < (1u << 20) + 4; i++) {
+        /* every exponent, varied low bits; then both infinities and two NaNs */
+        static const uint32_t special[] = {0x7F800000u, 0xFF800000u, 0x7FC00000u, 0xFF800001u};
+        bits = i < (1u << 20) ? i * 4099u + (i >> 8) : special[i - (1u << 20)];
         memcpy(&f, &bits, 4);
         if (!f16_matches(f, rknn_f32_to_f16(f)) && wrong++ == 0)
             first = bits;
