@@ -418,6 +418,49 @@ static void check_inputs(void)
                 }
 }
 
+/* rknn_convert_pixel_offset: 1 and the offset exactly when every uint8
+ * pixel of every channel becomes the code offset + pixel by the formula
+ * (expected_native), found here by trying all 4 x 256; 0 otherwise. */
+static void check_pixel_offset(void)
+{
+    static const struct {
+        float scale, mean0, std0;
+        int32_t zp, store_offset;
+        int normalise, quantised, channel0_only; /* mean0/std0 on channel 0, else all */
+    } maps[] = {
+        {1.0f, 0, 1, -128, 0, 0, 1, 0},    {1.0f, 0, 1, -128, 128, 0, 1, 0},
+        {1.0f, 0, 1, -100, 0, 0, 1, 0},    {0.5f, 0, 1, -128, 0, 0, 1, 0},
+        {1.0f, 0, 1, -128, 0, 0, 0, 0},    {1.0f, 0, 1, -128, 0, 1, 1, 0},
+        {1.0f, 128, 1, 0, 0, 1, 1, 0},     {1.0f, 3, 1, -125, 0, 1, 1, 0},
+        {2.0f, 0, 2, -128, 0, 1, 1, 0},    {1.0f, 0, 0.5f, -128, 0, 1, 1, 0},
+        {1.0f, 0, 0.5f, -128, 0, 1, 1, 1},
+    };
+
+    for (size_t i = 0; i < sizeof maps / sizeof maps[0]; i++) {
+        rknn_value_map m = {{0}, {1.0f, 1.0f, 1.0f, 1.0f}, 0, 1.0f, 0, 0, 0, 0};
+        int32_t offset = 12345, want_offset;
+        int want = 1, got;
+        m.scale = maps[i].scale;
+        m.zp = maps[i].zp;
+        m.store_offset = maps[i].store_offset;
+        m.normalise = maps[i].normalise;
+        m.quantised = maps[i].quantised;
+        for (int c = 0; c < 4; c++) {
+            m.mean[c] = c == 0 || !maps[i].channel0_only ? maps[i].mean0 : 0.0f;
+            m.std[c] = c == 0 || !maps[i].channel0_only ? maps[i].std0 : 1.0f;
+        }
+        want_offset = (int32_t)expected_native(0, 0, RKNN_TENSOR_INT8, &m);
+        for (uint32_t c = 0; c < 4; c++)
+            for (int x = 0; x < 256; x++)
+                want &= expected_native(x, c, RKNN_TENSOR_INT8, &m) == want_offset + x;
+        want &= m.quantised;
+        got = rknn_convert_pixel_offset(&m, &offset);
+        if (!CHECK(got == want && (!want || offset == want_offset)))
+            printf("  pixel offset map %u: got %d (offset %ld), want %d (offset %ld)\n",
+                   (unsigned)i, got, (long)offset, want, (long)want_offset);
+    }
+}
+
 /* rknn_f32_to_f16 against rounding to nearest even computed here: a
  * million float32 codes spread over all 2^32 (normal, subnormal and
  * overflowing results, infinities, NaNs), and every tie between two
@@ -492,6 +535,7 @@ int main(void)
     CHECK(rknn_convert_output(&a, src_buf, &b, dst_buf, &map) == -1 && dst_buf[0] == FILL);
     CHECK(rknn_convert_input(&b, src_buf, &a, dst_buf, &map) == -1 && dst_buf[0] == FILL);
     check_inputs();
+    check_pixel_offset();
     check_f32_to_f16();
     return test_report("rknn_convert");
 }
