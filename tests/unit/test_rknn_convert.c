@@ -208,7 +208,12 @@ static void check_outputs_of(const shape *s, rknn_layout_kind to_kind)
 
 static double round_half_even(double x)
 {
-    double r = (double)(long long)x, f = x - r; /* r toward zero */
+    double r, f;
+
+    if (x >= pow2(52) || x <= -pow2(52)) /* an integer already, and beyond long long's range */
+        return x;
+    r = (double)(long long)x; /* toward zero */
+    f = x - r;
 
     if (f > 0.5 || (f == 0.5 && ((long long)r & 1)))
         r += 1.0;
