@@ -99,6 +99,15 @@ uint64_t hal_ticks_to_us(uint64_t ticks, uint64_t freq_hz);
 /* Busy-wait at least us microseconds (reset pulse widths). */
 void hal_delay_us(uint32_t us);
 
+/* 1 when the CPU stores words least significant byte first, as the NPU's
+ * command stream and every target here do: a word is then copied whole
+ * into or out of byte data. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define HAL_LITTLE_ENDIAN 1
+#else
+#define HAL_LITTLE_ENDIAN 0
+#endif
+
 /* ---- Logging ------------------------------------------------------------- */
 
 /* Formats into a bounded stack buffer and calls rknpu_hook_log(); does

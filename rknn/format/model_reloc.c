@@ -15,7 +15,7 @@
 
 FMT_API void fmt_put_word(uint8_t *stream, uint32_t index, uint64_t w)
 {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#if HAL_LITTLE_ENDIAN
     /* the stream is little-endian, like the CPU: one copy (a 32-bit CPU
      * pays for every 64-bit shift of the loop below) */
     memcpy(stream + (size_t)index * 8, &w, sizeof w);

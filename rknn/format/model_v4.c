@@ -182,7 +182,7 @@ static int changed_since_parse(void)
 }
 
 /* An address word: counted; when building, appended in stream order as
- * (tensor, word) and counted for its tensor (group_entries sorts them). */
+ * (tensor, word) and counted for its tensor (group_entries places them). */
 static int note_reloc(v4_walk *w, uint32_t tensor, uint32_t word)
 {
     if (w->entries) {

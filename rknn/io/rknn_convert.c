@@ -21,6 +21,7 @@
  */
 #include <string.h>
 
+#include "hal.h"
 #include "rknn_convert.h"
 
 #define MAX_LUTS  4
@@ -485,12 +486,6 @@ int rknn_convert_input(const rknn_layout *from, const void *src, const rknn_layo
 
 /* ---- output: native -> user ------------------------------------------------ */
 
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define LITTLE_ENDIAN_CPU 1
-#else
-#define LITTLE_ENDIAN_CPU 0
-#endif
-
 /* A word that may hold any bytes: read and written in place of int8 data. */
 typedef uint32_t byte_word __attribute__((may_alias));
 
@@ -543,7 +538,7 @@ static uint32_t output_words(const rknn_layout *from, const void *src, const rkn
     size_t plane = (size_t)from->h * from->w, c2 = from->c2;
     uint32_t esize = elem_bytes(to->type), done = esize == 1 ? from->c & ~3u : from->c;
 
-    if (!LITTLE_ENDIAN_CPU || esize > 2 || from->type != to->type ||
+    if (!HAL_LITTLE_ENDIAN || esize > 2 || from->type != to->type ||
         from->kind != RKNN_LAYOUT_NC1HWC2 || to->kind != RKNN_LAYOUT_NCHW || plane % 4 || c2 % 4 ||
         ((uintptr_t)src | (uintptr_t)dst) % 4)
         return 0;
