@@ -60,17 +60,17 @@ static uint32_t bytes_of(rknn_tensor_type t)
     return t == RKNN_TENSOR_FLOAT32 ? 4 : t == RKNN_TENSOR_FLOAT16 ? 2 : 1;
 }
 
-/* Index of element (n, c, h, w) in each layout, from the formulas above. */
-static uint32_t native_index(const rknn_layout *l, uint32_t n, uint32_t c, uint32_t h, uint32_t w)
+/* Index of element (n, c, h, w) in its layout, from the formulas above;
+ * NHWC rows are w_stride pixels long (the padding past w is addressable
+ * too, and so are NC1HWC2's unused lanes past c). */
+static uint32_t element_index(const rknn_layout *l, uint32_t n, uint32_t c, uint32_t h, uint32_t w)
 {
-    return ((n * l->c1 + c / l->c2) * l->h * l->w + h * l->w + w) * l->c2 + c % l->c2;
-}
-
-static uint32_t user_index(const rknn_layout *l, uint32_t n, uint32_t c, uint32_t h, uint32_t w)
-{
-    if (l->kind == RKNN_LAYOUT_NHWC)
-        return ((n * l->h + h) * l->w + w) * l->c + c;
-    return ((n * l->c + c) * l->h + h) * l->w + w;
+    switch (l->kind) {
+    case RKNN_LAYOUT_NC1HWC2:
+        return ((n * l->c1 + c / l->c2) * l->h * l->w + h * l->w + w) * l->c2 + c % l->c2;
+    case RKNN_LAYOUT_NHWC: return ((n * l->h + h) * l->w_stride + w) * l->c + c;
+    default: return ((n * l->c + c) * l->h + h) * l->w + w;
+    }
 }
 
 /* One output conversion: the native side's type and layout, the user's,
@@ -113,12 +113,6 @@ typedef struct { /* unsigned: printed with %u on every target */
     unsigned n, c, h, w, c2, extra_surfaces;
 } shape;
 
-/* Element (n, c, h, w) of the native side: NC1HWC2, or NHWC rows. */
-static uint32_t from_index(const rknn_layout *l, uint32_t n, uint32_t c, uint32_t h, uint32_t w)
-{
-    return l->kind == RKNN_LAYOUT_NHWC ? user_index(l, n, c, h, w) : native_index(l, n, c, h, w);
-}
-
 static int run_case(const shape *s, const out_case *k)
 {
     rknn_layout from = {k->from_kind, s->n, s->c, s->h, s->w, s->w, s->c2, 0, k->from_type};
@@ -146,9 +140,9 @@ static int run_case(const shape *s, const out_case *k)
         for (uint32_t c = 0; c < s->c; c++)
             for (uint32_t h = 0; h < s->h; h++)
                 for (uint32_t w = 0; w < s->w; w++) {
-                    expected_bytes(src + from_index(&from, n, c, h, w) * in_size, k, want);
-                    bad +=
-                        memcmp(dst + user_index(&to, n, c, h, w) * out_size, want, out_size) != 0;
+                    expected_bytes(src + element_index(&from, n, c, h, w) * in_size, k, want);
+                    bad += memcmp(dst + element_index(&to, n, c, h, w) * out_size, want,
+                                  out_size) != 0;
                 }
     for (uint32_t i = 0; i < GUARD; i++)
         bad += dst[user_bytes + i] != FILL;
@@ -274,23 +268,6 @@ static void fill_user(uint8_t *src, rknn_tensor_type t, uint32_t elems, int big)
     }
 }
 
-static uint32_t user_index_of(rknn_layout_kind k, const shape *s, uint32_t n, uint32_t c,
-                              uint32_t h, uint32_t w)
-{
-    if (k == RKNN_LAYOUT_NHWC)
-        return ((n * s->h + h) * s->w + w) * s->c + c;
-    return ((n * s->c + c) * s->h + h) * s->w + w;
-}
-
-/* The native element (n, c, h, w), or with c >= C or w >= W a padding one. */
-static uint32_t native_index_of(const rknn_layout *l, uint32_t n, uint32_t c, uint32_t h,
-                                uint32_t w)
-{
-    if (l->kind == RKNN_LAYOUT_NHWC)
-        return ((n * l->h + h) * l->w_stride + w) * l->c + c;
-    return native_index(l, n, c, h, w);
-}
-
 /* What native element (n, c, h, w) must hold, as float16's value or the
  * int8 code's. */
 static double expected_native(double pixel, uint32_t c, rknn_tensor_type to,
@@ -359,12 +336,11 @@ static int run_input_case(const shape *s, const in_case *k)
                 for (uint32_t w = 0; w < w_end; w++) {
                     double want = pad;
                     if (c < s->c && w < s->w)
-                        want =
-                            expected_native(user_value(src_buf, k->from_type,
-                                                       user_index_of(k->from_kind, s, n, c, h, w)),
-                                            c, k->to_type, &map);
+                        want = expected_native(
+                            user_value(src_buf, k->from_type, element_index(&from, n, c, h, w)), c,
+                            k->to_type, &map);
                     bad +=
-                        native_value(dst_buf, k->to_type, native_index_of(&to, n, c, h, w)) != want;
+                        native_value(dst_buf, k->to_type, element_index(&to, n, c, h, w)) != want;
                 }
     bad += dst_buf[rknn_layout_bytes(&to)] != FILL; /* nothing past the buffer */
     if (bad)
