@@ -9,10 +9,10 @@
  *    row is a plain copy when the constant is 0 (uint8 pixels for the NPU's
  *    input converter, int8 pixel - 128 as codes), else a byte-wise add;
  *    otherwise one 256-entry table lookup per byte.
- *  - int8 output into float32 (want_float): each code's value from a
- *    256-entry table made once per call with ((float)code - zp) * scale,
- *    the general path's arithmetic (hence the same bits); NC1HWC2 to NCHW
- *    reads the surface in order. No SIMD: a load per element keeps pace
+ *  - int8 output into float32 (want_float), float16 or uint8: each code's
+ *    answer from a 256-entry table made once per call with
+ *    ((float)code - zp) * scale (hence the same bits as arithmetic per
+ *    element); NC1HWC2 to NCHW reads the surface in order. No SIMD: a load per element keeps pace
  *    with the memory traffic on silicon and is many times faster under
  *    emulation (dequant_table).
  * Every other case takes the general path: the tensor
@@ -202,19 +202,14 @@ static float pixel_of(rknn_tensor_type t, uint8_t byte)
 
 /* ---- rows through a float buffer (the general path) -------------------------- */
 
-/* v[i] = element (i0 + i * stride) of src, n <= ROW_CHUNK. */
+/* v[i] = element (i0 + i * stride) of src, n <= ROW_CHUNK: the types that
+ * reach it, float16 and float32 user inputs and the outputs of
+ * rknn_convert_output_supported that no table converts (8-bit data goes
+ * through the tables of input_lut and output_int8_table). */
 static void read_row(const void *src, rknn_tensor_type t, size_t i0, size_t stride, uint32_t n,
                      float *v)
 {
     switch (t) {
-    case RKNN_TENSOR_UINT8:
-        for (uint32_t i = 0; i < n; i++)
-            v[i] = (float)((const uint8_t *)src)[i0 + i * stride];
-        break;
-    case RKNN_TENSOR_INT8:
-        for (uint32_t i = 0; i < n; i++)
-            v[i] = (float)((const int8_t *)src)[i0 + i * stride];
-        break;
     case RKNN_TENSOR_FLOAT16:
         for (uint32_t i = 0; i < n; i++)
             v[i] = rknn_f16_to_f32(((const uint16_t *)src)[i0 + i * stride]);
@@ -472,7 +467,9 @@ int rknn_convert_input(const rknn_layout *from, const void *src, const rknn_layo
     int from_8bit = from->type == RKNN_TENSOR_UINT8 || from->type == RKNN_TENSOR_INT8;
     int lut_ok = from_8bit && to->type == RKNN_TENSOR_INT8 && map->quantised;
 
-    if (from->n != to->n || from->c != to->c || from->h != to->h || from->w != to->w)
+    if (from->n != to->n || from->c != to->c || from->h != to->h || from->w != to->w ||
+        !(from_8bit || from->type == RKNN_TENSOR_FLOAT16 || from->type == RKNN_TENSOR_FLOAT32) ||
+        (to->type != RKNN_TENSOR_INT8 && to->type != RKNN_TENSOR_FLOAT16))
         return -1;
     fill_padding(to, dst, map);
     if (lut_ok && !map->normalise && from->kind == RKNN_LAYOUT_NHWC && to->kind == RKNN_LAYOUT_NHWC)
@@ -555,11 +552,12 @@ static uint32_t output_words(const rknn_layout *from, const void *src, const rkn
     return done;
 }
 
-/* int8 -> float32 through the value table t, any layouts, a row at a
- * time. The inner loop steps pointers: no index products, which emulated
+/* int8 -> float32, float16 or uint8 through the table t of the user's
+ * element for each code's byte (esize bytes each), any layouts, a row at a
+ * time. The inner loops step pointers: no index products, which emulated
  * and 32-bit CPUs pay dearly for. */
-static void output_int8_float(const rknn_layout *from, const int8_t *src, const rknn_layout *to,
-                              float *dst, const float *t)
+static void output_int8_table(const rknn_layout *from, const int8_t *src, const rknn_layout *to,
+                              void *dst, const void *t, uint32_t esize)
 {
     walk a = walk_of(from), b = walk_of(to);
 
@@ -568,19 +566,33 @@ static void output_int8_float(const rknn_layout *from, const int8_t *src, const 
             for (uint32_t h = 0; h < from->h; h++) {
                 const int8_t *s = src + n * a.sn + h * a.sh + chan_off(&a, c);
                 const int8_t *end = s + (size_t)from->w * a.sw;
-                for (float *d = dst + n * b.sn + h * b.sh + chan_off(&b, c); s < end;
-                     s += a.sw, d += b.sw)
-                    *d = t[(uint8_t)*s];
+                size_t at = n * b.sn + h * b.sh + chan_off(&b, c);
+                if (esize == 4)
+                    for (float *d = (float *)dst + at; s < end; s += a.sw, d += b.sw)
+                        *d = ((const float *)t)[(uint8_t)*s];
+                else if (esize == 2)
+                    for (uint16_t *d = (uint16_t *)dst + at; s < end; s += a.sw, d += b.sw)
+                        *d = ((const uint16_t *)t)[(uint8_t)*s];
+                else
+                    for (uint8_t *d = (uint8_t *)dst + at; s < end; s += a.sw, d += b.sw)
+                        *d = ((const uint8_t *)t)[(uint8_t)*s];
             }
 }
 
-/* int8 -> float32 (want_float of a quantised output) through its table. */
-static void output_dequant(const rknn_layout *from, const int8_t *src, const rknn_layout *to,
-                           float *dst, const rknn_value_map *map)
+/* int8 -> float32 or float16 (the dequantised value, as Rockchip's runtime
+ * writes a float16 binding of an int8 output: compat.md §2), or uint8 (the
+ * code + 128, the same value with the zero point + 128, as it writes a
+ * uint8 binding), through a table of the 256 answers. */
+static void output_from_int8(const rknn_layout *from, const int8_t *src, const rknn_layout *to,
+                             void *dst, const rknn_value_map *map)
 {
     /* (float)code exactly; without quantisation the code is the value */
     dequant q = {0.0f, 1.0f, 0.0f};
-    float t[256];
+    union {
+        float f32[256];
+        uint16_t f16[256];
+        uint8_t u8[256];
+    } t;
 
     if (map->quantised && map->by_product) {
         q.scale = map->scale;
@@ -589,8 +601,35 @@ static void output_dequant(const rknn_layout *from, const int8_t *src, const rkn
         q.zp = (float)map->zp;
         q.scale = map->scale;
     }
-    dequant_table(t, &q);
-    output_int8_float(from, src, to, dst, t);
+    if (to->type == RKNN_TENSOR_UINT8) {
+        for (int c = 0; c < 256; c++)
+            t.u8[c] = (uint8_t)(c ^ 0x80);
+    } else {
+        dequant_table(t.f32, &q);
+        if (to->type == RKNN_TENSOR_FLOAT16)
+            for (int c = 0; c < 256; c++) /* in place: entry c is read before it is written */
+                t.f16[c] = rknn_f32_to_f16(t.f32[c]);
+    }
+    output_int8_table(from, src, to, dst, &t, elem_bytes(to->type));
+}
+
+/* The user types each native output type converts to. */
+int rknn_convert_output_supported(rknn_tensor_type native, rknn_tensor_type user)
+{
+    switch (user) {
+    case RKNN_TENSOR_FLOAT32:
+        return native == RKNN_TENSOR_FLOAT32 || native == RKNN_TENSOR_INT8 ||
+               native == RKNN_TENSOR_FLOAT16 || native == RKNN_TENSOR_INT16 ||
+               native == RKNN_TENSOR_INT32;
+    case RKNN_TENSOR_FLOAT16:
+        return native == RKNN_TENSOR_FLOAT16 || native == RKNN_TENSOR_INT8 ||
+               native == RKNN_TENSOR_FLOAT32;
+    case RKNN_TENSOR_UINT8: return native == RKNN_TENSOR_UINT8 || native == RKNN_TENSOR_INT8;
+    case RKNN_TENSOR_INT8:
+    case RKNN_TENSOR_INT16:
+    case RKNN_TENSOR_INT32: return native == user;
+    default: return 0;
+    }
 }
 
 int rknn_convert_output(const rknn_layout *from, const void *src, const rknn_layout *to, void *dst,
@@ -600,10 +639,11 @@ int rknn_convert_output(const rknn_layout *from, const void *src, const rknn_lay
     uint32_t esize = elem_bytes(to->type), words;
     float v[ROW_CHUNK];
 
-    if (from->n != to->n || from->c != to->c || from->h != to->h || from->w != to->w)
+    if (from->n != to->n || from->c != to->c || from->h != to->h || from->w != to->w ||
+        !rknn_convert_output_supported(from->type, to->type))
         return -1;
-    if (from->type == RKNN_TENSOR_INT8 && to->type == RKNN_TENSOR_FLOAT32) {
-        output_dequant(from, src, to, dst, map);
+    if (from->type == RKNN_TENSOR_INT8 && to->type != RKNN_TENSOR_INT8) {
+        output_from_int8(from, src, to, dst, map);
         return 0;
     }
     words = output_words(from, src, to, dst);

@@ -20,6 +20,7 @@
 #include "rknn_api.h"
 #include "rknpu_bm.h"
 #include "test_files.h"
+#include "test_float.h"
 #include "test_mid.h"
 #include "test_soc.h"
 #include "test_util.h"
@@ -430,6 +431,69 @@ static uint32_t outside_tolerance(const int8_t *q)
     for (int i = 0; i < OUT_ELEMS; i++)
         n += (uint32_t)(q[i] - expected_q[i] > MAX_STEPS || expected_q[i] - q[i] > MAX_STEPS);
     return n;
+}
+
+/* The output bound in a type other than its own, after rknn_inputs_set (the
+ * inputs must survive the binding, which moves the output into the
+ * context's arena): float16 holds the dequantised value rounded to nearest
+ * even, uint8 the code + 128, as Rockchip's runtime writes them (api.md §4);
+ * int16 is refused and leaves the uint8 binding in force. The codes come
+ * from rknn_outputs_get of the same run and must match the ONNX model. */
+static void test_output_binding_types(void)
+{
+    static const rknn_tensor_type types[] = {RKNN_TENSOR_FLOAT16, RKNN_TENSOR_UINT8,
+                                             RKNN_TENSOR_INT16};
+    rknn_tensor_mem *mem[3] = {NULL, NULL, NULL};
+    rknn_tensor_attr attr;
+    rknn_context ctx;
+    uint32_t off = 0;
+
+    test_switch_soc(RKNPU_SOC_RK3588);
+    general_soc = RKNPU_SOC_RK3588;
+    ctx = load("rk3588_multiple_input_demo.v6.rknn");
+    if (!CHECK(ctx != 0) || !CHECK(set_inputs(ctx) == RKNN_SUCC))
+        return;
+    for (int t = 0; t < 3; t++) {
+        memset(&attr, 0, sizeof attr);
+        CHECK(rknn_query(ctx, RKNN_QUERY_OUTPUT_ATTR, &attr, sizeof attr) == RKNN_SUCC);
+        attr.type = types[t];
+        attr.size = attr.size_with_stride = OUT_ELEMS * (types[t] == RKNN_TENSOR_UINT8 ? 1u : 2u);
+        mem[t] = rknn_create_mem(ctx, attr.size);
+        if (!CHECK(mem[t] != NULL))
+            break;
+        if (types[t] == RKNN_TENSOR_INT16) {
+            CHECK(rknn_set_io_mem(ctx, mem[t], &attr) == RKNN_ERR_PARAM_INVALID);
+            break;
+        }
+        if (!CHECK(rknn_set_io_mem(ctx, mem[t], &attr) == RKNN_SUCC) ||
+            !CHECK(rknn_run(ctx, NULL) == RKNN_SUCC) || !CHECK(get_int8(ctx, out_q) == RKNN_SUCC))
+            break;
+        rknn_mem_sync(ctx, mem[t], RKNN_MEMORY_SYNC_FROM_DEVICE);
+        compare_q(types[t] == RKNN_TENSOR_UINT8 ? "uint8 binding, inputs set before it"
+                                                : "float16 binding, inputs set before it",
+                  out_q);
+        for (int i = 0; i < OUT_ELEMS; i++) {
+            float v = ((float)out_q[i] - (float)OUT_ZP) * OUT_SCALE;
+            if (types[t] == RKNN_TENSOR_UINT8)
+                off += ((const uint8_t *)mem[t]->virt_addr)[i] != (uint8_t)(out_q[i] + 128);
+            else
+                off += f16_value(((const uint16_t *)mem[t]->virt_addr)[i]) != round_to_half(v);
+        }
+    }
+    CHECK_EQ_U(off, 0);
+    /* the refused int16 binding left the uint8 one in force */
+    if (mem[1] && CHECK(memset(mem[1]->virt_addr, 0, OUT_ELEMS) != NULL) &&
+        CHECK(rknn_run(ctx, NULL) == RKNN_SUCC) && CHECK(get_int8(ctx, out_q) == RKNN_SUCC)) {
+        rknn_mem_sync(ctx, mem[1], RKNN_MEMORY_SYNC_FROM_DEVICE);
+        off = 0;
+        for (int i = 0; i < OUT_ELEMS; i++)
+            off += ((const uint8_t *)mem[1]->virt_addr)[i] != (uint8_t)(out_q[i] + 128);
+        CHECK_EQ_U(off, 0);
+    }
+    for (int t = 0; t < 3; t++)
+        if (mem[t])
+            CHECK(rknn_destroy_mem(ctx, mem[t]) == RKNN_SUCC);
+    CHECK(rknn_destroy(ctx) == RKNN_SUCC);
 }
 
 /* The container-2 build computes what the v6 build does, bit for bit (the
@@ -922,6 +986,7 @@ int main(int argc, char **argv)
     test_memory_from_outside();
     test_shared_internal_memory();
     test_binding_changes();
+    test_output_binding_types();
     test_two_contexts_one_core();
     test_output_operator_on_npu();
     test_faults();

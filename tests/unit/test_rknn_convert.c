@@ -57,8 +57,12 @@ static uint8_t next_byte(void)
 
 static uint32_t bytes_of(rknn_tensor_type t)
 {
-    return t == RKNN_TENSOR_FLOAT32 ? 4 : t == RKNN_TENSOR_FLOAT16 ? 2 : 1;
+    return t == RKNN_TENSOR_FLOAT32 || t == RKNN_TENSOR_INT32   ? 4
+           : t == RKNN_TENSOR_FLOAT16 || t == RKNN_TENSOR_INT16 ? 2
+                                                                : 1;
 }
+
+static int f16_matches(float f, uint16_t got);
 
 /* Index of element (n, c, h, w) in its layout, from the formulas above;
  * NHWC rows are w_stride pixels long (the padding past w is addressable
@@ -84,29 +88,49 @@ typedef struct {
     int32_t zp;
 } out_case;
 
-/* What the user buffer must hold for one element, as bytes: float16 as
- * its value, int8 dequantised by api.md §4's formula (evaluated in float,
- * as the runtime must), other codes as they are. */
-static void expected_bytes(const uint8_t *src, const out_case *k, uint8_t *out)
+/* The value of one native element: float16 and float32 as they are, int16
+ * and int32 as integers, int8 dequantised by api.md §4's formula (evaluated
+ * in float, as the runtime must) or, not quantised, the code. */
+static float native_element(const uint8_t *src, const out_case *k)
 {
-    float v, code = (float)(int8_t)src[0];
+    float code = (float)(int8_t)src[0], f;
+    uint16_t h;
+    int16_t i16;
+    int32_t i32;
+
+    switch (k->from_type) {
+    case RKNN_TENSOR_FLOAT16: memcpy(&h, src, 2); return (float)f16_value(h);
+    case RKNN_TENSOR_FLOAT32: memcpy(&f, src, 4); return f;
+    case RKNN_TENSOR_INT16: memcpy(&i16, src, 2); return (float)i16;
+    case RKNN_TENSOR_INT32: memcpy(&i32, src, 4); return (float)i32;
+    default: break;
+    }
+    if (!k->quantised)
+        return code;
+    if (k->by_product)
+        return code * k->scale - (float)k->zp * k->scale;
+    return (code - (float)k->zp) * k->scale;
+}
+
+/* Whether the user's element `got` is right for the native one at src:
+ * the same type copies the bytes, uint8 from int8 is the code + 128 (the
+ * same value with the zero point + 128, as Rockchip's runtime writes it),
+ * float16 the value rounded to nearest even, float32 the value. */
+static int element_right(const uint8_t *src, const out_case *k, const uint8_t *got)
+{
+    float v;
     uint16_t h;
 
-    if (k->to_type == k->from_type) {
-        memcpy(out, src, bytes_of(k->to_type));
-        return;
+    if (k->to_type == k->from_type)
+        return memcmp(got, src, bytes_of(k->to_type)) == 0;
+    if (k->to_type == RKNN_TENSOR_UINT8)
+        return got[0] == (uint8_t)(src[0] + 128u);
+    v = native_element(src, k);
+    if (k->to_type == RKNN_TENSOR_FLOAT16) {
+        memcpy(&h, got, 2);
+        return f16_matches(v, h);
     }
-    if (k->from_type == RKNN_TENSOR_FLOAT16) {
-        memcpy(&h, src, 2);
-        v = (float)f16_value(h);
-    } else if (!k->quantised) {
-        v = code;
-    } else if (k->by_product) {
-        v = code * k->scale - (float)k->zp * k->scale;
-    } else {
-        v = (code - (float)k->zp) * k->scale;
-    }
-    memcpy(out, &v, 4);
+    return memcmp(got, &v, 4) == 0;
 }
 
 typedef struct { /* unsigned: printed with %u on every target */
@@ -119,7 +143,7 @@ static int run_case(const shape *s, const out_case *k)
     rknn_layout to = {k->to_kind, s->n, s->c, s->h, s->w, s->w, 0, 0, k->to_type};
     rknn_value_map map = {0};
     uint32_t in_size = bytes_of(k->from_type), out_size = bytes_of(k->to_type), bad = 0;
-    uint8_t *src = src_buf + k->src_off, *dst = dst_buf + k->dst_off, want[4];
+    uint8_t *src = src_buf + k->src_off, *dst = dst_buf + k->dst_off;
     uint32_t native_bytes, user_bytes;
 
     from.c1 = (s->c + s->c2 - 1) / s->c2 + s->extra_surfaces;
@@ -139,11 +163,9 @@ static int run_case(const shape *s, const out_case *k)
     for (uint32_t n = 0; n < s->n; n++)
         for (uint32_t c = 0; c < s->c; c++)
             for (uint32_t h = 0; h < s->h; h++)
-                for (uint32_t w = 0; w < s->w; w++) {
-                    expected_bytes(src + element_index(&from, n, c, h, w) * in_size, k, want);
-                    bad += memcmp(dst + element_index(&to, n, c, h, w) * out_size, want,
-                                  out_size) != 0;
-                }
+                for (uint32_t w = 0; w < s->w; w++)
+                    bad += !element_right(src + element_index(&from, n, c, h, w) * in_size, k,
+                                          dst + element_index(&to, n, c, h, w) * out_size);
     for (uint32_t i = 0; i < GUARD; i++)
         bad += dst[user_bytes + i] != FILL;
     for (uint32_t i = 0; i < k->dst_off; i++)
@@ -161,8 +183,13 @@ static int run_case(const shape *s, const out_case *k)
 /* Every output case on one shape and user layout. */
 static void check_outputs_of(const shape *s, rknn_layout_kind to_kind)
 {
-    static const rknn_tensor_type same[] = {RKNN_TENSOR_INT8, RKNN_TENSOR_UINT8,
+    static const rknn_tensor_type same[] = {RKNN_TENSOR_INT8,    RKNN_TENSOR_UINT8,
+                                            RKNN_TENSOR_INT16,   RKNN_TENSOR_INT32,
                                             RKNN_TENSOR_FLOAT16, RKNN_TENSOR_FLOAT32};
+    static const rknn_tensor_type wider[] = {RKNN_TENSOR_FLOAT16, RKNN_TENSOR_INT16,
+                                             RKNN_TENSOR_INT32};
+    static const rknn_tensor_type from_int8[] = {RKNN_TENSOR_FLOAT32, RKNN_TENSOR_FLOAT16,
+                                                 RKNN_TENSOR_UINT8};
     out_case k = {0};
 
     k.to_kind = to_kind;
@@ -178,24 +205,85 @@ static void check_outputs_of(const shape *s, rknn_layout_kind to_kind)
             run_case(s, &k);
         }
     k.src_off = k.dst_off = 0;
-    k.from_type = RKNN_TENSOR_FLOAT16;
     k.to_type = RKNN_TENSOR_FLOAT32;
+    for (size_t t = 0; t < sizeof wider / sizeof wider[0]; t++) {
+        k.from_type = wider[t];
+        run_case(s, &k);
+    }
+    k.from_type = RKNN_TENSOR_FLOAT32; /* float32 into a float16 binding */
+    k.to_type = RKNN_TENSOR_FLOAT16;
     run_case(s, &k);
     k.from_type = RKNN_TENSOR_INT8;
-    run_case(s, &k); /* not quantised: the code is the value */
-    k.quantised = 1;
-    k.zp = 3;
-    for (k.by_product = 0; k.by_product < 2; k.by_product++) {
-        k.scale = 0.5f; /* exact both ways */
-        run_case(s, &k);
-        k.scale = 0.1f; /* the two forms round differently */
-        run_case(s, &k);
+    for (size_t t = 0; t < sizeof from_int8 / sizeof from_int8[0]; t++) {
+        k.to_type = from_int8[t];
+        k.quantised = 0;
+        run_case(s, &k); /* not quantised: the code is the value */
+        k.quantised = 1;
+        k.zp = 3;
+        for (k.by_product = 0; k.by_product < 2; k.by_product++) {
+            k.scale = 0.5f; /* exact both ways */
+            run_case(s, &k);
+            k.scale = 0.1f; /* the two forms round differently */
+            run_case(s, &k);
+        }
     }
     /* a native NHWC side: copied and dequantised the same */
     k.from_kind = RKNN_LAYOUT_NHWC;
+    k.to_type = RKNN_TENSOR_FLOAT32;
+    k.by_product = 0;
     run_case(s, &k);
     k.from_type = k.to_type = RKNN_TENSOR_INT8;
     run_case(s, &k);
+}
+
+/* Every (native, user) type pair outside the list of api.md's "Outputs"
+ * (the same type; float32 from int8, float16, int16 and int32; float16 from
+ * int8 and float32; uint8 from int8) refused, nothing written; int64 and
+ * the rest converted to nothing. And inputs from types the API does not
+ * take, or into natives other than int8 and float16. */
+static void check_refused_types(void)
+{
+    static const uint8_t copies[] = {RKNN_TENSOR_INT8,  RKNN_TENSOR_UINT8,   RKNN_TENSOR_INT16,
+                                     RKNN_TENSOR_INT32, RKNN_TENSOR_FLOAT16, RKNN_TENSOR_FLOAT32};
+    static const uint8_t converts[][2] = {
+        {RKNN_TENSOR_INT8, RKNN_TENSOR_FLOAT32},  {RKNN_TENSOR_FLOAT16, RKNN_TENSOR_FLOAT32},
+        {RKNN_TENSOR_INT16, RKNN_TENSOR_FLOAT32}, {RKNN_TENSOR_INT32, RKNN_TENSOR_FLOAT32},
+        {RKNN_TENSOR_INT8, RKNN_TENSOR_FLOAT16},  {RKNN_TENSOR_FLOAT32, RKNN_TENSOR_FLOAT16},
+        {RKNN_TENSOR_INT8, RKNN_TENSOR_UINT8},
+    };
+    rknn_layout a = {RKNN_LAYOUT_NCHW, 1, 2, 2, 2, 2, 0, 0, RKNN_TENSOR_INT8};
+    rknn_layout b = a;
+    rknn_value_map map = {0};
+    uint32_t wrong = 0;
+
+    for (int from = 0; from < RKNN_TENSOR_TYPE_MAX; from++)
+        for (int to = 0; to < RKNN_TENSOR_TYPE_MAX; to++) {
+            int want = 0;
+            for (size_t i = 0; i < sizeof copies; i++)
+                want |= from == to && copies[i] == from;
+            for (size_t i = 0; i < sizeof converts / sizeof converts[0]; i++)
+                want |= converts[i][0] == from && converts[i][1] == to;
+            a.type = (rknn_tensor_type)from;
+            b.type = (rknn_tensor_type)to;
+            memset(dst_buf, FILL, sizeof dst_buf);
+            if ((rknn_convert_output(&a, src_buf, &b, dst_buf, &map) == 0) != want ||
+                (!want && dst_buf[0] != FILL)) {
+                printf("  output %d -> %d: %s\n", from, to, want ? "refused" : "converted");
+                wrong++;
+            }
+            /* inputs: the user's four types into two natives */
+            want = (from == RKNN_TENSOR_UINT8 || from == RKNN_TENSOR_INT8 ||
+                    from == RKNN_TENSOR_FLOAT16 || from == RKNN_TENSOR_FLOAT32) &&
+                   (to == RKNN_TENSOR_INT8 || to == RKNN_TENSOR_FLOAT16);
+            map.quantised = to == RKNN_TENSOR_INT8;
+            map.scale = 1.0f;
+            if ((rknn_convert_input(&a, src_buf, &b, dst_buf, &map) == 0) != want) {
+                printf("  input %d -> %d: %s\n", from, to, want ? "refused" : "converted");
+                wrong++;
+            }
+            memset(&map, 0, sizeof map);
+        }
+    CHECK_EQ_U(wrong, 0);
 }
 
 /* ---- inputs ----------------------------------------------------------------- */
@@ -515,6 +603,7 @@ int main(void)
     memset(dst_buf, FILL, sizeof dst_buf);
     CHECK(rknn_convert_output(&a, src_buf, &b, dst_buf, &map) == -1 && dst_buf[0] == FILL);
     CHECK(rknn_convert_input(&b, src_buf, &a, dst_buf, &map) == -1 && dst_buf[0] == FILL);
+    check_refused_types();
     check_inputs();
     check_pixel_offset();
     check_f32_to_f16();
