@@ -34,6 +34,7 @@ import hashlib
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import tempfile
@@ -100,14 +101,26 @@ def run(cmd, timeout=None):
 
 
 def object_of(build, path):
-    """The object file the build compiles path into, or None."""
+    """The object file the build compiles path into, or None. A file the
+    build does not compile on its own (rknn/format/model_*.c, included by
+    rknn_format.c) is in the object of the unit that includes it."""
     try:
         with open(os.path.join(build, 'compile_commands.json')) as f:
             commands = json.load(f)
     except OSError:
         return None
-    for c in commands:
-        if os.path.realpath(os.path.join(c['directory'], c['file'])) == os.path.realpath(path):
+    include = '#include "%s"' % os.path.basename(path)
+    for direct in (True, False):
+        for c in commands:
+            unit = os.path.realpath(os.path.join(c['directory'], c['file']))
+            if direct and unit != os.path.realpath(path):
+                continue
+            if not direct:
+                if os.path.dirname(unit) != os.path.dirname(os.path.realpath(path)):
+                    continue
+                with open(unit) as f:
+                    if include not in f.read():
+                        continue
             if 'output' in c:
                 return os.path.join(c['directory'], c['output'])
             m = re.search(r'-o (\S+)', c['command'])
@@ -138,6 +151,9 @@ def main():
     ap.add_argument('--list', action='store_true', help='print the mutants, build nothing')
     ap.add_argument('files', nargs='+')
     args = ap.parse_args()
+    # killed (SIGTERM, SIGHUP): unwind, so the finally below restores the file
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, lambda *_: sys.exit('mutate: stopped'))
     lo, hi = (int(x) for x in args.lines.split('-')) if args.lines else (1, 1 << 30)
     tests = [t for t in args.tests.split(',') if t]
     build = ['ninja', '-C', args.build] + [t for t in args.targets.split(',') if t]
