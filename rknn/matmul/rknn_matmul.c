@@ -111,7 +111,8 @@ static int mm_tiles(mm_state *s)
     for (s->ksegs = 1; s->ksegs * MM_SLICE <= s->kp; s->ksegs++)
         if (mm_fit(s, hal_align_up((s->kp + s->ksegs - 1u) / s->ksegs, MM_SLICE)))
             break;
-    if (s->ksegs * MM_SLICE > s->kp)
+    if (s->ksegs * MM_SLICE > s->kp) /* unreachable: a 32-deep slice of one kernel group and
+                                      * 4 rows is under 8 KiB, a CBUF bank 32 KiB (npu_soc.c) */
         return mm_fail("rknn_matmul_create", "not even 32 of K fit the CBUF with four rows");
     s->ksegs = (s->kp + s->kt - 1u) / s->kt;
     /* int4 in K segments: the int32 partial sums of a 64-kernel group are
