@@ -16,7 +16,9 @@
 #include "npu_soc.h"
 #include "rknn_api.h"
 #include "rknn_custom_op.h"
+#include "rknn_model.h"
 #include "rknpu_bm.h"
+#include "test_carve.h"
 #include "test_files.h"
 #include "test_soc.h"
 #include "test_util.h"
@@ -36,6 +38,9 @@ static const char *dir;
 static int calls_init, calls_prepare, calls_compute, calls_destroy;
 static float alpha_seen;
 static rknn_custom_op_tensor seen_in[2];
+/* Failures the callbacks inject: init fails on its init_fail_at-th call
+ * (counted from 1 by calls_init; 0 never), prepare/compute while set. */
+static int init_fail_at, fail_prepare, fail_compute;
 
 static int op_init(rknn_custom_op_context *op_ctx, rknn_custom_op_tensor *in, uint32_t n_in,
                    rknn_custom_op_tensor *out, uint32_t n_out)
@@ -45,6 +50,8 @@ static int op_init(rknn_custom_op_context *op_ctx, rknn_custom_op_tensor *in, ui
 
     (void)in, (void)out;
     calls_init++;
+    if (calls_init == init_fail_at)
+        return -3;
     if (n_in != 2 || n_out != 2)
         return -1;
     rknn_custom_op_get_op_attr(op_ctx, "alpha", &a);
@@ -60,7 +67,7 @@ static int op_prepare(rknn_custom_op_context *op_ctx, rknn_custom_op_tensor *in,
 {
     (void)op_ctx, (void)in, (void)n_in, (void)out, (void)n_out;
     calls_prepare++;
-    return 0;
+    return fail_prepare ? -1 : 0;
 }
 
 /* The application's op: float32 NCHW in, float32 NCHW out. */
@@ -74,6 +81,8 @@ static int op_compute(rknn_custom_op_context *op_ctx, rknn_custom_op_tensor *in,
     float *o1 = (float *)((uint8_t *)out[1].mem.virt_addr + out[1].mem.offset);
 
     calls_compute++;
+    if (fail_compute)
+        return -2;
     alpha_seen = alpha;
     seen_in[0] = in[0];
     seen_in[1] = in[1];
@@ -278,6 +287,257 @@ static void test_register_errors(void)
     CHECK(rknn_destroy(ctx) == RKNN_SUCC);
 }
 
+static size_t allocations(void)
+{
+    rknpu_mem_stats st;
+
+    CHECK(rknpu_mem_get_stats(&st) == RKNN_SUCC);
+    return st.allocations;
+}
+
+/* api.md §1.4: empty or unterminated op_type is PARAM_INVALID; an init that
+ * fails is RKNN_ERR_FAIL, its node undone without destroy and nothing
+ * kept, after which the op registers as if never tried. */
+static void test_register_failures(void)
+{
+    rknn_custom_op op = make_op();
+    rknn_context ctx;
+    size_t before;
+
+    test_switch_soc(RKNPU_SOC_RK3588);
+    ctx = load("rk3588_dual_residual_custom.v6.rknn");
+    memset(op.op_type, 0, sizeof op.op_type);
+    CHECK(rknn_register_custom_ops(ctx, &op, 1) == RKNN_ERR_PARAM_INVALID);
+    memset(op.op_type, 'c', sizeof op.op_type); /* no terminating NUL */
+    CHECK(rknn_register_custom_ops(ctx, &op, 1) == RKNN_ERR_PARAM_INVALID);
+    CHECK(rknn_register_custom_ops(ctx, &op, 0) == RKNN_ERR_PARAM_INVALID);
+    op = make_op();
+    calls_init = calls_destroy = 0;
+    init_fail_at = 1;
+    before = allocations();
+    CHECK(rknn_register_custom_ops(ctx, &op, 1) == RKNN_ERR_FAIL);
+    CHECK(calls_init == 1 && calls_destroy == 0);
+    CHECK_EQ_U(allocations(), before);
+    init_fail_at = 0;
+    CHECK(set_inputs(ctx) == RKNN_SUCC);
+    CHECK(rknn_run(ctx, NULL) == RKNN_ERR_MODEL_INVALID); /* still unregistered */
+    CHECK(rknn_register_custom_ops(ctx, &op, 1) == RKNN_SUCC);
+    CHECK(calls_init == 2);
+    CHECK(set_inputs(ctx) == RKNN_SUCC);
+    if (CHECK(rknn_run(ctx, NULL) == RKNN_SUCC))
+        CHECK(check_outputs(ctx) <= TOL);
+    CHECK(rknn_destroy(ctx) == RKNN_SUCC);
+    CHECK(calls_destroy == 1);
+}
+
+/* A prepare or compute that fails makes rknn_run fail with RKNN_ERR_FAIL
+ * (api.md §1.4); the next run of the context is whole again. */
+static void test_callback_failures(void)
+{
+    rknn_custom_op op = make_op();
+    rknn_context ctx;
+    int computes;
+
+    test_switch_soc(RKNPU_SOC_RK3588);
+    ctx = load("rk3588_dual_residual_custom.v6.rknn");
+    CHECK(rknn_register_custom_ops(ctx, &op, 1) == RKNN_SUCC);
+    computes = calls_compute;
+    fail_prepare = 1;
+    CHECK(set_inputs(ctx) == RKNN_SUCC);
+    CHECK(rknn_run(ctx, NULL) == RKNN_ERR_FAIL);
+    CHECK(calls_compute == computes); /* compute never called after prepare failed */
+    fail_prepare = 0;
+    fail_compute = 1;
+    CHECK(rknn_run(ctx, NULL) == RKNN_ERR_FAIL);
+    CHECK(calls_compute == computes + 1);
+    fail_compute = 0;
+    CHECK(set_inputs(ctx) == RKNN_SUCC);
+    if (CHECK(rknn_run(ctx, NULL) == RKNN_SUCC))
+        CHECK(check_outputs(ctx) <= TOL);
+    /* rknn_outputs_get allocating the two float outputs (3 x 10 x 10 x 4
+     * bytes each) with room for one: RKNN_ERR_MALLOC_FAIL, the first one's
+     * buffer given back too */
+    {
+        rknn_output out[2];
+        size_t before = allocations();
+        memset(out, 0, sizeof out);
+        out[0].want_float = out[1].want_float = 1;
+        out[1].index = 1;
+        CHECK(test_carve_fill((ELEMS * 4 + 63) / 64 * 64) == 0);
+        CHECK(rknn_outputs_get(ctx, 2, out, NULL) == RKNN_ERR_MALLOC_FAIL);
+        CHECK(out[0].buf == NULL && out[1].buf == NULL);
+        CHECK_EQ_U(allocations(), before + test_n_hogs);
+        test_carve_release();
+        CHECK(rknn_outputs_get(ctx, 2, out, NULL) == RKNN_SUCC);
+        CHECK(out[0].buf && out[1].buf && out[0].size == ELEMS * 4 && out[1].size == ELEMS * 4);
+        CHECK(rknn_outputs_release(ctx, 2, out) == RKNN_SUCC);
+        CHECK_EQ_U(allocations(), before);
+    }
+    CHECK(rknn_destroy(ctx) == RKNN_SUCC);
+}
+
+/* What an init saw of the node's attributes. */
+static rknn_custom_op_attr attr_alpha, attr_missing, attr_unnamed;
+static uint8_t alpha_bytes[8];
+
+static int attr_init(rknn_custom_op_context *op_ctx, rknn_custom_op_tensor *in, uint32_t n_in,
+                     rknn_custom_op_tensor *out, uint32_t n_out)
+{
+    (void)in, (void)n_in, (void)out, (void)n_out;
+    calls_init++;
+    rknn_custom_op_get_op_attr(op_ctx, "alpha", NULL); /* nowhere to write: ignored */
+    memset(&attr_missing, 0x5A, sizeof attr_missing);
+    rknn_custom_op_get_op_attr(op_ctx, "no_such_attribute", &attr_missing);
+    memset(&attr_unnamed, 0x5A, sizeof attr_unnamed);
+    rknn_custom_op_get_op_attr(op_ctx, NULL, &attr_unnamed);
+    rknn_custom_op_get_op_attr(op_ctx, "alpha", &attr_alpha);
+    if (attr_alpha.data) /* 8 bytes of a number, a string's characters and NUL */
+        memcpy(alpha_bytes, attr_alpha.data,
+               attr_alpha.dtype == RKNN_TENSOR_UINT8 && attr_alpha.n_elems < 8
+                   ? attr_alpha.n_elems + 1
+                   : 8);
+    return calls_init == init_fail_at ? -1 : 0;
+}
+
+/* The file's cstDualResidual "alpha" element (BSON double 0.5: type byte,
+ * "value", 8 bytes) rewritten in its 15 bytes as another BSON type, a null
+ * element filling what is left. Each comes as api.md §1.4 says: integers
+ * and booleans as INT64 (an int32 sign-extended), strings as UINT8
+ * characters; the int64 case keeps the double's bytes, 0x3FE0000000000000
+ * (IEEE 754's 0.5). An unknown name leaves the attribute zeroed with its
+ * name. */
+static void test_attributes(void)
+{
+    static const uint8_t half_bits[8] = {0, 0, 0, 0, 0, 0, 0xE0, 0x3F};
+    static const struct {
+        uint8_t element[15];
+        rknn_tensor_type dtype;
+        uint32_t n_elems;
+        uint8_t bytes[8];
+    } cases[] = {
+        {{RKNN_MODEL_ATTR_INT64, 'v', 'a', 'l', 'u', 'e', 0, 0, 0, 0, 0, 0, 0, 0xE0, 0x3F},
+         RKNN_TENSOR_INT64,
+         1,
+         {0, 0, 0, 0, 0, 0, 0xE0, 0x3F}},
+        {{RKNN_MODEL_ATTR_INT32, 'v', 'a', 'l', 'u', 'e', 0, 0xF9, 0xFF, 0xFF, 0xFF,
+          RKNN_MODEL_ATTR_NULL, 'a', 'b', 0},
+         RKNN_TENSOR_INT64,
+         1,
+         {0xF9, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF}}, /* -7 */
+        {{RKNN_MODEL_ATTR_BOOL, 'v', 'a', 'l', 'u', 'e', 0, 1, RKNN_MODEL_ATTR_NULL, 'a', 'b', 'c',
+          'd', 'e', 0},
+         RKNN_TENSOR_INT64,
+         1,
+         {1, 0, 0, 0, 0, 0, 0, 0}},
+        {{RKNN_MODEL_ATTR_STRING, 'v', 'a', 'l', 'u', 'e', 0, 4, 0, 0, 0, 'a', 'b', 'c', 0},
+         RKNN_TENSOR_UINT8,
+         3,
+         {'a', 'b', 'c', 0}},
+    };
+    rknn_custom_op op = make_op();
+
+    test_switch_soc(RKNPU_SOC_RK3588);
+    op.init = attr_init;
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        rknn_model_view v;
+        rknn_context ctx = 0;
+        char path[512];
+        size_t n;
+        int patched = 0;
+        n = test_read_file(test_path(path, sizeof path, dir, "rk3588_dual_residual_custom.v6.rknn"),
+                           model, sizeof model);
+        if (!CHECK(n > 0 && rknn_model_parse(model, n, &v) == RKNN_SUCC))
+            return;
+        for (uint32_t j = 0; j < v.n_nodes; j++) {
+            rknn_model_node_info node;
+            rknn_model_attr a;
+            uint8_t *e;
+            if (rknn_model_node(&v, j, &node) != RKNN_SUCC ||
+                rknn_model_node_attr_find(&node, "alpha", &a) != RKNN_SUCC)
+                continue;
+            e = (uint8_t *)(uintptr_t)a.value - sizeof "value" - 1;
+            if (CHECK(a.value_type == RKNN_MODEL_ATTR_DOUBLE && a.value_size == 8 &&
+                      memcmp(a.value, half_bits, 8) == 0 && e[0] == RKNN_MODEL_ATTR_DOUBLE &&
+                      memcmp(e + 1, "value", 6) == 0)) {
+                memcpy(e, cases[c].element, sizeof cases[c].element);
+                patched = 1;
+            }
+        }
+        if (!CHECK(patched) || !CHECK(rknn_init(&ctx, model, (uint32_t)n, 0, NULL) == RKNN_SUCC))
+            return;
+        memset(&attr_alpha, 0, sizeof attr_alpha);
+        memset(alpha_bytes, 0, sizeof alpha_bytes);
+        CHECK(rknn_register_custom_ops(ctx, &op, 1) == RKNN_SUCC);
+        CHECK(attr_alpha.dtype == cases[c].dtype);
+        CHECK_EQ_U(attr_alpha.n_elems, cases[c].n_elems);
+        CHECK(strcmp(attr_alpha.name, "alpha") == 0);
+        CHECK(memcmp(alpha_bytes, cases[c].bytes, cases[c].dtype == RKNN_TENSOR_UINT8 ? 4 : 8) ==
+              0);
+        CHECK(attr_missing.n_elems == 0 && attr_missing.data == NULL && attr_missing.dtype == 0);
+        CHECK(strcmp(attr_missing.name, "no_such_attribute") == 0);
+        CHECK(attr_unnamed.n_elems == 0 && attr_unnamed.data == NULL && attr_unnamed.name[0] == 0);
+        CHECK(rknn_destroy(ctx) == RKNN_SUCC);
+    }
+}
+
+/* A copy of the RK3588 file whose two Conv nodes are marked for the CPU
+ * (executor byte, Node slot 3, from 2 = NPU to 0): one op type then binds
+ * two nodes. An init failing on the second node undoes the first (its
+ * destroy runs, api.md §1.4: "the nodes of that op are undone"); a whole
+ * registration binds both, and rknn_dup_context registers each type once
+ * for the copy (one init per node). */
+static void test_two_nodes_of_one_type(void)
+{
+    rknn_custom_op ops[2];
+    rknn_model_view v;
+    rknn_context ctx = 0, copy = 0;
+    char path[512];
+    size_t n, before;
+    int convs = 0;
+
+    test_switch_soc(RKNPU_SOC_RK3588);
+    n = test_read_file(test_path(path, sizeof path, dir, "rk3588_dual_residual_custom.v6.rknn"),
+                       model, sizeof model);
+    if (!CHECK(n > 0 && rknn_model_parse(model, n, &v) == RKNN_SUCC))
+        return;
+    for (uint32_t j = 0; j < v.n_nodes; j++) {
+        rknn_model_node_info node;
+        rknn_fbs_table t;
+        uint32_t pos;
+        if (rknn_model_node(&v, j, &node) != RKNN_SUCC || node.op_type.len != 4 ||
+            memcmp(node.op_type.ptr, "Conv", 4) != 0)
+            continue;
+        if (CHECK(rknn_fbs_vec_table(&v.fbs.nodes, j, &t) == RKNN_FBS_OK) &&
+            CHECK(rknn_fbs_field_pos(&t, 3, 1, &pos) == RKNN_FBS_OK) &&
+            CHECK(t.buf.data[pos] == RKNN_MODEL_EXECUTOR_NPU)) {
+            ((uint8_t *)(uintptr_t)t.buf.data)[pos] = 0;
+            convs++;
+        }
+    }
+    if (!CHECK(convs == 2) || !CHECK(rknn_init(&ctx, model, (uint32_t)n, 0, NULL) == RKNN_SUCC))
+        return;
+    ops[0] = make_op();
+    ops[0].init = attr_init;
+    ops[1] = ops[0];
+    memset(ops[1].op_type, 0, sizeof ops[1].op_type);
+    memcpy(ops[1].op_type, "Conv", 4);
+    calls_init = calls_destroy = 0;
+    before = allocations();
+    init_fail_at = 2;
+    CHECK(rknn_register_custom_ops(ctx, &ops[1], 1) == RKNN_ERR_FAIL);
+    CHECK(calls_init == 2 && calls_destroy == 1); /* the first node's destroy, not the second's */
+    CHECK_EQ_U(allocations(), before);
+    init_fail_at = 0;
+    /* both types in one call: three nodes */
+    CHECK(rknn_register_custom_ops(ctx, ops, 2) == RKNN_SUCC);
+    CHECK(calls_init == 5);
+    CHECK(rknn_dup_context(&ctx, &copy) == RKNN_SUCC);
+    CHECK(calls_init == 8);
+    CHECK(rknn_destroy(copy) == RKNN_SUCC);
+    CHECK(rknn_destroy(ctx) == RKNN_SUCC);
+    CHECK(calls_destroy == 7);
+}
+
 int main(int argc, char **argv)
 {
     rknpu_mem_stats st;
@@ -298,6 +558,10 @@ int main(int argc, char **argv)
     test_model("rk3588_dual_residual_custom.v6.rknn", RKNPU_SOC_RK3588);
     test_model("rk3566_dual_residual_custom.v6.rknn", RKNPU_SOC_RK3566);
     test_register_errors();
+    test_register_failures();
+    test_callback_failures();
+    test_attributes();
+    test_two_nodes_of_one_type();
     CHECK(rknpu_mem_get_stats(&st) == RKNN_SUCC);
     CHECK_EQ_U(st.allocations, 0);
     return test_report("e2e_custom");
