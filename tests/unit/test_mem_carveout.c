@@ -190,6 +190,26 @@ static void test_descriptor_exhaustion(void)
     CHECK_EQ_U(st.largest_free, REGION_BYTES);
 }
 
+#if HAL_LOG_STRINGS
+/* Every status the allocator returns has a name of its own in the logs;
+ * a value outside the enum reads "unknown". */
+static void test_status_names(void)
+{
+    static const mem_status all[] = {MEM_OK,           MEM_ERR_PARAM,
+                                     MEM_ERR_NO_SPACE, MEM_ERR_NO_DESCRIPTOR,
+                                     MEM_ERR_FOREIGN,  MEM_ERR_DOUBLE_FREE};
+    const size_t n = sizeof all / sizeof all[0];
+
+    for (size_t i = 0; i < n; i++) {
+        const char *name = mem_status_name(all[i]);
+        CHECK(name && name[0] && strcmp(name, "unknown") != 0);
+        for (size_t k = 0; k < i; k++)
+            CHECK(strcmp(name, mem_status_name(all[k])) != 0);
+    }
+    CHECK(strcmp(mem_status_name((mem_status)1234), "unknown") == 0);
+}
+#endif
+
 int main(void)
 {
     test_params();
@@ -197,5 +217,8 @@ int main(void)
     test_exhaustion_leaves_state_intact();
     test_bad_pointers_detected();
     test_descriptor_exhaustion();
+#if HAL_LOG_STRINGS
+    test_status_names();
+#endif
     return test_report("mem_carveout");
 }

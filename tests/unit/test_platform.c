@@ -6,6 +6,7 @@
 
 #include "rknn_api.h"
 #include "rknpu_bm.h"
+#include "rknpu_platform_internal.h"
 #include "test_util.h"
 
 static uint8_t carve[1u << 20] __attribute__((aligned(4096)));
@@ -22,7 +23,12 @@ int main(void)
     rknpu_platform_config c;
     rknpu_mem_stats st;
 
+    void *p0 = NULL;
+
     CHECK(rknpu_mem_get_stats(&st) == RKNN_ERR_DEVICE_UNAVAILABLE);
+    CHECK(rknpu_set_job_timeout(1000) == RKNN_ERR_DEVICE_UNAVAILABLE);
+    /* no carve-out yet: the allocator refuses, as for a bad argument */
+    CHECK(rknpu_carve_alloc(64, 64, &p0, "test") == RKNN_ERR_PARAM_INVALID && p0 == NULL);
     CHECK(rknpu_platform_get() == NULL);
     CHECK(rknpu_platform_init(NULL) == RKNN_ERR_PARAM_INVALID);
 
@@ -56,6 +62,17 @@ int main(void)
     CHECK_EQ_U(st.total_bytes, sizeof carve);
     CHECK_EQ_U(st.used_bytes, 0);
     CHECK(rknpu_mem_get_stats(NULL) == RKNN_ERR_PARAM_INVALID);
+    CHECK(rknpu_set_job_timeout(0) == RKNN_ERR_PARAM_INVALID);
+    CHECK(rknpu_set_job_timeout(5000) == RKNN_SUCC);
+    CHECK_EQ_U(rknpu_platform_get()->job_timeout_us, 5000);
+    /* bad sizes and alignments are the caller's error, a full carve-out is
+     * RKNN_ERR_MALLOC_FAIL */
+    CHECK(rknpu_carve_alloc(0, 64, &p0, "test") == RKNN_ERR_PARAM_INVALID);
+    CHECK(rknpu_carve_alloc(64, 48, &p0, "test") == RKNN_ERR_PARAM_INVALID);
+    CHECK(rknpu_carve_alloc(sizeof carve + 64, 64, &p0, "test") == RKNN_ERR_MALLOC_FAIL);
+    CHECK(rknpu_carve_alloc(64, 64, &p0, "test") == RKNN_SUCC && p0 == carve);
+    rknpu_carve_free(p0);
+    CHECK(rknpu_mem_get_stats(&st) == RKNN_SUCC && st.used_bytes == 0);
     CHECK(strcmp(rknpu_soc_name(RKNPU_SOC_RK3588), "RK3588") == 0);
     CHECK(strcmp(rknpu_soc_name((rknpu_soc_id)77), "unknown") == 0);
 

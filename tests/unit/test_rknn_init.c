@@ -17,6 +17,7 @@
 #include "rknn_api.h"
 #include "rknn_ctx.h"
 #include "rknpu_bm.h"
+#include "test_carve.h"
 #include "test_ctx.h"
 #include "test_files.h"
 #include "test_util.h"
@@ -94,6 +95,14 @@ static size_t used_bytes(void)
 
     rknpu_mem_get_stats(&st);
     return st.used_bytes;
+}
+
+static uint32_t test_allocations(void)
+{
+    rknpu_mem_stats st;
+
+    rknpu_mem_get_stats(&st);
+    return st.allocations;
 }
 
 /* The runtime's own tables in the carve-out: the per-input plans, and the
@@ -441,6 +450,127 @@ static void test_out_of_memory(void)
     CHECK_EQ_U(used_bytes(), 0); /* nothing leaked */
 }
 
+/* rknn_init and rknn_dup_context with every smaller carve-out, in 64-byte
+ * steps of free memory up to what they need: each fails with
+ * RKNN_ERR_MALLOC_FAIL (api.md §1.1: "a carve-out too small") at whichever
+ * allocation no longer fits, keeping nothing, until the first size that
+ * fits, where the context works like one made with plenty of room. */
+static void test_init_every_shortfall(const sample *s)
+{
+    size_t n = load(s->file, model);
+    rknn_context h = 0, d = 0;
+    uint32_t hogs, held, fails = 0;
+    size_t leave;
+
+    platform(s->soc, CARVE_BYTES);
+    for (leave = 0; leave < CARVE_BYTES; leave += 64) {
+        int ret;
+        if (!CHECK(test_carve_fill(leave) == 0))
+            break;
+        hogs = test_n_hogs;
+        h = 0;
+        ret = rknn_init(&h, model, (uint32_t)n, 0, NULL);
+        if (ret == RKNN_SUCC)
+            break;
+        fails++;
+        if (!CHECK(ret == RKNN_ERR_MALLOC_FAIL) || !CHECK(h == 0) ||
+            !CHECK_EQ_U(test_allocations(), hogs))
+            break;
+    }
+    printf("  %s: rknn_init refused for %lu sizes, fits in %lu free bytes\n", s->file,
+           (unsigned long)fails, (unsigned long)leave);
+    CHECK(fails > 0);
+    test_carve_release();
+    if (!CHECK(h != 0))
+        return;
+    check_queries(h, s, 0);
+    check_relocated_stream(h, s);
+
+    held = test_allocations();
+    fails = 0;
+    for (leave = 0; leave < CARVE_BYTES; leave += 64) {
+        int ret;
+        if (!CHECK(test_carve_fill(leave) == 0))
+            break;
+        hogs = test_n_hogs;
+        d = 0;
+        ret = rknn_dup_context(&h, &d);
+        if (ret == RKNN_SUCC)
+            break;
+        fails++;
+        if (!CHECK(ret == RKNN_ERR_MALLOC_FAIL) || !CHECK(d == 0) ||
+            !CHECK_EQ_U(test_allocations(), held + hogs))
+            break;
+    }
+    CHECK(fails > 0);
+    test_carve_release();
+    if (CHECK(d != 0)) {
+        check_relocated_stream(d, s);
+        CHECK(rknn_destroy(d) == RKNN_SUCC);
+    }
+    CHECK(rknn_destroy(h) == RKNN_SUCC);
+    CHECK_EQ_U(used_bytes(), 0);
+}
+
+/* rknpu_model_mem_requirements refuses NULL or empty arguments
+ * (PARAM_INVALID) and a model for a SoC it has no profile for
+ * (TARGET_PLATFORM_UNMATCH, as rknn_init: api.md §1.1); rknn_dup_context
+ * with every context in use gives MALLOC_FAIL (api.md §1.1). A context
+ * sharing the constants of a master that reads them in place in its
+ * zero-copy buffer, from another file with the same constants, gets every
+ * constant address of the master. */
+static void test_more_refusals(void)
+{
+    const sample *s = &samples[0];
+    rknn_context h[RKNN_MAX_CONTEXTS], d = 0, c = 0;
+    rknn_init_extend ext;
+    rknpu_model_mem need;
+    rknn_tensor_mem *buf;
+    rknn_model_view view;
+    size_t n = load(s->file, model);
+
+    platform(s->soc, CARVE_BYTES);
+    CHECK(rknpu_model_mem_requirements(NULL, n, &need) == RKNN_ERR_PARAM_INVALID);
+    CHECK(rknpu_model_mem_requirements(model, 0, &need) == RKNN_ERR_PARAM_INVALID);
+    CHECK(rknpu_model_mem_requirements(model, n, NULL) == RKNN_ERR_PARAM_INVALID);
+    memcpy(other, model, n);
+    CHECK(rknn_model_parse(other, n, &view) == RKNN_SUCC && view.target_platform.len == 6);
+    memcpy((uint8_t *)(uintptr_t)view.target_platform.ptr, "rk3576", 6);
+    CHECK(rknpu_model_mem_requirements(other, n, &need) == RKNN_ERR_TARGET_PLATFORM_UNMATCH);
+
+    CHECK(rknn_init(&h[0], model, (uint32_t)n, 0, NULL) == RKNN_SUCC);
+    for (int i = 1; i < RKNN_MAX_CONTEXTS; i++)
+        CHECK(rknn_init(&h[i], model, (uint32_t)n, RKNN_FLAG_COLLECT_MODEL_INFO_ONLY, NULL) ==
+              RKNN_SUCC);
+    CHECK(rknn_dup_context(&h[0], &d) == RKNN_ERR_MALLOC_FAIL);
+    CHECK(d == 0);
+    for (int i = 0; i < RKNN_MAX_CONTEXTS; i++)
+        CHECK(rknn_destroy(h[i]) == RKNN_SUCC);
+    CHECK_EQ_U(used_bytes(), 0);
+
+    buf = rknn_create_mem2(0, n, RKNN_MEM_FLAG_ALLOC_NO_CONTEXT);
+    if (!CHECK(buf != NULL))
+        return;
+    memcpy(buf->virt_addr, model, n);
+    CHECK(rknn_init(&h[0], buf->virt_addr, (uint32_t)n, RKNN_FLAG_MODEL_BUFFER_ZERO_COPY, NULL) ==
+          RKNN_SUCC);
+    CHECK(rknn_ctx_from_handle(h[0])->store->in_place);
+    memcpy(other, model, n);
+    CHECK(rknn_model_parse(other, n, &view) == RKNN_SUCC && view.generator.len > 0);
+    other[(const uint8_t *)view.generator.ptr - other] ^= 1;
+    memset(&ext, 0, sizeof ext);
+    ext.ctx = h[0];
+    CHECK(rknn_init(&c, other, (uint32_t)n, RKNN_FLAG_SHARE_WEIGHT_MEM, &ext) == RKNN_SUCC);
+    memset(other, 0xA5, n);
+    CHECK(rknn_ctx_from_handle(c)->store == rknn_ctx_from_handle(h[0])->store);
+    check_relocated_stream(c, s);
+    check_same_constants(h[0], c);
+    CHECK(rknn_destroy(c) == RKNN_SUCC);
+    CHECK(rknn_destroy(h[0]) == RKNN_SUCC);
+    CHECK(rknn_destroy_mem(0, buf) == RKNN_SUCC);
+    CHECK_EQ_U(used_bytes(), 0);
+}
+
 static void test_dup_and_share(void)
 {
     rknn_context a = 0, b = 0, c = 0;
@@ -687,6 +817,9 @@ int main(int argc, char **argv)
     test_flags();
     test_out_of_memory();
     test_dup_and_share();
+    test_init_every_shortfall(&samples[2]);
+    test_more_refusals();
+    test_init_every_shortfall(&samples[3]);
     test_model_again();
     test_context_pool();
     test_path_init();
