@@ -36,6 +36,8 @@ HAL_WEAK void *rknpu_hook_phys_to_virt(uint64_t phys)
     return hal_dma_to_virt(phys);
 }
 
+/* Not reached by the host tests: boards/vnpu_attach.c and the RK boards
+ * define their own. */
 HAL_WEAK int rknpu_hook_npu_reset(unsigned core)
 {
     (void)core;
@@ -63,6 +65,7 @@ HAL_WEAK void rknpu_hook_inference_end(const rknpu_job_owner *owner, unsigned co
     (void)result;
 }
 
+/* Not reached by the host tests: boards/host/host_submit_log.c defines it. */
 HAL_WEAK void rknpu_hook_submit(const rknpu_submit_slice *slice)
 {
     (void)slice;

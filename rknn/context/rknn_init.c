@@ -253,7 +253,8 @@ static int new_store(rknn_ctx *ctx)
     uint8_t *image;
     int ret;
 
-    if (!st) {
+    if (!st) { /* unreachable: a context holds at most one store, both pools have
+                  RKNN_MAX_CONTEXTS entries and this context already has its slot */
         HAL_LOG_ERR("rknn_init: no free model store (RKNN_MAX_CONTEXTS = %d)", RKNN_MAX_CONTEXTS);
         return RKNN_ERR_MALLOC_FAIL;
     }

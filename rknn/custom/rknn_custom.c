@@ -377,7 +377,7 @@ static void decode_attr(struct rknn_custom_node *r, const rknn_model_attr *a,
         int64_t q = 0;
         if (a->value_type == RKNN_MODEL_ATTR_ARRAY) {
             if (rknn_model_attr_elem(a, i, &v) != RKNN_SUCC)
-                return;
+                return; /* unreachable: the parse validated every element of the array */
         } else {
             v.type = a->value_type;
             v.data = a->value;

@@ -234,7 +234,7 @@ static int find_io(const rknn_ctx *ctx, const rknn_tensor_attr *attr, int *is_in
         for (uint32_t i = 0; i < count; i++) {
             rknn_model_tensor_info t;
             if (rknn_io_tensor(ctx, in, i, &t) != RKNN_SUCC)
-                continue;
+                continue; /* unreachable: rknn_init validated every input and output */
             if (t.name.len == bounded_len(attr->name, sizeof attr->name) &&
                 memcmp(t.name.ptr, attr->name, t.name.len) == 0) {
                 *is_input = in;
@@ -285,7 +285,7 @@ static int apply_binding(rknn_ctx *ctx, int is_input, uint32_t index)
     if (ret == RKNN_SUCC)
         ret = rknn_model_tensor(&ctx->model, tensor, &t);
     if (ret != RKNN_SUCC)
-        return ret;
+        return ret; /* unreachable: index is an input or output rknn_init validated */
     dma = b->mem && b->native ? mem_dma(b->mem)
                               : (uint32_t)rknpu_hook_virt_to_phys(
                                     rknn_io_buffer(ctx, is_input, index, t.arena_offset));

@@ -183,7 +183,7 @@ static int snapshot_outputs(rknn_ctx *ctx)
         rknn_model_tensor_info t;
         const uint8_t *src;
         if ((ret = rknn_io_tensor(ctx, 0, i, &t)) != RKNN_SUCC)
-            return ret;
+            return ret; /* unreachable: rknn_init validated every output */
         src = rknn_io_buffer(ctx, 0, i, t.arena_offset);
         rknpu_hook_cache_invalidate(src, t.size);
         memcpy(ctx->async_prev + off, src, t.size);
