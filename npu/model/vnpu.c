@@ -147,7 +147,7 @@ static int vnpu_conv_task(vnpu_task *t)
 
         vnpu_cna_accumulate(p0, n, want_sumx, &chunk);
         if (vnpu_dpu_process(t, plan, &chunk) != 0)
-            return -1;
+            return -1; /* unreachable: vnpu_dpu_process always returns 0 (the plan was checked) */
     }
     vnpu_cna_count_macs(t);
     return 0;

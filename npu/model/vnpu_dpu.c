@@ -61,6 +61,7 @@ static int vnpu_stage_prepare(vnpu_task *t, vnpu_stage *s, uint32_t cfg_off, uin
             return vnpu_unsupported(t, cfg_off, "an ALU algorithm other than add (2)");
         s->alu_stream = (uint8_t)NPU_DPU_BS_CFG_BS_ALU_SRC_GET(cfg);
         if (s->alu_stream && !stream_ok)
+            /* unreachable: both callers (vnpu_plan_build) pass stream_ok = 1 */
             return vnpu_unsupported(t, cfg_off, "this ALU operand stream");
         s->alu_reg = (int32_t)R(t, alu_off);
         s->f_alu = vnpu_f32_from_bits(R(t, alu_off));
@@ -68,6 +69,7 @@ static int vnpu_stage_prepare(vnpu_task *t, vnpu_stage *s, uint32_t cfg_off, uin
     if (s->mul) {
         s->mul_stream = (uint8_t)NPU_DPU_BS_MUL_CFG_BS_MUL_SRC_GET(mul);
         if (s->mul_stream && !stream_ok)
+            /* unreachable: both callers (vnpu_plan_build) pass stream_ok = 1 */
             return vnpu_unsupported(t, mul_off, "this MUL operand stream");
         uint32_t fmt = R(t, NPU_DPU_DATA_FORMAT);
         if (NPU_DPU_BS_MUL_CFG_BS_TRUNCATE_SRC_GET(mul))

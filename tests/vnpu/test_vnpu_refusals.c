@@ -1231,6 +1231,107 @@ static void test_converter_type1(void)
     }
 }
 
+/* The LUT on the fp16 path (vnpu.md §7.5), tables loaded through MMIO:
+ * LE over [0, 512] step 1 with LE[i] = 2i - 300, LO over [600, 1112] with
+ * LO[i] = 1000 - i; slopes LE 3/2 (under), LO -1 (under) and 1/4 (over);
+ * UFLOW_PRIORITY LE, OFLOW_PRIORITY LO. Each x of a flying fp16 copy must
+ * give the document's value: in one window its interpolation (at the end,
+ * the last entry), below both LE's underflow line, above both LO's
+ * overflow line. Above LE and below LO the document does not say which
+ * table answers: the result must be one of the two edge lines. */
+typedef struct {
+    double start, end, uslope, oslope;
+    int16_t t[513];
+} lut_table;
+
+static lut_table lut[2];
+
+static double lut_eval(const lut_table *tb, double x)
+{
+    double pos;
+    int i;
+
+    if (x < tb->start)
+        return tb->t[0] + (x - tb->start) * tb->uslope;
+    if (x > tb->end)
+        return tb->t[(int)(tb->end - tb->start)] + (x - tb->end) * tb->oslope;
+    pos = x - tb->start; /* step 1 */
+    i = (int)pos;
+    return i == (int)(tb->end - tb->start) ? tb->t[i]
+                                           : tb->t[i] + (tb->t[i + 1] - tb->t[i]) * (pos - i);
+}
+
+static void test_lut_fp16(void)
+{
+    static const double xs[8] = {10.5, 512.0, 0.0, -4.0, 1200.0, 700.5, 1112.0, 550.0};
+    uint32_t atom, c2, bad = 0;
+    uint8_t *src, *dst;
+
+    setup(RKNPU_SOC_RK3588);
+    atom = soc->feature_atom_bytes;
+    c2 = atom / 2;
+    lut[0].start = 0;
+    lut[0].end = 512;
+    lut[0].uslope = 3.0 / 2.0;
+    lut[0].oslope = 5.0; /* LE over: 5 / 2^0 */
+    lut[1].start = 600;
+    lut[1].end = 1112;
+    lut[1].uslope = -1.0;
+    lut[1].oslope = 1.0 / 4.0;
+    for (int i = 0; i < 513; i++) {
+        lut[0].t[i] = (int16_t)(2 * i - 300);
+        lut[1].t[i] = (int16_t)(1000 - i);
+    }
+    for (uint32_t id = 0; id < 2; id++) {
+        wr(NPU_DPU_LUT_ACCESS_CFG,
+           NPU_DPU_LUT_ACCESS_CFG_ACCESS_TYPE(1) | NPU_DPU_LUT_ACCESS_CFG_TABLE_ID(id));
+        for (int i = 0; i < 513; i++)
+            wr(NPU_DPU_LUT_ACCESS_DATA, (uint16_t)lut[id].t[i]);
+    }
+    fly_base();
+    src = tasm_host(&mem, fly_src);
+    dst = tasm_host(&mem, fly_dst);
+    for (uint32_t i = 0; i < c2; i++)
+        st16(src + i * 2, half_of(xs[i]));
+    cv.out_prec = 2;
+    cv.ew_cfg = NPU_DPU_EW_CFG_EW_OP_BYPASS(1) | NPU_DPU_EW_CFG_EW_OP_CVT_BYPASS(1) |
+                NPU_DPU_EW_CFG_EW_RELU_BYPASS(1);
+    flying(2, 1, 1, c2, 0);
+    set_reg(NPU_DPU_LUT_CFG, NPU_DPU_LUT_CFG_LO_LE_MUX(2) | NPU_DPU_LUT_CFG_OFLOW_PRIORITY(1));
+    set_reg(NPU_DPU_LUT_INFO, 0);
+    set_reg(NPU_DPU_LUT_LE_START, 0);
+    set_reg(NPU_DPU_LUT_LE_END, 512);
+    set_reg(NPU_DPU_LUT_LO_START, 600);
+    set_reg(NPU_DPU_LUT_LO_END, 1112);
+    set_reg(NPU_DPU_LUT_LE_SLOPE_SCALE, NPU_DPU_LUT_LE_SLOPE_SCALE_LUT_LE_SLOPE_UFLOW_SCALE(3) |
+                                            NPU_DPU_LUT_LE_SLOPE_SCALE_LUT_LE_SLOPE_OFLOW_SCALE(5));
+    set_reg(NPU_DPU_LUT_LE_SLOPE_SHIFT, NPU_DPU_LUT_LE_SLOPE_SHIFT_LUT_LE_SLOPE_UFLOW_SHIFT(1));
+    set_reg(NPU_DPU_LUT_LO_SLOPE_SCALE,
+            NPU_DPU_LUT_LO_SLOPE_SCALE_LUT_LO_SLOPE_UFLOW_SCALE(0xFFFF) |
+                NPU_DPU_LUT_LO_SLOPE_SCALE_LUT_LO_SLOPE_OFLOW_SCALE(1));
+    set_reg(NPU_DPU_LUT_LO_SLOPE_SHIFT, NPU_DPU_LUT_LO_SLOPE_SHIFT_LUT_LO_SLOPE_OFLOW_SHIFT(2));
+    if (!CHECK_EQ_U(run_raw(1), 0x100))
+        printf("  LUT: %s\n", vnpu_last_error(&dev, 0));
+    for (uint32_t i = 0; i < c2; i++) {
+        double x = xs[i];
+        int in0 = x >= lut[0].start && x <= lut[0].end, in1 = x >= lut[1].start && x <= lut[1].end;
+        uint16_t got = ld16(dst + i * 2), want;
+        if (in0 || in1)
+            want = half_of(lut_eval(&lut[in0 ? 0 : 1], x));
+        else if (x < lut[0].start && x < lut[1].start)
+            want = half_of(lut_eval(&lut[0], x)); /* UFLOW_PRIORITY 0: LE */
+        else if (x > lut[0].end && x > lut[1].end)
+            want = half_of(lut_eval(&lut[1], x)); /* OFLOW_PRIORITY 1: LO */
+        else
+            want = got == half_of(lut_eval(&lut[0], x)) ? got : half_of(lut_eval(&lut[1], x));
+        if (got != want) {
+            bad++;
+            printf("  LUT x = %g: got 0x%04x, want 0x%04x\n", x, got, want);
+        }
+    }
+    CHECK_EQ_U(bad, 0);
+}
+
 /* A direct int8 convolution of 3 input channels (DATAIN_CHANNEL 3, not a
  * multiple of 4), 1x1 kernels: out[k] = Σ_c w[k][c] x[c]. */
 static void test_three_channels(void)
@@ -1265,6 +1366,167 @@ static void test_three_channels(void)
     CHECK_EQ_U(bad, 0);
 }
 
+/* ---- 6. compressed weights (vnpu.md §6.2) ----------------------------------------- */
+
+/* A payload written bit by bit, LSB first (vnpu.md §6.2). */
+typedef struct {
+    uint8_t *p;
+    uint32_t pos;
+} bit_writer;
+
+static void put_str(bit_writer *w, const char *bits)
+{
+    for (; *bits; bits++, w->pos++)
+        if (*bits == '1')
+            w->p[w->pos / 8] |= (uint8_t)(1u << (w->pos % 8));
+}
+
+static void put_val(bit_writer *w, uint32_t v, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++, w->pos++)
+        if ((v >> i) & 1u)
+            w->p[w->pos / 8] |= (uint8_t)(1u << (w->pos % 8));
+}
+
+/* Stream 0's header at `h`: kind, base 0, the class table's entries 0 and 1
+ * (prefix codes "00" and "10"), first zero-run length run0. */
+static void stream_header(uint8_t *h, uint8_t kind, unsigned cls0, unsigned cls1, unsigned run0)
+{
+    memset(h, 0, 16);
+    h[0] = kind;
+    h[4] = (uint8_t)(cls0 | cls1 << 4);
+    h[8] = (uint8_t)run0;
+}
+
+/* The conv_base convolution with 32 kernels (512 bytes of weights: 8
+ * blocks, 32 bytes a stream), compressed at `at`, stream 0 of AMOUNT
+ * `amount`. */
+static void dcomp_task(uint32_t at, uint32_t amount)
+{
+    uint32_t regnum = 0;
+
+    cv.nker = 32;
+    conv();
+    for (unsigned s = 0; s < 16; s++)
+        regnum = npu_field_set(
+            regnum, NPU_CNA_DCOMP_REGNUM_STREAM0_SHIFT + s * NPU_CNA_DCOMP_REGNUM_STREAM0_WIDTH,
+            NPU_CNA_DCOMP_REGNUM_STREAM0_WIDTH, 1);
+    set_reg(NPU_CNA_DCOMP_CTRL, NPU_CNA_DCOMP_CTRL_DECOMP_CONTROL(1));
+    set_reg(NPU_CNA_DCOMP_REGNUM, regnum);
+    set_reg(NPU_CNA_DCOMP_ADDR0, at);
+    set_reg(NPU_CNA_DCOMP_AMOUNT0, amount);
+}
+
+/* Streams whose payload (AMOUNT 1: 128 bits) ends right after a symbol's
+ * prefix code, before the bits its class needs: a zigzag delta, a zero
+ * run's selector, a class-7 field; a zero run longer than the bytes the
+ * stream has left. Each an overrun naming CNA_DCOMP_AMOUNT0. Then more
+ * native weights than the model holds, and a stream that would start at
+ * 2^32. */
+static void test_dcomp(void)
+{
+    uint32_t at;
+    uint8_t *h;
+    bit_writer w;
+
+    setup(RKNPU_SOC_RK3588);
+    conv_base(0);
+    at = tasm_alloc(&mem, 1024, 64);
+    h = tasm_host(&mem, at);
+
+    /* zigzag: 15 x (entry 0: class 6, 6 bits), 2 x (entry 1: class 0, 1 bit), entry 0 */
+    memset(h, 0, 1024);
+    stream_header(h, 0x00, 6, 0, 0);
+    w = (bit_writer){h + 16, 0};
+    for (int i = 0; i < 15; i++) {
+        put_str(&w, "00");
+        put_val(&w, 5, 6);
+    }
+    for (int i = 0; i < 2; i++) {
+        put_str(&w, "10");
+        put_val(&w, 1, 1);
+    }
+    put_str(&w, "00");
+    CHECK_EQ_U(w.pos, 128);
+    dcomp_task(at, 1);
+    REFUSED("CNA_DCOMP_AMOUNT0", "weight stream 0");
+    CHECK(contains(vnpu_last_error(&dev, 0), "an overrun"));
+
+    /* sign-magnitude: 15 x (entry 1: class 6), 2 x (entry 0: zero run, selector 0), entry 0 */
+    memset(h, 0, 1024);
+    stream_header(h, 0x11, 0, 6, 1);
+    w = (bit_writer){h + 16, 0};
+    for (int i = 0; i < 15; i++) {
+        put_str(&w, "10");
+        put_val(&w, 9, 6);
+    }
+    for (int i = 0; i < 2; i++) {
+        put_str(&w, "00");
+        put_val(&w, 0, 1);
+    }
+    put_str(&w, "00");
+    CHECK_EQ_U(w.pos, 128);
+    dcomp_task(at, 1);
+    REFUSED("CNA_DCOMP_AMOUNT0", "an overrun");
+
+    /* sign-magnitude: 12 x (entry 0: class 7, 8 bits of 200), 2 zero runs, entry 0 */
+    memset(h, 0, 1024);
+    stream_header(h, 0x11, 7, 0, 1);
+    w = (bit_writer){h + 16, 0};
+    for (int i = 0; i < 12; i++) {
+        put_str(&w, "00");
+        put_val(&w, 200, 8);
+    }
+    for (int i = 0; i < 2; i++) {
+        put_str(&w, "10");
+        put_val(&w, 0, 1);
+    }
+    put_str(&w, "00");
+    CHECK_EQ_U(w.pos, 128);
+    dcomp_task(at, 1);
+    REFUSED("CNA_DCOMP_AMOUNT0", "an overrun");
+
+    /* sign-magnitude, zero runs of 4: 30 bytes of class 1, then a run with 2 bytes left */
+    memset(h, 0, 1024);
+    stream_header(h, 0x11, 1, 0, 4);
+    h[10] = 1; /* the other run lengths, never selected: 1, 2, 3 */
+    h[12] = 2;
+    h[14] = 3;
+    w = (bit_writer){h + 16, 0};
+    for (int i = 0; i < 30; i++) {
+        put_str(&w, "00");
+        put_val(&w, 0, 1);
+    }
+    put_str(&w, "10");
+    put_val(&w, 0, 1);
+    dcomp_task(at, 1);
+    REFUSED("CNA_DCOMP_AMOUNT0", "an overrun");
+
+    /* 17 kernels of 4096 channels x 4 x 4: 1088 KiB of weights */
+    conv_base(0);
+    cv.cin = cv.cin_real = 4096;
+    cv.kh = cv.kw = 4;
+    cv.hout = cv.wout = 1;
+    cv.in_addr = tasm_alloc(&mem, 4 * 4 * 4096, 64);
+    conv();
+    dcomp_task(at, 1);
+    set_field(NPU_CNA_WEIGHT_SIZE2, NPU_CNA_WEIGHT_SIZE2_WEIGHT_KERNELS_MASK,
+              NPU_CNA_WEIGHT_SIZE2_WEIGHT_KERNELS(17));
+    set_reg(NPU_CNA_WEIGHT_SIZE1, 4096 * 16);
+    set_reg(NPU_CNA_WEIGHT_SIZE0, 17 * 4096 * 16);
+    REFUSED("bytes of compressed weights", "exceed the model's");
+
+    /* stream 0 ends at 2^32: stream 1 would start past the 32-bit space */
+    soc = tasm_setup(&dev, &mem, arena, 0xFFF00000u, ARENA_BYTES, RKNPU_SOC_RK3588);
+    CHECK(soc != NULL);
+    conv_base(0);
+    at = (uint32_t)(0x100000000ull - 1024u);
+    h = tasm_host(&mem, at);
+    stream_header(h, 0x00, 0, 0, 0); /* every byte the base: zigzag class 0, bit 0 */
+    dcomp_task(at, 63);
+    STOPPED(0x1000, "weight stream 1", "past the 32-bit address space");
+}
+
 int main(void)
 {
     tasm_seed(0x5EF05A15u);
@@ -1281,5 +1543,7 @@ int main(void)
     test_fp16_paths();
     test_converter_type1();
     test_three_channels();
+    test_lut_fp16();
+    test_dcomp();
     return test_report("vnpu_refusals");
 }
