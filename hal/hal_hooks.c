@@ -36,8 +36,8 @@ HAL_WEAK void *rknpu_hook_phys_to_virt(uint64_t phys)
     return hal_dma_to_virt(phys);
 }
 
-/* Not reached by the host tests: boards/vnpu_attach.c and the RK boards
- * define their own. */
+/* untested: boards/vnpu_attach.c and the RK boards define their own, so
+ * only a board without one runs it. */
 HAL_WEAK int rknpu_hook_npu_reset(unsigned core)
 {
     (void)core;
@@ -65,7 +65,8 @@ HAL_WEAK void rknpu_hook_inference_end(const rknpu_job_owner *owner, unsigned co
     (void)result;
 }
 
-/* Not reached by the host tests: boards/host/host_submit_log.c defines it. */
+/* untested: boards/host/host_submit_log.c defines its own for every host
+ * test; firmware without a submission log runs it. */
 HAL_WEAK void rknpu_hook_submit(const rknpu_submit_slice *slice)
 {
     (void)slice;

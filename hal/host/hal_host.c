@@ -15,7 +15,8 @@ static const hal_mmio_region *region_or_die(uintptr_t addr)
     const hal_mmio_region *r = hal_mmio_find(addr);
 
     if (!r) {
-        /* A bare-metal build would take a data abort here; fail as loudly. */
+        /* A bare-metal build would take a data abort here; fail as loudly.
+         * untested: it ends the process, which no host test survives. */
         HAL_LOG_ERR("hal: MMIO access to 0x%lx with no device behind it", (unsigned long)addr);
         abort();
     }
@@ -80,6 +81,8 @@ uint64_t hal_time_freq_hz(void)
     return 1000000000u;
 }
 
+/* untested: only the QEMU and RK boards install vectors and enable an
+ * MMU, with their own hal/ (aarch64, armv7); the host's are for the link. */
 void hal_exceptions_install(hal_fatal_fn on_fatal)
 {
     (void)on_fatal;

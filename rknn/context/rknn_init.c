@@ -284,7 +284,9 @@ static int join_store(rknn_ctx *ctx, rknn_model_store *st)
         adopt_image(&ctx->model, st->image);
         /* the stream as the store holds it (relocated where it lies or not) */
         ctx->model.regcmd_dma = st->regcmd_dma;
-        if (RKNN_CONTAINER_V4 && st->lowered) { /* built from the same file for the same SoC */
+        /* built from the same file for the same SoC; untested: a second
+         * rknn_init of one container-4 file (the tests load YOLOv8n once) */
+        if (RKNN_CONTAINER_V4 && st->lowered) {
             dma_free(&ctx->own_lowered);
             rknn_model_attach_lowered(&ctx->model, st->lowered);
         }
@@ -416,6 +418,7 @@ static int parse_model(rknn_ctx *ctx, void *model, uint32_t size)
     ret = rknn_model_parse(data, len, &ctx->model);
     if (ret == RKNN_SUCC)
         ret = memo_relocs(ctx);
+    /* untested: no shared model has more inputs or outputs than a context holds */
     if (ret == RKNN_SUCC && (ctx->model.n_inputs > RKNN_CTX_MAX_INPUTS ||
                              ctx->model.n_outputs > RKNN_CTX_MAX_OUTPUTS)) {
         HAL_LOG_ERR("rknn_init: model has %lu inputs / %lu outputs; rknpu-bm supports %d / %d",
@@ -592,7 +595,7 @@ int rknpu_model_mem_requirements(const void *model, size_t size, rknpu_model_mem
         zero_copy += plan.lowered_bytes + MEM_MIN_ALIGN;
     else /* the caller's buffer as the image: a copy */
         zero_copy += stream;
-    if (!plan.blobs_aligned)
+    if (!plan.blobs_aligned) /* untested: the shared models' blobs are all 64-byte aligned */
         zero_copy += plan.weight_bytes + MEM_MIN_ALIGN;
     /* our image: the stream relocated where it lies if it is aligned there */
     if ((RKNN_CONTAINER_V4 && plan.lowered_bytes) || !view.regcmd_size ||

@@ -53,7 +53,7 @@ static int store_blob_offsets(const rknn_ctx *ctx, uint32_t *offsets)
         const uint8_t *data;
         uint32_t size;
         if ((ret = rknn_model_blob(m, b, &data, &size)) != RKNN_SUCC)
-            return ret;
+            return ret; /* unreachable: the parse of this image checked every blob */
         offsets[b] = (uint32_t)(data - st->image);
     }
     return RKNN_SUCC;

@@ -61,7 +61,7 @@ static uint32_t padded_output_bytes(const rknn_ctx *ctx, const rknn_tensor_attr 
     uint64_t bytes;
 
     if (a->n_dims != 4 || a->fmt != RKNN_TENSOR_NCHW || (elem != 1 && elem != 2))
-        return a->size;
+        return a->size; /* untested: every output of the shared models is 4-D int8 or fp16 */
     c2 = elem == 1 ? ctx->soc->c2_int8 : ctx->soc->c2_fp16;
     bytes = (uint64_t)a->dims[0] * hal_align_up(a->dims[1], c2) * a->dims[2] *
             hal_align_up(a->dims[3], c2) * elem;

@@ -55,7 +55,7 @@ static int fill_common(const rknn_model_tensor_info *t, uint32_t index, rknn_ten
     a->index = index;
     rknn_model_string_copy(t->name, a->name, sizeof a->name);
     ret = rknn_tensor_type_from_model(t->dtype, &a->type);
-    if (ret != RKNN_SUCC) {
+    if (ret != RKNN_SUCC) { /* untested: the shared models' inputs and outputs are int8, fp16 */
         HAL_LOG_ERR("tensor '%s': data type %d is not an I/O type rknpu-bm supports", a->name,
                     t->dtype);
         return ret;
@@ -66,7 +66,7 @@ static int fill_common(const rknn_model_tensor_info *t, uint32_t index, rknn_ten
         float scale = 0;
         if (rknn_model_tensor_scale(t, 0, &scale) != RKNN_SUCC ||
             rknn_model_tensor_zero_point(t, 0, &zp) != RKNN_SUCC)
-            return RKNN_ERR_MODEL_INVALID;
+            return RKNN_ERR_MODEL_INVALID; /* unreachable: element 0 of bounds-checked vectors */
         a->qnt_type = RKNN_TENSOR_QNT_AFFINE_ASYMMETRIC;
         a->zp = zp;
         a->scale = scale;
@@ -228,7 +228,8 @@ int rknn_tensor_nhwc_attr(const rknn_model_tensor_info *t, uint32_t index, int i
         return ret;
     if (t->n_dims != 4) {
         /* No NHWC form: the native attr itself (vendor code asks this for
-         * every output of a model and aborts on an error). */
+         * every output of a model and aborts on an error). untested: every
+         * input and output of the shared models is 4-D. */
         HAL_LOG_INFO("tensor '%s': %lu-D, no NHWC layout; the native attribute is the answer",
                      a->name, (unsigned long)t->n_dims);
         return RKNN_SUCC;

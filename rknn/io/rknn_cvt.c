@@ -223,11 +223,12 @@ static int apply(rknn_ctx *ctx, uint32_t input)
         return RKNN_SUCC;
     if (!p->cvt_checked)
         check_input(ctx, input, tensor);
-    if (p->cvt == RKNN_CVT_NONE)
+    if (p->cvt == RKNN_CVT_NONE) /* untested: check_input turned it off for a file whose
+                                  * task lacks the converter words; no shared model has one */
         return RKNN_SUCC;
     rknn_cvt_words_of(ctx->soc, p->native.c, p->cvt, p->cvt_offset, &w);
     rows_of(p, npu_soc_is_rk356x(ctx->soc), &w);
-    if (walk(ctx, tensor, &w) < 0) {
+    if (walk(ctx, tensor, &w) < 0) { /* unreachable: check_input walked the same words */
         HAL_LOG_ERR("input %lu: its converter words no longer decode", (unsigned long)input);
         return RKNN_ERR_MODEL_INVALID;
     }

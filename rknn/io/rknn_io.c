@@ -77,7 +77,7 @@ int rknn_io_native_layout(const rknn_ctx *ctx, const rknn_model_tensor_info *t, 
     } else {
         l->kind = RKNN_LAYOUT_NCHW;
     }
-    if (rknn_layout_bytes(l) > t->size) {
+    if (rknn_layout_bytes(l) > t->size) { /* untested: every shared model's sizes fit */
         HAL_LOG_ERR("tensor '%.64s': native layout needs %llu bytes, the model gives %lu",
                     t->name.ptr, (unsigned long long)rknn_layout_bytes(l), (unsigned long)t->size);
         return RKNN_ERR_MODEL_INVALID;
@@ -312,6 +312,8 @@ int rknn_io_get_output(rknn_ctx *ctx, rknn_output *out, rknn_tensor_type user_ty
     user.type = user_type != RKNN_TENSOR_TYPE_MAX ? user_type
                 : out->want_float                 ? RKNN_TENSOR_FLOAT32
                                                   : native.type;
+    /* untested: an output that does not convert to float32 (int64; none of
+     * the shared models has one; a binding's type is checked when it is made) */
     if (!rknn_convert_output_supported(native.type, user.type)) {
         HAL_LOG_ERR("rknn_outputs_get: output %lu: the model's %s does not convert to %s",
                     (unsigned long)out->index, get_type_string(native.type),

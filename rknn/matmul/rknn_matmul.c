@@ -579,6 +579,8 @@ static int mm_run_batch(mm_state *s, uint32_t first, uint32_t n)
                       (first + i) % s->ksegs, &tasks[i]);
     }
     if (npu_chain_write(tasks, n, s->stream, mm_dma(s->stream), s->stream_bytes, s->records) != 0) {
+        /* unreachable: the stream holds MM_BATCH tasks of a full builder each
+         * (MM_TASK_STREAM_BYTES), and no tile overflows the builder */
         HAL_LOG_ERR("rknn_matmul_run: a task did not fit its stream buffer");
         return RKNN_ERR_FAIL;
     }

@@ -181,6 +181,8 @@ int rknn_destroy_mem(rknn_context context, rknn_tensor_mem *mem)
         return RKNN_ERR_PARAM_INVALID;
     }
     if (ctx && unbind_everywhere(ctx, mem) != RKNN_SUCC) {
+        /* untested: the relocation ran at rknn_init on the same tables; only
+         * a zero-copy model buffer the application overwrote since fails it */
         HAL_LOG_ERR("rknn_destroy_mem: the model no longer relocates; the context must be "
                     "destroyed");
         ret = RKNN_ERR_MODEL_INVALID;
@@ -327,7 +329,8 @@ static int type_converts(int is_input, rknn_tensor_type native, rknn_tensor_type
 }
 
 /* A 4-D native the NPU holds as NC1HWC2 while its attribute says NCHW (as
- * the vendor answers for fp16 outputs): binding it converts. */
+ * the vendor answers for fp16 outputs): binding it converts. untested: the
+ * tests bind fp16 outputs by NC1HWC2 native attributes (PP-OCRv4 det). */
 static int held_otherwise(const rknn_ctx *ctx, const rknn_model_tensor_info *t,
                           const rknn_tensor_attr *native)
 {

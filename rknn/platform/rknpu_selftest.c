@@ -380,6 +380,8 @@ int rknpu_selftest(rknpu_selftest_result *r)
     reference_layer(&layers[0], st->x, st->w1, st->bias, st->mid);
     reference_layer(&layers[1], st->mid, st->w2, st->bias + ST_MID, st->out);
     if (build(soc, npu_part(st), st, records) != 0) {
+        /* unreachable: the network is fixed and its stream sized for it;
+         * test_selftest's runs on every profile would fail first */
         rknpu_carve_free(st);
         rknpu_hook_unlock();
         return not_run(r, RKNN_ERR_FAIL, "the test network does not fit its command stream");

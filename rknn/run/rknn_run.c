@@ -101,7 +101,7 @@ static int record_perf(rknn_ctx *ctx, const rknn_run_cores *rc)
     for (unsigned i = 0; i < rc->n && len > 0 && (size_t)len < cap; i++) {
         rknn_model_task_range g;
         int ret = rknn_model_task_group(&ctx->model, rc->n, i, &g);
-        if (ret != RKNN_SUCC)
+        if (ret != RKNN_SUCC) /* unreachable: rc holds a core count the model has groups for */
             return ret;
         len += snprintf(t + len, cap - (size_t)len,
                         "  core %u: task group of %lu task(s) starting at task %lu\n", rc->core[i],
@@ -233,7 +233,10 @@ static int run_locked(rknn_ctx *ctx, const rknn_run_extend *extend)
     ctx->run_node = 0;
     ctx->run_hw_us = 0;
     ret = start_next_step(ctx, &started);
-    if (ret != RKNN_SUCC || !started) /* a model always has tasks (format layer) */
+    /* untested: the driver refusing the first step (an NPU that is not the
+     * profile's: test_npu_device, through the self-test); started is 1 as a
+     * model always has tasks (format layer) */
+    if (ret != RKNN_SUCC || !started)
         return ret != RKNN_SUCC ? ret : RKNN_ERR_MODEL_INVALID;
     if (!blocking)
         return RKNN_SUCC;

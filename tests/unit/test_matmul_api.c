@@ -211,6 +211,12 @@ int main(void)
                                                         (int)mio.B.dims[3], mi.type) == RKNN_SUCC);
             CHECK(rknn_B_normal_layout_to_native_layout(b, n23, K, N, &mi) == RKNN_SUCC);
             CHECK(mio.B.size <= sizeof n20 && memcmp(n20, n23, mio.B.size) == 0);
+            mi.type = (rknn_matmul_type)13; /* no such type: refused, as a NULL info */
+            CHECK(rknn_B_normal_layout_to_native_layout(b, n23, K, N, &mi) ==
+                  RKNN_ERR_PARAM_INVALID);
+            CHECK(rknn_B_normal_layout_to_native_layout(b, n23, K, N, (rknn_matmul_info *)NULL) ==
+                  RKNN_ERR_PARAM_INVALID);
+            mi.type = RKNN_INT8_MM_INT8_TO_INT32;
             /* the model API refuses a matmul context without harm */
             /* the memory functions take the matmul context, rknn_mem_sync too
              * (a client may call it although it need not) */

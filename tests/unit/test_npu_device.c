@@ -4,7 +4,8 @@
  * hardware.md §1.2: RK3588 reads 0x46495245, "FIRE"; a core that reads 0 is unpowered),
  * the inference begin/end hooks frame every job with its cores, result and
  * owner (the context and the user argument set for it, so two contexts are
- * told apart), and the device counts jobs. The jobs are the boot-time self-test's (its
+ * told apart), and the device counts jobs; the fuzz status against its
+ * rule (hardware.md §3.3). The jobs are the boot-time self-test's (its
  * own CPU reference decides whether a core passed).
  */
 #include <stdio.h>
@@ -12,6 +13,7 @@
 
 #include "board.h"
 #include "board_common.h"
+#include "npu_builder.h"
 #include "npu_driver.h"
 #include "rknn_api.h"
 #include "rknn_matmul_api.h"
@@ -201,12 +203,72 @@ static void test_hook_owners(void)
     CHECK(jobs_of(0, NULL) >= 3u && jobs_of(0, NULL) < 1000u);
 }
 
+/* The fuzz status of hardware.md §3.3 over every 17-bit status: each pair
+ * of ping-pong group bits (bits 0-11, two to a unit) becomes both bits
+ * when either is set; bits 12-16 (the DMA errors and the rest) drop. */
+static void test_fuzz_status(void)
+{
+    unsigned wrong = 0;
+
+    for (uint32_t status = 0; status < 1u << 17; status++) {
+        uint32_t want = 0;
+        for (unsigned pair = 0; pair < 6; pair++)
+            if (status >> (2 * pair) & 3u)
+                want |= 3u << (2 * pair);
+        wrong += npu_fuzz_status(status) != want;
+    }
+    CHECK_EQ_U(wrong, 0);
+    CHECK(npu_fuzz_status(0x200u) == 0x300u); /* DPU group 1 done meets int_mask 0x300 */
+}
+
+/* npu_start refuses a job it cannot run, and a core another job still
+ * holds (started, not waited for), before touching the NPU. */
+static void test_start_refusals(void)
+{
+    npu_device *dev = rknpu_platform_npu();
+    static const uint8_t record[NPU_TASK_RECORD_SIZE];
+    npu_core_job job = {0, record, 0, 1, 0, 0};
+    npu_pending p, holder;
+    unsigned jobs = dev->stats.jobs;
+
+    memset(&p, 0xA5, sizeof p);
+    CHECK(npu_start(dev, NULL, 1, NULL, &p) == NPU_ERR_PARAM && p.active == 0);
+    job.count = 0;
+    CHECK(npu_start(dev, &job, 1, NULL, &p) == NPU_ERR_PARAM);
+    job.count = 1;
+    job.core = dev->soc->core_count; /* no such core */
+    CHECK(npu_start(dev, &job, 1, NULL, &p) == NPU_ERR_PARAM);
+    job.core = 0;
+    memset(&holder, 0, sizeof holder);
+    dev->owner[0] = &holder;
+    CHECK(npu_start(dev, &job, 1, NULL, &p) == NPU_ERR_UNAVAILABLE);
+    dev->owner[0] = NULL;
+    CHECK_EQ_U(dev->stats.jobs, jobs); /* nothing ran */
+}
+
+/* A task body holds NPU_BUILDER_MAX_WORDS words: one more is not stored
+ * and marks the task, which the stream writer then refuses. */
+static void test_builder_overflow(void)
+{
+    static npu_task_words t;
+
+    npu_task_begin(&t, npu_soc_get(RKNPU_SOC_RK3588), 0, 0);
+    for (uint64_t w = 1; w <= NPU_BUILDER_MAX_WORDS; w++)
+        npu_task_raw(&t, w);
+    CHECK(t.n == NPU_BUILDER_MAX_WORDS && !t.overflow && t.words[NPU_BUILDER_MAX_WORDS - 1] == 256);
+    npu_task_raw(&t, 999);
+    CHECK(t.n == NPU_BUILDER_MAX_WORDS && t.overflow && t.words[NPU_BUILDER_MAX_WORDS - 1] == 256);
+}
+
 int main(void)
 {
+    test_fuzz_status();
+    test_builder_overflow();
     if (!CHECK(board_init() == RKNN_SUCC))
         return test_report("npu_device");
     test_hooks_and_stats();
     test_version_check();
     test_hook_owners();
+    test_start_refusals();
     return test_report("npu_device");
 }

@@ -30,6 +30,14 @@ int main(void)
     /* no carve-out yet: the allocator refuses, as for a bad argument */
     CHECK(rknpu_carve_alloc(64, 64, &p0, "test") == RKNN_ERR_PARAM_INVALID && p0 == NULL);
     CHECK(rknpu_platform_get() == NULL);
+    {
+        /* the self-test before the platform: not run, and the result says why */
+        rknpu_selftest_result r;
+        memset(&r, 0xA5, sizeof r);
+        CHECK(rknpu_selftest(&r) == RKNN_ERR_DEVICE_UNAVAILABLE &&
+              r.first_error == RKNN_ERR_DEVICE_UNAVAILABLE && r.cores_tested == 0 &&
+              strstr(r.reason, "rknpu_platform_init") != NULL);
+    }
     CHECK(rknpu_platform_init(NULL) == RKNN_ERR_PARAM_INVALID);
 
     memset(&c, 0, sizeof c);
