@@ -37,6 +37,7 @@
 #define CONSTANTS_DMA 0x10000000u
 #define ARENA_DMA     0x20000000u
 #define BLOB_STRIDE   0x00100000u /* blob b at b x 1 MiB in the made-up constants */
+#define GUARD         64u         /* bytes after a stream copy that must stay as they are */
 
 static const char *dir;
 
@@ -204,7 +205,7 @@ static void check_changed_after_parse(const char *file)
         free(buf);
         return;
     }
-    copy = malloc(m.regcmd_size);
+    copy = malloc(m.regcmd_size + GUARD);
     offsets = malloc((m.n_blobs + 1) * 4u);
     bitmap = malloc((m.n_regcmd_words + 31) / 32 * 4u);
     if (CHECK(copy && offsets && bitmap)) {
@@ -214,7 +215,10 @@ static void check_changed_after_parse(const char *file)
         memcpy(saved, entry, 8);
         put_le32(entry + 4, m.n_regcmd_words); /* the word past the stream */
         to = target_of(&m, copy, offsets, bitmap);
+        memset(copy + m.regcmd_size, 0x5A, GUARD);
         CHECK(rknn_model_relocate(&m, &to) == RKNN_ERR_MODEL_INVALID);
+        for (uint32_t i = 0; i < GUARD; i++) /* and nothing written past the stream */
+            CHECK_EQ_U(copy[m.regcmd_size + i], 0x5A);
         put_le32(entry + 4, 0); /* word 0: not an address register */
         CHECK(rknn_model_relocate(&m, &to) == RKNN_ERR_MODEL_INVALID);
         memcpy(entry, saved, 8);
