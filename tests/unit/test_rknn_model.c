@@ -10,8 +10,10 @@
  * computed with shared/tools/rknn_inspect.py) is given, compares the two line
  * sets. Independently of that file it checks facts typed in by hand from
  * docs/format.md and shared/models/README.md, every relocation
- * addend against the regcmd word it patches (the doc's "0 mismatches"), and
- * a few hand-made container headers.
+ * addend against the regcmd word it patches (the doc's "0 mismatches"), a
+ * few hand-made container headers, and copies of the samples crafted to
+ * reach one check each (attributes, counts over a limit, 4 GiB of
+ * constants, container 2's lowering and steps).
  *
  * Models listed in tests/unsupported_models.txt must fail with exactly the
  * listed error (both sides then print "unsupported"); any other model must
@@ -967,6 +969,474 @@ static void check_v2_refusals(const uint8_t *data, size_t size, const rknn_model
     v4_refused(data, size, num + 4, regnum, 4, "not the one layout known");
 }
 
+/* ---- crafted copies of the samples ------------------------------------------ */
+
+static void put32(uint8_t *b, size_t off, uint32_t v)
+{
+    for (unsigned i = 0; i < 4; i++)
+        b[off + i] = (uint8_t)(v >> (8 * i));
+}
+
+/* A copy of the file with `extra` zero bytes (after up to 3 of alignment)
+ * at the end of its FlatBuffer payload: the header's payload size grows and
+ * the JSON trailer moves along (format.md §2), every offset inside the
+ * payload still holds. *at: the payload offset of the new bytes. */
+static uint8_t *grown(const uint8_t *data, size_t size, const rknn_model_view *v, uint32_t extra,
+                      size_t *new_size, uint32_t *at)
+{
+    uint32_t p = (uint32_t)v->payload_size, start = (p + 3u) & ~3u;
+    size_t end = v->payload_offset + p, grow = start - p + (size_t)extra;
+    uint8_t *c = calloc(size + grow, 1);
+
+    if (!c) {
+        printf("out of host memory\n");
+        exit(1);
+    }
+    memcpy(c, data, end);
+    memcpy(c + end + grow, data + end, size - end);
+    put32(c, 16, (uint32_t)(p + grow)); /* u64 payload size, below 4 GiB */
+    *new_size = size + grow;
+    *at = start;
+    return c;
+}
+
+/* Points the offset field `slot` of table t (a table of v's file) at payload
+ * offset `to`, which must lie after it (FlatBuffer offsets run forward). */
+static void point_field(uint8_t *c, const rknn_model_view *v, const rknn_fbs_table *t,
+                        uint32_t slot, uint32_t to)
+{
+    uint32_t pos = 0;
+
+    CHECK(rknn_fbs_field_pos(t, slot, 4, &pos) == RKNN_FBS_OK && to > pos,
+          "slot %lu of the table at %lu is stored", (unsigned long)slot, (unsigned long)t->pos);
+    put32(c, v->payload_offset + pos, to - pos);
+}
+
+/* Parses a crafted copy; the log lines it wrote land in unsupported_logged. */
+static int parse_crafted(const uint8_t *c, size_t n, rknn_model_view *out)
+{
+    unsupported_log_clear();
+    return rknn_model_parse(c, n, out);
+}
+
+/* A BSON document built element by element (format.md §3.3, slot 9). */
+typedef struct {
+    uint8_t b[1024];
+    uint32_t n;
+} bson_doc;
+
+static void doc_begin(bson_doc *d)
+{
+    d->n = 4;
+}
+
+static void doc_elem(bson_doc *d, uint8_t type, const char *key, const void *value, uint32_t size)
+{
+    d->b[d->n++] = type;
+    memcpy(d->b + d->n, key, strlen(key) + 1);
+    d->n += (uint32_t)strlen(key) + 1;
+    memcpy(d->b + d->n, value, size);
+    d->n += size;
+}
+
+static void doc_end(bson_doc *d)
+{
+    d->b[d->n++] = 0;
+    put32(d->b, 0, d->n);
+}
+
+/* `levels` documents nested in one another: {"d": {"d": ... {}}}. */
+static void doc_nested(bson_doc *d, uint32_t levels)
+{
+    bson_doc inner;
+
+    doc_begin(d);
+    if (levels) {
+        doc_nested(&inner, levels - 1);
+        doc_elem(d, RKNN_MODEL_ATTR_DOCUMENT, "d", inner.b, inner.n);
+    }
+    doc_end(d);
+}
+
+/* rk3588_dual_residual_custom with node k's attributes (slot 9) replaced by
+ * `doc`; the parse's return code, *out and *node (node k) when it succeeds. */
+static int parse_with_attrs(const uint8_t *data, size_t size, const rknn_model_view *v, uint32_t k,
+                            const bson_doc *doc, rknn_model_view *out, rknn_model_node_info *node,
+                            uint8_t **copy)
+{
+    rknn_fbs_table t;
+    size_t n;
+    uint32_t at;
+    int ret;
+
+    *copy = grown(data, size, v, 4 + doc->n, &n, &at);
+    put32(*copy, v->payload_offset + at, doc->n);
+    memcpy(*copy + v->payload_offset + at + 4, doc->b, doc->n);
+    CHECK(rknn_fbs_vec_table(&v->fbs.nodes, k, &t) == RKNN_FBS_OK, "node %lu", (unsigned long)k);
+    point_field(*copy, v, &t, 9, at);
+    ret = parse_crafted(*copy, n, out);
+    if (ret == RKNN_SUCC)
+        ret = rknn_model_node(out, k, node);
+    return ret;
+}
+
+/* Operator attributes (format.md §3.3): a binary value (its bytes, the
+ * subtype skipped), an attribute not in the {dtype, value} form (the
+ * element itself), and the limits: nesting 4 deep, 256 attributes. */
+static void check_crafted_attrs(const uint8_t *data, size_t size, const rknn_model_view *v)
+{
+    static const uint8_t dtype[6] = {2, 0, 0, 0, 's', 0}, seven[4] = {7, 0, 0, 0};
+    static const uint8_t bin[8] = {3, 0, 0, 0, 0x80, 'x', 'y', 'z'};
+    static const uint8_t bin_long[8] = {4, 0, 0, 0, 0x80, 'x', 'y', 'z'};
+    rknn_model_view m;
+    rknn_model_node_info n;
+    rknn_model_attr a;
+    rknn_model_attr_value e;
+    bson_doc inner, doc;
+    uint8_t *copy;
+    uint32_t k = 4; /* cstDualResidual, the node with attributes */
+    int ret;
+
+    CHECK(rknn_model_node(v, k, &n) == RKNN_SUCC && n.n_attrs == 1, "node 4 has attributes");
+    /* {"blob": {"dtype": "s", "value": binary "xyz"}} */
+    doc_begin(&inner);
+    doc_elem(&inner, RKNN_MODEL_ATTR_STRING, "dtype", dtype, sizeof dtype);
+    doc_elem(&inner, RKNN_MODEL_ATTR_BINARY, "value", bin, sizeof bin);
+    doc_end(&inner);
+    doc_begin(&doc);
+    doc_elem(&doc, RKNN_MODEL_ATTR_DOCUMENT, "blob", inner.b, inner.n);
+    doc_end(&doc);
+    ret = parse_with_attrs(data, size, v, k, &doc, &m, &n, &copy);
+    CHECK(ret == RKNN_SUCC && n.n_attrs == 1 && rknn_model_node_attr(&n, 0, &a) == RKNN_SUCC &&
+              a.value_type == RKNN_MODEL_ATTR_BINARY && a.value_size == 3 &&
+              memcmp(a.value, "xyz", 3) == 0 && a.dtype.len == 1 && a.n_elems == 1 &&
+              rknn_model_attr_elem(&a, 0, &e) == RKNN_SUCC && e.size == 3 &&
+              memcmp(e.data, "xyz", 3) == 0,
+          "a binary attribute value: parse %d", ret);
+    free(copy);
+    /* its length one byte past the document's end */
+    doc_begin(&inner);
+    doc_elem(&inner, RKNN_MODEL_ATTR_BINARY, "value", bin_long, sizeof bin_long);
+    doc_end(&inner);
+    doc_begin(&doc);
+    doc_elem(&doc, RKNN_MODEL_ATTR_DOCUMENT, "blob", inner.b, inner.n);
+    doc_end(&doc);
+    ret = parse_with_attrs(data, size, v, k, &doc, &m, &n, &copy);
+    CHECK(ret == RKNN_ERR_MODEL_INVALID && strstr(unsupported_logged, "not a well-formed BSON"),
+          "a binary value past its document: parse %d, logged '%s'", ret, unsupported_logged);
+    free(copy);
+    /* {"axis": int32 7}: no {dtype, value} document */
+    doc_begin(&doc);
+    doc_elem(&doc, RKNN_MODEL_ATTR_INT32, "axis", seven, sizeof seven);
+    doc_end(&doc);
+    ret = parse_with_attrs(data, size, v, k, &doc, &m, &n, &copy);
+    CHECK(ret == RKNN_SUCC && rknn_model_node_attr(&n, 0, &a) == RKNN_SUCC && a.name.len == 4 &&
+              memcmp(a.name.ptr, "axis", 4) == 0 && a.dtype.len == 0 &&
+              a.value_type == RKNN_MODEL_ATTR_INT32 && a.value_size == 4 &&
+              rknn_fbs_le32(a.value) == 7 && a.n_elems == 1,
+          "a plain int32 attribute: parse %d", ret);
+    free(copy);
+    /* documents nested 4 deep are read, 5 deep refused */
+    for (uint32_t levels = 4; levels <= 5; levels++) {
+        doc_nested(&doc, levels);
+        ret = parse_with_attrs(data, size, v, k, &doc, &m, &n, &copy);
+        if (levels == 4)
+            CHECK(ret == RKNN_SUCC && n.n_attrs == 1, "attributes nested 4 deep: parse %d", ret);
+        else
+            CHECK(ret == RKNN_ERR_MODEL_INVALID &&
+                      strstr(unsupported_logged, "not a well-formed BSON"),
+                  "attributes nested 5 deep: parse %d, logged '%s'", ret, unsupported_logged);
+        free(copy);
+    }
+    /* 256 null attributes are read, 257 refused */
+    for (uint32_t count = 256; count <= 257; count++) {
+        doc_begin(&doc);
+        for (uint32_t i = 0; i < count; i++)
+            doc_elem(&doc, RKNN_MODEL_ATTR_NULL, "", NULL, 0);
+        doc_end(&doc);
+        ret = parse_with_attrs(data, size, v, k, &doc, &m, &n, &copy);
+        if (count == 256)
+            CHECK(ret == RKNN_SUCC && n.n_attrs == 256, "256 attributes: parse %d", ret);
+        else
+            CHECK(ret == RKNN_ERR_MODEL_INVALID &&
+                      strstr(unsupported_logged, "attributes of one node"),
+                  "257 attributes: parse %d, logged '%s'", ret, unsupported_logged);
+        free(copy);
+    }
+}
+
+/* Relocation entries in total (format.md §4.3: at most
+ * RKNN_MODEL_MAX_RELOC_ENTRIES per table and in all): every table of
+ * rk3588_multiple_input_demo pointed at one appended vector of entries
+ * (addend 0, word 0), as many as the limit allows in all, then one more
+ * each. And a task blob of more than RKNN_MODEL_MAX_TASKS records (format.md §4.2). */
+static void check_crafted_counts(const uint8_t *data, size_t size, const rknn_model_view *v)
+{
+    rknn_model_view m;
+    uint8_t *copy;
+    size_t n;
+    uint32_t at;
+    int ret;
+
+    for (uint32_t over = 0; over <= 1 && v->n_relocs > 1; over++) {
+        uint32_t per = RKNN_MODEL_MAX_RELOC_ENTRIES / v->n_relocs + over;
+        copy = grown(data, size, v, 4 + per * 8u, &n, &at);
+        put32(copy, v->payload_offset + at, per);
+        for (uint32_t r = 0; r < v->n_relocs; r++) {
+            rknn_fbs_table t;
+            CHECK(rknn_fbs_vec_table(&v->fbs.relocs, r, &t) == RKNN_FBS_OK, "reloc %lu",
+                  (unsigned long)r);
+            point_field(copy, v, &t, 1, at);
+        }
+        ret = parse_crafted(copy, n, &m);
+        if (!over)
+            CHECK(ret == RKNN_SUCC && m.n_reloc_entries == per * v->n_relocs,
+                  "%lu relocation entries in all: parse %d", (unsigned long)(per * v->n_relocs),
+                  ret);
+        else
+            CHECK(ret == RKNN_ERR_MODEL_INVALID && strstr(unsupported_logged, "relocation entries"),
+                  "%lu relocation entries in all: parse %d, logged '%s'",
+                  (unsigned long)(per * v->n_relocs), ret, unsupported_logged);
+        free(copy);
+    }
+    copy = grown(data, size, v, (RKNN_MODEL_MAX_TASKS + 1u) * RKNN_MODEL_TASK_RECORD_SIZE, &n, &at);
+    put32(copy, (size_t)(v->task_data - data) - 4,
+          (RKNN_MODEL_MAX_TASKS + 1u) * RKNN_MODEL_TASK_RECORD_SIZE);
+    ret = parse_crafted(copy, n, &m);
+    CHECK(ret == RKNN_ERR_MODEL_INVALID && strstr(unsupported_logged, "task count"),
+          "a task blob of 65537 records: parse %d, logged '%s'", ret, unsupported_logged);
+    free(copy);
+}
+
+/* Packed constants of 4 GiB are refused (format.md §4.4): every weight blob
+ * of PP-OCRv4 det (each blob one of the Model's, format.md §3.1) made to
+ * run to the end of a payload grown by 4 GiB / their count. */
+static void check_crafted_weights(const uint8_t *data, size_t size, const rknn_model_view *v)
+{
+    uint8_t *not_weight = calloc(v->n_blobs, 1), *copy;
+    rknn_model_view m;
+    rknpu_model_mem need;
+    uint32_t n_weights = 0, at;
+    size_t n;
+    int ret;
+
+    if (!not_weight)
+        exit(1);
+    for (uint32_t i = 0; i < v->n_tensors; i++) {
+        rknn_model_tensor_info t;
+        if (rknn_model_tensor(v, i, &t) == RKNN_SUCC &&
+            (t.kind == RKNN_MODEL_KIND_LUT || t.kind == RKNN_MODEL_KIND_REGCMD ||
+             t.kind == RKNN_MODEL_KIND_TASKS))
+            not_weight[t.blob_index] = 1;
+    }
+    for (uint32_t b = 0; b < v->n_blobs; b++) {
+        const uint8_t *d;
+        uint32_t s;
+        n_weights += !not_weight[b] && rknn_model_blob(v, b, &d, &s) == RKNN_SUCC && s;
+    }
+    CHECK(n_weights > 100, "PP-OCRv4 det: %lu weight blobs", (unsigned long)n_weights);
+    if (n_weights <= 100) {
+        free(not_weight);
+        return;
+    }
+    copy = grown(data, size, v, (uint32_t)((1ull << 32) / n_weights) + 4096u, &n, &at);
+    for (uint32_t b = 0; b < v->n_blobs; b++) {
+        const uint8_t *d;
+        uint32_t s;
+        if (!not_weight[b] && rknn_model_blob(v, b, &d, &s) == RKNN_SUCC && s) {
+            size_t count_at = (size_t)(d - data) - 4;
+            put32(copy, count_at, (uint32_t)(n - 8 - v->json_size - count_at - 4));
+        }
+    }
+    ret = parse_crafted(copy, n, &m);
+    CHECK(ret == RKNN_SUCC, "weight blobs to the payload's end: parse %d", ret);
+    unsupported_log_clear();
+    ret = rknpu_model_mem_requirements(copy, n, &need);
+    CHECK(ret == RKNN_ERR_MODEL_INVALID && strstr(unsupported_logged, "exceed 4 GiB"),
+          "4 GiB of constants: rknpu_model_mem_requirements %d, logged '%s'", ret,
+          unsupported_logged);
+    free(copy);
+    free(not_weight);
+}
+
+/* Container 2 (format.md §5.1, §5.2): a regcmd tensor in the file; a node
+ * whose tasks skip a core configuration below its largest; lowering into
+ * too small or misaligned a buffer, or after the file's register lists
+ * changed; a step that stops where a chain link is missing. */
+static void check_v2_crafted(const uint8_t *data, size_t size, const rknn_model_view *v)
+{
+    static const uint8_t regcmd_kind[1] = {RKNN_MODEL_KIND_REGCMD}, two_cores[4] = {2, 0, 0, 0};
+    const npu_soc_profile *soc = npu_soc_find_platform("rk3588");
+    size_t kind_at = 0, cores_at = 0;
+    rknn_model_view m;
+    rknn_model_step s;
+    uint8_t *copy, *buf;
+    uint32_t node = 0;
+    int ret;
+
+    for (uint32_t i = 0; i < v->n_tensors && !kind_at; i++) {
+        rknn_model_tensor_info ti;
+        rknn_fbs_table t;
+        uint32_t pos;
+        if (rknn_model_tensor(v, i, &ti) == RKNN_SUCC && ti.kind == RKNN_MODEL_KIND_CONST &&
+            rknn_fbs_vec_table(&v->fbs.tensors, i, &t) == RKNN_FBS_OK &&
+            rknn_fbs_field_pos(&t, 2, 1, &pos) == RKNN_FBS_OK) /* Tensor slot 2, kind */
+            kind_at = v->payload_offset + pos;
+    }
+    /* the first task table stored as a 1-core configuration (task slot 8):
+     * made core 0 of 2, its node has none for 1 core */
+    for (uint32_t k = 0; k < v->n_nodes && !cores_at; k++) {
+        rknn_fbs_table t, task;
+        rknn_fbs_vector tasks;
+        uint32_t pos, cores = 0;
+        if (rknn_fbs_vec_table(&v->fbs.nodes, k, &t) != RKNN_FBS_OK ||
+            rknn_fbs_get_vector(&t, 6, 4, &tasks) != RKNN_FBS_OK) /* Node slot 6 */
+            continue;
+        for (uint32_t i = 0; i < tasks.count && !cores_at; i++)
+            if (rknn_fbs_vec_table(&tasks, i, &task) == RKNN_FBS_OK &&
+                rknn_fbs_get_u32(&task, 8, 0, &cores) == RKNN_FBS_OK && cores == 1 &&
+                rknn_fbs_field_pos(&task, 8, 4, &pos) == RKNN_FBS_OK)
+                cores_at = v->payload_offset + pos;
+    }
+    CHECK(kind_at && cores_at && soc, "v2: a constant's kind and a 1-core task's core count");
+    if (!kind_at || !cores_at || !soc)
+        return;
+    v4_refused(data, size, kind_at, regcmd_kind, 1, "container 2 with a regcmd or task tensor");
+    v4_refused(data, size, cores_at, two_cores, 4, "but none for 1");
+
+    copy = malloc(size);
+    buf = malloc(v->lowered_size + 8u);
+    if (!copy || !buf)
+        exit(1);
+    memcpy(copy, data, size);
+    ret = parse_crafted(copy, size, &m);
+    CHECK(ret == RKNN_SUCC &&
+              rknn_model_lower(&m, soc, buf, m.lowered_size - 1) == RKNN_ERR_PARAM_INVALID &&
+              rknn_model_lower(&m, soc, buf + 4, m.lowered_size) == RKNN_ERR_PARAM_INVALID &&
+              rknn_model_lower(&m, soc, NULL, m.lowered_size) == RKNN_ERR_PARAM_INVALID &&
+              !m.lowered,
+          "lowering into a short, misaligned or no buffer");
+    /* two entries fewer in the first register list since the parse (one
+     * could leave the stream its length: tasks start 16-byte aligned) */
+    {
+        rknn_model_tensor_info ti;
+        size_t count_at = 0;
+        for (uint32_t i = 0; i < m.n_tensors && !count_at; i++)
+            if (rknn_model_tensor(&m, i, &ti) == RKNN_SUCC &&
+                ti.kind == RKNN_MODEL_KIND_REGLIST_OLD && ti.data_size > 16)
+                count_at = (size_t)(ti.data - copy) - 4;
+        CHECK(count_at, "v2: a register list");
+        if (count_at) {
+            put32(copy, count_at, rknn_fbs_le32(copy + count_at) - 16);
+            unsupported_log_clear();
+            ret = rknn_model_lower(&m, soc, buf, m.lowered_size);
+            CHECK(ret == RKNN_ERR_MODEL_INVALID &&
+                      strstr(unsupported_logged, "changed since the parse") && !m.lowered &&
+                      !m.regcmd && !m.task_data && m.n_relocs == 0,
+                  "a register list shorter than at the parse: lowering %d, logged '%s'", ret,
+                  unsupported_logged);
+        }
+    }
+    /* a task of a 2-core configuration moved from core 1 to core 0 since the
+     * parse: as many records, but not in the groups the parse laid out */
+    memcpy(copy, data, size);
+    if (parse_crafted(copy, size, &m) == RKNN_SUCC) {
+        size_t core_at = 0;
+        for (uint32_t k = 0; k < m.n_nodes && !core_at; k++) {
+            rknn_fbs_table t, task;
+            rknn_fbs_vector tasks;
+            uint32_t pos, cores = 0, core = 0;
+            if (rknn_fbs_vec_table(&m.fbs.nodes, k, &t) != RKNN_FBS_OK ||
+                rknn_fbs_get_vector(&t, 6, 4, &tasks) != RKNN_FBS_OK)
+                continue;
+            for (uint32_t i = 0; i < tasks.count && !core_at; i++)
+                if (rknn_fbs_vec_table(&tasks, i, &task) == RKNN_FBS_OK &&
+                    rknn_fbs_get_u32(&task, 8, 0, &cores) == RKNN_FBS_OK && cores == 2 &&
+                    rknn_fbs_get_u32(&task, 6, 0, &core) == RKNN_FBS_OK && core == 1 &&
+                    rknn_fbs_field_pos(&task, 6, 4, &pos) == RKNN_FBS_OK) /* task slot 6 */
+                    core_at = m.payload_offset + pos;
+        }
+        CHECK(core_at, "v2: a task on core 1 of 2");
+        if (core_at) {
+            put32(copy, core_at, 0);
+            unsupported_log_clear();
+            ret = rknn_model_lower(&m, soc, buf, m.lowered_size);
+            CHECK(ret == RKNN_ERR_MODEL_INVALID && strstr(unsupported_logged, "core group") &&
+                      !m.lowered && !m.regcmd && !m.task_data && m.n_relocs == 0,
+                  "a task moved to another core since the parse: lowering %d, logged '%s'", ret,
+                  unsupported_logged);
+        }
+    }
+    /* the 2-core step of the first node with records on both cores runs on
+     * into the next node only while each core's chain links into it */
+    memcpy(copy, data, size);
+    if (parse_crafted(copy, size, &m) == RKNN_SUCC &&
+        rknn_model_lower(&m, soc, buf, m.lowered_size) == RKNN_SUCC &&
+        rknn_model_next_step(&m, 2, &node, m.n_nodes, &s) == RKNN_SUCC) {
+        uint32_t first = s.core[0].first, n_first = 0, whole = s.core[0].count, next = node;
+        rknn_model_task_info a, ti;
+        /* the step's first node's records on core 0 */
+        CHECK(rknn_model_task(&m, first, &a) == RKNN_SUCC, "v2: record %lu", (unsigned long)first);
+        while (n_first < whole && rknn_model_task(&m, first + n_first, &ti) == RKNN_SUCC &&
+               ti.op_idx == a.op_idx)
+            n_first++;
+        CHECK(n_first < whole, "v2 on 2 cores: a step of two nodes (%lu records on core 0)",
+              (unsigned long)whole);
+        if (n_first < whole && rknn_model_task(&m, first + n_first - 1, &ti) == RKNN_SUCC) {
+            uint32_t link = (uint32_t)(ti.regcmd_addr / 8) + ti.regcfg_amount;
+            memset(buf + (size_t)link * 8, 0, 8); /* core 0's chain ends there */
+            node = 0;
+            CHECK(rknn_model_next_step(&m, 2, &node, m.n_nodes, &s) == RKNN_SUCC && node < next &&
+                      s.core[0].first == first && s.core[0].count == n_first,
+                  "v2 on 2 cores, one link cut: the step ends at node %lu (%lu records), not "
+                  "%lu",
+                  (unsigned long)node, (unsigned long)s.core[0].count, (unsigned long)next);
+        }
+    } else {
+        CHECK(0, "v2: lowering a copy and its first 2-core step");
+    }
+    free(buf);
+    free(copy);
+}
+
+/* Accessors on indices past the view's tables, and weight blobs compared
+ * across files (format.md §4.4: SHARE_WEIGHT_MEM needs the same blob sizes). */
+static void check_api_refusals(const uint8_t *data, size_t size, const rknn_model_view *v)
+{
+    rknn_model_reloc_info r;
+    rknn_model_view m;
+    uint32_t addend, word, home;
+    const uint8_t *blob = NULL;
+    uint8_t *copy = malloc(size);
+
+    CHECK(rknn_model_reloc(v, 0, &r) == RKNN_SUCC &&
+              rknn_model_reloc_entry(&r, r.n_entries, &addend, &word) == RKNN_ERR_PARAM_INVALID &&
+              rknn_model_reloc_entry(&r, 0, NULL, &word) == RKNN_ERR_PARAM_INVALID &&
+              rknn_model_reloc_entry(NULL, 0, &addend, &word) == RKNN_ERR_PARAM_INVALID,
+          "relocation entry past the table or without an output");
+    CHECK(rknn_model_task_links_to(v, 0, v->n_tasks) == 0 &&
+              rknn_model_task_links_to(v, v->n_tasks, 0) == 0,
+          "links from or to a record past the table");
+    CHECK(rknn_model_home_size(v, 1, v->n_inputs, &home) == RKNN_ERR_PARAM_INVALID &&
+              rknn_model_home_size(v, 0, v->n_outputs, &home) == RKNN_ERR_PARAM_INVALID,
+          "home size of an input or output past the graph's");
+    if (!copy)
+        exit(1);
+    memcpy(copy, data, size);
+    for (uint32_t b = 1; b < v->n_blobs && !blob; b++) {
+        uint32_t s;
+        if (rknn_model_blob(v, b, &blob, &s) != RKNN_SUCC || s < 64)
+            blob = NULL;
+    }
+    if (blob) /* one blob 64 bytes shorter */
+        put32(copy, (size_t)(blob - data) - 4, rknn_fbs_le32(blob - 4) - 64);
+    CHECK(blob && parse_crafted(copy, size, &m) == RKNN_SUCC &&
+              rknn_model_same_weight_blobs(v, &m) == RKNN_ERR_PARAM_INVALID &&
+              rknn_model_same_weight_blobs(v, v) == RKNN_SUCC,
+          "a file with one blob shorter has other weight blobs");
+    free(copy);
+}
+
 static unsupported_list unsupported;
 
 /* The v2 build of the toy model against its v6 build, read from `dir`. */
@@ -1041,22 +1511,27 @@ static void check_model(const char *dir, const char *name, line_list *out)
     if (ret == RKNN_SUCC) {
         emit_weights(&v, data, size);
         check_reloc_addends(name, &v);
-        if (strcmp(name, "rk3588_multiple_input_demo.v6.rknn") == 0)
+        if (strcmp(name, "rk3588_multiple_input_demo.v6.rknn") == 0) {
             check_rk3588_multiple_input(&v);
-        else if (strcmp(name, "rk3566_multiple_input_demo.v6.rknn") == 0)
+            check_api_refusals(data, size, &v);
+            check_crafted_counts(data, size, &v);
+        } else if (strcmp(name, "rk3566_multiple_input_demo.v6.rknn") == 0)
             check_rk3566_multiple_input(&v);
-        else if (strcmp(name, "rk3588_dual_residual_custom.v6.rknn") == 0)
+        else if (strcmp(name, "rk3588_dual_residual_custom.v6.rknn") == 0) {
             check_dual_residual(&v, 1);
-        else if (strcmp(name, "rk3566_dual_residual_custom.v6.rknn") == 0)
+            check_crafted_attrs(data, size, &v);
+        } else if (strcmp(name, "rk3566_dual_residual_custom.v6.rknn") == 0)
             check_dual_residual(&v, 0);
-        else if (strcmp(name, "rk3588_ppocrv4_det.v6.rknn") == 0)
+        else if (strcmp(name, "rk3588_ppocrv4_det.v6.rknn") == 0) {
             check_ppocrv4_det(&v);
-        else if (strcmp(name, "rk3566_yolov8n.v4.rknn") == 0) {
+            check_crafted_weights(data, size, &v);
+        } else if (strcmp(name, "rk3566_yolov8n.v4.rknn") == 0) {
             check_yolov8n_v4(&v);
             check_v4_refusals(data, size, &v);
         } else if (strcmp(name, "rk3588_multiple_input_demo.v2.rknn") == 0) {
             check_v2_against_v6(dir, &v);
             check_v2_refusals(data, size, &v);
+            check_v2_crafted(data, size, &v);
         } else
             CHECK(0, "%s: a new model: add its hand-typed checks to check_model()", name);
     }
