@@ -1007,6 +1007,47 @@ static void corrupt_compat_fields(void)
     }
 }
 
+/* A model for more cores than the SoC has (format.md §3.1,
+ * rknn_model_check_compat): an RK3588 sample's platform renamed rk3566,
+ * whose family "RKNPU v2" the RK3566 also takes, loaded on an RK3566. */
+static void corrupt_core_count(rknpu_soc_id soc)
+{
+    size_t name = file_pos(view.target_platform.ptr);
+
+    if (view.max_cores < 2 || view.target_platform.len != 6)
+        return;
+    fresh();
+    memcpy(work + name, "rk3566", 6);
+    if (platform(RKNPU_SOC_RK3566) != RKNN_SUCC) {
+        fail("rknpu_platform_init failed");
+        return;
+    }
+    set_label("task groups for %u cores on the 1-core RK3566", view.max_cores);
+    targeted++;
+    run_case(work, model_len, EXPECT_UNMATCH);
+    if (platform(soc) != RKNN_SUCC)
+        fail("rknpu_platform_init failed");
+}
+
+/* No task records at all (format.md §4.1): the task blob emptied, and every
+ * node's slot 10 (tasks per core slot, format.md §3.3) with it, which the
+ * parse takes. */
+static void corrupt_no_tasks(void)
+{
+    fresh();
+    put32(work, file_pos(view.task_data) - 4, 0);
+    for (uint32_t k = 0; k < view.n_nodes; k++) {
+        rknn_fbs_table t;
+        rknn_fbs_vector counts;
+        if (rknn_fbs_vec_table(&view.fbs.nodes, k, &t) == RKNN_FBS_OK &&
+            rknn_fbs_get_vector(&t, 10, 4, &counts) == RKNN_FBS_OK)
+            put32(work, payload_pos(counts.pos - 4), 0);
+    }
+    set_label("no task records");
+    targeted++;
+    run_case(work, model_len, EXPECT_INVALID);
+}
+
 /* Stream words outside every task's body and tail: the NPU is never told to
  * run them, so whatever a model puts there must not reach the relocated
  * stream as an address the NPU could use. Likewise the bytes between the
@@ -1237,6 +1278,8 @@ static void test_sample(const sample *s, uint32_t seed)
     corrupt_chain_links();
     corrupt_register_words();
     corrupt_compat_fields();
+    corrupt_core_count(s->soc);
+    corrupt_no_tasks();
     corrupt_gaps();
     derive_model_without_constants();
     corrupt_randomly(seed);
