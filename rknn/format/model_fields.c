@@ -82,8 +82,11 @@ FMT_API int fmt_get_shape(const rknn_fbs_table *t, uint32_t slot, uint32_t index
         return ret;
     for (uint32_t i = 0; i < v.count; i++) {
         ret = rknn_fbs_vec_i32(&v, i, &dims[i]);
-        if (fmt_is_error(ret))
+        if (fmt_is_error(ret)) {
+            /* unreachable: opened with 4-byte elements and i < count, the only refusals
+               of rknn_fbs_vec_i32() */
             return fmt_fb_error("tensor", index, field, t, ret);
+        }
     }
     *n_dims = v.count;
     return RKNN_SUCC;

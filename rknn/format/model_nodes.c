@@ -19,8 +19,11 @@ static int node_index_list(const rknn_fbs_table *t, uint32_t slot, uint32_t inde
 
     for (uint32_t i = 0; ret == RKNN_SUCC && i < out->count; i++) {
         ret = rknn_fbs_vec_i32(out, i, &idx);
-        if (fmt_is_error(ret))
+        if (fmt_is_error(ret)) {
+            /* unreachable: opened with 4-byte elements and i < count, the only refusals
+               of rknn_fbs_vec_i32() */
             return fmt_fb_error("node", index, field, t, ret);
+        }
         if (idx < 0 || (uint32_t)idx >= tensor_limit) {
             HAL_LOG_ERR("rknn model: node %lu: %s entry %lu = %ld is not a tensor index (< %lu)",
                         (unsigned long)index, field, (unsigned long)i, (long)idx,
@@ -41,8 +44,11 @@ FMT_API int fmt_node_task_counts(const rknn_fbs_table *t, uint32_t index, uint32
 
     for (uint32_t i = 0; ret == RKNN_SUCC && i < v.count; i++) {
         ret = rknn_fbs_vec_u32(&v, i, &counts[i]);
-        if (fmt_is_error(ret))
+        if (fmt_is_error(ret)) {
+            /* unreachable: opened with 4-byte elements and i < count, the only refusals
+               of rknn_fbs_vec_u32() */
             return fmt_fb_error("node", index, "tasks per core slot (slot 10)", t, ret);
+        }
         if (counts[i] > RKNN_MODEL_MAX_TASKS)
             return fmt_limit_error("tasks of one node in one core slot", counts[i],
                                    RKNN_MODEL_MAX_TASKS);

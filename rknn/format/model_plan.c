@@ -24,7 +24,7 @@ FMT_API int fmt_weight_layout(const rknn_model_view *m, uint32_t *offsets, uint8
         const uint8_t *data;
         uint32_t size;
         if ((ret = rknn_model_blob(m, b, &data, &size)) != RKNN_SUCC)
-            return ret;
+            return ret; /* unreachable: parse_blobs() opened every blob at the parse */
         if (offsets)
             offsets[b] = off;
         if (!fmt_blob_is_weight(m, b) || size == 0)
@@ -53,7 +53,7 @@ static int v4_blobs_aligned(const rknn_model_view *m)
     for (uint32_t t = 0; t < m->n_tensors; t++) {
         rknn_model_tensor_info ti;
         if (rknn_model_tensor(m, t, &ti) != RKNN_SUCC)
-            return 0;
+            return 0; /* unreachable: fmt_validate_tensors() decoded every tensor at the parse */
         if (ti.kind != RKNN_MODEL_KIND_LUT && fmt_is_constant(ti.kind) && ti.data_size &&
             (size_t)(ti.data - m->file) % RKNN_DMA_ALIGN)
             return 0;
@@ -75,7 +75,7 @@ static int blobs_aligned(const rknn_model_view *m)
         const uint8_t *data;
         uint32_t size;
         if (rknn_model_blob(m, b, &data, &size) != RKNN_SUCC)
-            return 0;
+            return 0; /* unreachable: parse_blobs() opened every blob at the parse */
         if (fmt_blob_is_weight(m, b) && size && (size_t)(data - m->file) % RKNN_DMA_ALIGN)
             return 0;
     }
@@ -138,7 +138,8 @@ static int home_bytes(const rknn_model_view *m, rknn_mem_plan *plan)
             uint32_t size;
             int ret = rknn_model_home_size(m, in, i, &size);
             if (ret != RKNN_SUCC)
-                return ret;
+                return ret; /* unreachable: fmt_validate_graph_io() checked every input and
+                               output index, fmt_validate_tensors() every tensor */
             if (in) {
                 plan->input_home_bytes += hal_align_up(size, RKNN_DMA_ALIGN);
             } else if (size) { /* at most one output lies past all the others */

@@ -49,7 +49,8 @@ static int patch_entries(const rknn_model_view *m, uint8_t *stream, const rknn_m
         uint64_t w;
         int ret = rknn_model_reloc_entry(ri, e, &addend, &word);
         if (ret != RKNN_SUCC)
-            return ret;
+            return ret; /* unreachable: fmt_check_reloc() (patch_relocs) or, at the parse,
+                           fmt_validate_relocs() (rknn_model_repoint) bounded every entry */
         w = fmt_stream_word(m, word);
         fmt_put_word(stream, word,
                      npu_regcmd_make(npu_regcmd_target(w), npu_regcmd_reg(w), base + addend));
@@ -66,10 +67,11 @@ static int patch_relocs(const rknn_model_view *m, const rknn_model_reloc_target 
         /* checked again: the file is re-read, and may be in writable memory */
         int ret = fmt_check_reloc(m, r, patched, &ri, &t);
         if (ret != RKNN_SUCC)
-            return ret;
+            return ret; /* unreachable: rknn_model_plan() ran fmt_check_reloc() on the same
+                           tables, stricter (it also compares each value with its addend) */
         ret = patch_entries(m, to->stream, &ri, tensor_dma(to, &t));
         if (ret != RKNN_SUCC)
-            return ret;
+            return ret; /* unreachable: fmt_check_reloc() has just decoded these entries */
     }
     return RKNN_SUCC;
 }
@@ -88,7 +90,7 @@ static int rebase_chain(const rknn_model_view *m, const rknn_model_reloc_target 
         uint32_t at, off;
         uint64_t w;
         if (rknn_model_task(m, t, &ti) != RKNN_SUCC)
-            return RKNN_ERR_MODEL_INVALID;
+            return RKNN_ERR_MODEL_INVALID; /* unreachable: t < n_tasks, records attached */
         at = (uint32_t)(ti.regcmd_addr / RKNN_MODEL_REGCMD_WORD_SIZE) + ti.regcfg_amount;
         if (done[at / 32] & (1u << (at % 32)))
             continue;
@@ -98,6 +100,9 @@ static int rebase_chain(const rknn_model_view *m, const rknn_model_reloc_target 
             continue;
         off = npu_regcmd_value(w) - m->regcmd_dma;
         if (off % 16u || off >= m->regcmd_size) {
+            /* unreachable: check_tail() and check_chain_end() (rknn_model_plan) let a link
+               be only 0 or a record's start, which check_task_record() holds 16-byte
+               aligned inside the stream */
             HAL_LOG_ERR("rknn_init: task %lu links to stream byte %lu, outside the stream",
                         (unsigned long)(t), (unsigned long)(off));
             return RKNN_ERR_MODEL_INVALID;
@@ -119,7 +124,7 @@ static void clear_unfetched(const rknn_model_view *m, const rknn_model_reloc_tar
         rknn_model_task_info ti;
         uint32_t first;
         if (rknn_model_task(m, t, &ti) != RKNN_SUCC)
-            continue;
+            continue; /* unreachable: t < n_tasks, records attached */
         first = (uint32_t)(ti.regcmd_addr / RKNN_MODEL_REGCMD_WORD_SIZE);
         for (uint32_t i = first, end = first + ti.regcfg_amount + NPU_PC_TAIL_WORDS; i < end;)
             if (i % 32 == 0 && end - i >= 32) {
@@ -241,12 +246,13 @@ int rknn_model_repoint(const rknn_model_view *m, uint8_t *stream, uint32_t tenso
         rknn_model_reloc_info ri;
         int ret = rknn_model_reloc(m, r, &ri);
         if (ret != RKNN_SUCC)
-            return ret;
+            return ret; /* unreachable: fmt_validate_relocs() decoded every table at the
+                           parse (rknn_model_lower()'s, for a built payload) */
         if (ri.tensor_index != tensor_index)
             continue;
         ret = patch_entries(m, stream, &ri, dma);
         if (ret != RKNN_SUCC)
-            return ret;
+            return ret; /* unreachable: fmt_validate_relocs() bounded every entry */
     }
     return RKNN_SUCC;
 }

@@ -174,7 +174,9 @@ static int entry_error(const v4_walk *w, uint32_t e, uint32_t reg, uint32_t valu
 }
 
 /* The file must not change between the parse (which sized the buffer) and
- * the writing pass: a zero-copy model is the caller's memory. */
+ * the writing pass: a zero-copy model is the caller's memory. The host suite
+ * shrinks a list after the parse (build() finds it); lists that grow would
+ * need entries that pass every check of the walk, which it does not craft. */
 static int changed_since_parse(void)
 {
     HAL_LOG_ERR("rknn model: the register lists changed since the parse");
@@ -188,7 +190,7 @@ static int note_reloc(v4_walk *w, uint32_t tensor, uint32_t word)
     if (w->entries) {
         uint8_t *e;
         if (w->n_relocated >= w->v->n_reloc_entries)
-            return changed_since_parse();
+            return changed_since_parse(); /* untested: lists grown since the parse */
         e = w->entries + (size_t)w->n_relocated * RELOC_ENTRY_SIZE;
         put_le32(e, tensor);
         put_le32(e + 4, word);
@@ -302,7 +304,7 @@ static int walk_entry(v4_walk *w, v4_cursor *c, const uint8_t *p, uint32_t e)
     word = npu_regcmd_make(c->target, (uint16_t)reg, value);
     if (c->stream) {
         if (at >= w->v->n_regcmd_words)
-            return changed_since_parse();
+            return changed_since_parse(); /* untested: lists grown since the parse */
         fmt_put_word(c->stream, at, word);
     }
     c->at = at + 1;
@@ -368,7 +370,7 @@ static int walk_task(v4_walk *w, const uint8_t *entries, uint32_t n_entries, uin
     int ret = RKNN_SUCC;
 
     if (w->stream && w->n_tasks >= w->v->n_tasks)
-        return changed_since_parse();
+        return changed_since_parse(); /* untested: lists grown since the parse */
     v4_cursor c = {w->stream, (uint32_t)first, w->page, w->page_block, w->page_target, checked(w)};
 
     memset(&w->dcomp, 0, sizeof w->dcomp);
@@ -386,9 +388,11 @@ static int walk_task(v4_walk *w, const uint8_t *entries, uint32_t n_entries, uin
     w->n_words += NPU_PC_TAIL_WORDS;
     w->n_words += w->n_words % 2; /* task starts are 16-byte aligned */
     if (w->stream && w->n_words > w->v->n_regcmd_words)
-        return changed_since_parse();
+        return changed_since_parse(); /* untested: lists grown since the parse */
     if (w->n_tasks >= RKNN_MODEL_MAX_TASKS ||
         w->n_words * RKNN_MODEL_REGCMD_WORD_SIZE > RKNN_MODEL_MAX_V4_STREAM_BYTES) {
+        /* untested: task tables of 65536 tasks in all (LUT loads included) or register
+           lists of 256 MiB, far more than the samples' tables and lists, not built here */
         HAL_LOG_ERR("rknn model: node %lu: more than %d tasks or %lu stream bytes",
                     (unsigned long)w->node, RKNN_MODEL_MAX_TASKS,
                     (unsigned long)RKNN_MODEL_MAX_V4_STREAM_BYTES);
@@ -574,9 +578,12 @@ FMT_API int fmt_validate_v4(rknn_model_view *v)
     walk_init(&w, v, soc);
     if ((ret = walk_all(&w)) != RKNN_SUCC)
         return ret;
-    if (w.n_relocated > RKNN_MODEL_MAX_RELOC_ENTRIES)
+    if (w.n_relocated > RKNN_MODEL_MAX_RELOC_ENTRIES) {
+        /* untested: register lists with over a million address entries (8 MiB and more),
+           which the host suite does not build */
         return fmt_limit_error("relocated registers", (uint32_t)w.n_relocated,
                                RKNN_MODEL_MAX_RELOC_ENTRIES);
+    }
     v->n_tasks = w.n_tasks;
     v->n_regcmd_words = (uint32_t)w.n_words;
     v->regcmd_size = (uint32_t)(w.n_words * RKNN_MODEL_REGCMD_WORD_SIZE);
@@ -613,7 +620,7 @@ static void write_tails(const rknn_model_view *v, const npu_soc_profile *soc, ui
         rknn_model_task_info ti, next;
         uint32_t at, cores = chain_cores(v, t);
         if (rknn_model_task(v, t, &ti) != RKNN_SUCC)
-            continue; /* t < n_tasks of a lowered view: never */
+            continue; /* unreachable: t < n_tasks of a lowered view */
         at = (uint32_t)(ti.regcmd_addr / RKNN_MODEL_REGCMD_WORD_SIZE) + ti.regcfg_amount;
         if (cores && rknn_model_task(v, t + 1, &next) == RKNN_SUCC) {
             fmt_put_word(stream, at, npu_regcmd_next_address((uint32_t)next.regcmd_addr));

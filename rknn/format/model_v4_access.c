@@ -130,8 +130,10 @@ FMT_API int fmt_v4_task_tables(const rknn_model_view *v, uint32_t node, rknn_fbs
     rknn_fbs_table t;
     int ret = rknn_fbs_vec_table(&v->fbs.nodes, node, &t);
 
-    if (fmt_is_error(ret))
+    if (fmt_is_error(ret)) {
+        /* unreachable: both callers opened this table just before (fmt_node_read) */
         return fmt_elem_error("node", node, &v->fbs.nodes, ret);
+    }
     return fmt_get_vector_limited(&t, N_V4_TASKS, 4, RKNN_MODEL_MAX_TASKS, out, "node", node,
                                   "task tables (slot 6)");
 }
@@ -258,8 +260,11 @@ FMT_API int fmt_v4_reloc(const rknn_model_view *v, uint32_t i, rknn_model_reloc_
         return RKNN_ERR_MODEL_INVALID;
     first = lowered_u32(v, l.first, tensor);
     end = lowered_u32(v, l.first, tensor + 1);
-    if (first > end || end > v->n_reloc_entries || rknn_model_tensor(v, tensor, &t) != RKNN_SUCC)
+    if (first > end || end > v->n_reloc_entries || rknn_model_tensor(v, tensor, &t) != RKNN_SUCC) {
+        /* unreachable: build() wrote first[] as running sums up to n_reloc_entries, and the
+           parse decoded every tensor */
         return RKNN_ERR_MODEL_INVALID;
+    }
     out->tensor_name = t.name;
     out->tensor_index = tensor;
     out->n_entries = end - first;
