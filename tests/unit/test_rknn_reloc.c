@@ -11,12 +11,14 @@
  *    its value moved from the file's stream address to the copy's, unless
  *    it ends the chain (a NOP or 0);
  *  - every word no task fetches (its registers and the PC's 4 tail words,
- *    hardware.md §3.1): a NOP; every other word as in the file.
+ *    hardware.md §3.1): a NOP; every other word as in the file; the bytes
+ *    of a copy larger than the stream after it: 0.
  * The entries and tensors are the parser's, which test_rknn_model checks
  * against the Python inspector. The target's addresses and blob offsets are
  * made up here, so no relocated value can come out right by accident.
  *
- * Relocated where it lies (a writable copy of the file), the stream must be
+ * The same with the view cut to its first 1, 4 or 7 tasks, so that words
+ * go unfetched. Relocated where it lies (a writable copy of the file), the stream must be
  * the same: tails that several core groups share are moved once. Scratch
  * that is not zero must change nothing. A file changed after the parse is
  * refused: a relocation entry moved past the stream or onto a word that is
@@ -264,7 +266,7 @@ static void check_model(const char *file, int want_luts)
     if (!CHECK(rknn_model_parse(buf, size, &m) == RKNN_SUCC) || !CHECK(m.container_version == 6))
         goto out;
     file_stream = malloc(m.regcmd_size);
-    copy = malloc(m.regcmd_size);
+    copy = malloc(m.regcmd_size + GUARD);
     offsets = malloc((m.n_blobs + 1) * 4u);
     bitmap = malloc((m.n_regcmd_words + 31) / 32 * 4u);
     if (!CHECK(file_stream && copy && offsets && bitmap))
@@ -274,10 +276,26 @@ static void check_model(const char *file, int want_luts)
            (unsigned long)m.n_regcmd_words, (unsigned long)m.n_tasks, links, luts);
     CHECK(links > 0 && (luts > 0) == want_luts);
     memcpy(file_stream, m.regcmd, m.regcmd_size);
-    memset(copy, 0xEE, m.regcmd_size);
+    memset(copy, 0xEE, m.regcmd_size + GUARD);
     to = target_of(&m, copy, offsets, bitmap);
-    if (CHECK(rknn_model_relocate(&m, &to) == RKNN_SUCC))
+    to.stream_bytes += GUARD; /* a copy larger than the stream: the rest zeroed */
+    if (CHECK(rknn_model_relocate(&m, &to) == RKNN_SUCC)) {
         CHECK_EQ_U(wrong_words(&m, file_stream, copy), 0);
+        for (uint32_t i = 0; i < GUARD; i++)
+            CHECK_EQ_U(copy[m.regcmd_size + i], 0);
+    }
+    /* The view cut to its first tasks: everything after them is unfetched
+     * and must become NOPs (the samples' tasks fetch every word). */
+    for (uint32_t keep = 1; keep <= 7; keep += 3) {
+        rknn_model_view cut = m;
+        cut.n_tasks = keep;
+        memset(copy, 0xEE, m.regcmd_size);
+        to = target_of(&cut, copy, offsets, bitmap);
+        if (CHECK(rknn_model_relocate(&cut, &to) == RKNN_SUCC))
+            CHECK_EQ_U(wrong_words(&cut, file_stream, copy), 0);
+    }
+    to = target_of(&m, copy, offsets, bitmap); /* the whole view's copy again */
+    CHECK(rknn_model_relocate(&m, &to) == RKNN_SUCC);
     /* where it lies: the view's stream is the file's bytes, writable here */
     to = target_of(&m, (uint8_t *)m.regcmd, offsets, bitmap);
     if (CHECK(rknn_model_relocate(&m, &to) == RKNN_SUCC))
