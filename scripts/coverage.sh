@@ -12,12 +12,15 @@
 #   BUILD_DIR/coverage-library.txt   library without the virtual NPU, with
 #                                    the uncovered lines of every file
 #   BUILD_DIR/coverage-vnpu.txt      the virtual NPU (npu/model)
-# and prints the two summary lines. Fails if the build or a test fails, if
+# (and the same as gcovr JSON, coverage-*.json), prints the two summary
+# lines and every run of unrun lines that does not say why it is unrun
+# (scripts/coverage_reasons.py). Fails if the build or a test fails, if
 # gcovr is missing, or if lines or branches of either part are more than
 # 0.5 points below the README's figures ("library without the virtual NPU
 # **L % of lines, B % of branches**", "the virtual NPU **L % of lines, B %
 # of branches**"): a change that drops coverage raises the figures' floor
-# only when the README is updated with the new figures, on purpose.
+# only when the README is updated with the new figures, on purpose; or if a
+# run of unrun lines has no 'unreachable:' or 'untested:' comment.
 set -u
 report_only=0
 [ "${1:-}" = "--report" ] && { report_only=1; shift; }
@@ -60,8 +63,8 @@ gate() { # NAME KIND GOT WANT
 summary() { # NAME README_PART REPORT FILTERS...
     name=$1 part=$2 report=$3
     shift 3
-    gcovr -r . --object-directory "$build" "$@" --txt "$report" --print-summary \
-        >"$report.summary" 2>"$report.log" || return 1
+    gcovr -r . --object-directory "$build" "$@" --txt "$report" --json "${report%.txt}.json" \
+        --print-summary >"$report.summary" 2>"$report.log" || return 1
     lines=$(awk '/^lines:/ { print $2, $3, $4, $5, $6 }' "$report.summary")
     branches=$(awk '/^branches:/ { print $2, $3, $4, $5, $6 }' "$report.summary")
     echo "coverage $name: lines $lines, branches $branches (uncovered lines: $report)"
@@ -80,4 +83,10 @@ summary library "library without the virtual NPU" "$build/coverage-library.txt" 
     { echo "coverage: FAIL: gcovr"; exit 1; }
 summary vnpu "the virtual NPU" "$build/coverage-vnpu.txt" --filter npu/model/ ||
     { echo "coverage: FAIL: gcovr"; exit 1; }
+# Every line the tests leave unrun says why (unreachable: / untested:).
+if ! /usr/bin/python3 scripts/coverage_reasons.py . "$build/coverage-library.json" \
+    "$build/coverage-vnpu.json"; then
+    echo "coverage: FAIL: unrun lines without a reason (an 'unreachable:' or 'untested:' comment)"
+    gate_status=1
+fi
 exit $gate_status
