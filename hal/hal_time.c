@@ -16,12 +16,3 @@ uint64_t hal_time_us(void)
 {
     return hal_ticks_to_us(hal_time_ticks(), hal_time_freq_hz());
 }
-
-void hal_delay_us(uint32_t us)
-{
-    uint64_t end = hal_time_us() + us;
-
-    /* Bounded: the timer is monotonic, so this ends after `us`. */
-    while (hal_time_us() < end) {
-    }
-}

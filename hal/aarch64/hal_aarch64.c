@@ -89,8 +89,3 @@ uint64_t hal_time_freq_hz(void)
     __asm__ volatile("mrs %0, cntfrq_el0" : "=r"(f));
     return f != 0 ? f : HAL_DEFAULT_TIMER_HZ;
 }
-
-const char *hal_arch_name(void)
-{
-    return "aarch64";
-}

@@ -129,8 +129,3 @@ uint64_t hal_time_freq_hz(void)
     __asm__ volatile("mrc p15, 0, %0, c14, c0, 0" : "=r"(freq)); /* CNTFRQ */
     return freq != 0 ? freq : HAL_DEFAULT_TIMER_HZ;
 }
-
-const char *hal_arch_name(void)
-{
-    return "armv7";
-}

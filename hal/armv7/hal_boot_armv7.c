@@ -1,8 +1,10 @@
 /*
- * hal_boot_armv7.c - PSCI SYSTEM_OFF (hal_boot.h). Board-support library.
+ * hal_boot_armv7.c - PSCI SYSTEM_OFF (hal_boot.h), the architecture's name
+ * for the boards' platform report. Board-support library.
  */
 #include <stdint.h>
 
+#include "hal.h"
 #include "hal_boot.h"
 
 #define PSCI_SYSTEM_OFF 0x84000008u
@@ -18,4 +20,9 @@ void hal_psci_system_off(int conduit)
                          : "+r"(r0)
                          :
                          : "r1", "r2", "r3", "memory");
+}
+
+const char *hal_arch_name(void)
+{
+    return "armv7";
 }

@@ -90,7 +90,7 @@ static inline uint16_t vnpu_f32_to_f16(float f)
             q++;
         return (uint16_t)(sign | q);
     }
-    /* unreachable from here on: what is left is e 1..30, a normal half,
+    /* unreachable: from here on, what is left is e 1..30, a normal half,
      * which vnpu_f16_normal_range() sent to vnpu_f32_to_f16_normal() above */
     uint32_t q = ((uint32_t)e << 10) | (man >> 13);
     uint32_t r = man & 0x1FFFu;

@@ -418,9 +418,9 @@ static int parse_model(rknn_ctx *ctx, void *model, uint32_t size)
     ret = rknn_model_parse(data, len, &ctx->model);
     if (ret == RKNN_SUCC)
         ret = memo_relocs(ctx);
-    /* untested: no shared model has more inputs or outputs than a context holds */
     if (ret == RKNN_SUCC && (ctx->model.n_inputs > RKNN_CTX_MAX_INPUTS ||
                              ctx->model.n_outputs > RKNN_CTX_MAX_OUTPUTS)) {
+        /* untested: no shared model has more inputs or outputs than a context holds */
         HAL_LOG_ERR("rknn_init: model has %lu inputs / %lu outputs; rknpu-bm supports %d / %d",
                     (unsigned long)ctx->model.n_inputs, (unsigned long)ctx->model.n_outputs,
                     RKNN_CTX_MAX_INPUTS, RKNN_CTX_MAX_OUTPUTS);

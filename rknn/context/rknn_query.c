@@ -225,7 +225,7 @@ static int query_dispatch(rknn_ctx *ctx, rknn_query_cmd cmd, void *info)
         rknn_model_string_copy(ctx->model.custom_string, ((rknn_custom_string *)info)->string,
                                sizeof((rknn_custom_string *)info)->string);
         return RKNN_SUCC;
-    default: return RKNN_ERR_PARAM_INVALID; /* unreachable: rknn_query checked cmd */
+    default: return RKNN_ERR_PARAM_INVALID; /* never: rknn_query checked cmd */
     }
 }
 

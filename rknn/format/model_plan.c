@@ -24,7 +24,7 @@ FMT_API int fmt_weight_layout(const rknn_model_view *m, uint32_t *offsets, uint8
         const uint8_t *data;
         uint32_t size;
         if ((ret = rknn_model_blob(m, b, &data, &size)) != RKNN_SUCC)
-            return ret; /* unreachable: parse_blobs() opened every blob at the parse */
+            return ret; /* cannot fail: parse_blobs() opened every blob at the parse */
         if (offsets)
             offsets[b] = off;
         if (!fmt_blob_is_weight(m, b) || size == 0)

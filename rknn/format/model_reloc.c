@@ -67,8 +67,8 @@ static int patch_relocs(const rknn_model_view *m, const rknn_model_reloc_target 
         /* checked again: the file is re-read, and may be in writable memory */
         int ret = fmt_check_reloc(m, r, patched, &ri, &t);
         if (ret != RKNN_SUCC)
-            return ret; /* unreachable: rknn_model_plan() ran fmt_check_reloc() on the same
-                           tables, stricter (it also compares each value with its addend) */
+            return ret; /* the file changed since rknn_model_plan() checked the same
+                           tables, stricter (each value against its addend) */
         ret = patch_entries(m, to->stream, &ri, tensor_dma(to, &t));
         if (ret != RKNN_SUCC)
             return ret; /* unreachable: fmt_check_reloc() has just decoded these entries */
@@ -90,7 +90,7 @@ static int rebase_chain(const rknn_model_view *m, const rknn_model_reloc_target 
         uint32_t at, off;
         uint64_t w;
         if (rknn_model_task(m, t, &ti) != RKNN_SUCC)
-            return RKNN_ERR_MODEL_INVALID; /* unreachable: t < n_tasks, records attached */
+            return RKNN_ERR_MODEL_INVALID; /* cannot fail: t < n_tasks, records attached */
         at = (uint32_t)(ti.regcmd_addr / RKNN_MODEL_REGCMD_WORD_SIZE) + ti.regcfg_amount;
         if (done[at / 32] & (1u << (at % 32)))
             continue;
@@ -100,9 +100,8 @@ static int rebase_chain(const rknn_model_view *m, const rknn_model_reloc_target 
             continue;
         off = npu_regcmd_value(w) - m->regcmd_dma;
         if (off % 16u || off >= m->regcmd_size) {
-            /* unreachable: check_tail() and check_chain_end() (rknn_model_plan) let a link
-               be only 0 or a record's start, which check_task_record() holds 16-byte
-               aligned inside the stream */
+            /* the parse let a link be only 0 or a record's start (check_tail(),
+             * check_chain_end(), check_task_record()): a file changed since */
             HAL_LOG_ERR("rknn_init: task %lu links to stream byte %lu, outside the stream",
                         (unsigned long)(t), (unsigned long)(off));
             return RKNN_ERR_MODEL_INVALID;

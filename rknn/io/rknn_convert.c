@@ -467,9 +467,7 @@ int rknn_convert_input(const rknn_layout *from, const void *src, const rknn_layo
     int from_8bit = from->type == RKNN_TENSOR_UINT8 || from->type == RKNN_TENSOR_INT8;
     int lut_ok = from_8bit && to->type == RKNN_TENSOR_INT8 && map->quantised;
 
-    if (from->n != to->n || from->c != to->c || from->h != to->h || from->w != to->w ||
-        !(from_8bit || from->type == RKNN_TENSOR_FLOAT16 || from->type == RKNN_TENSOR_FLOAT32) ||
-        (to->type != RKNN_TENSOR_INT8 && to->type != RKNN_TENSOR_FLOAT16))
+    if (from->n != to->n || from->c != to->c || from->h != to->h || from->w != to->w)
         return -1;
     fill_padding(to, dst, map);
     if (lut_ok && !map->normalise && from->kind == RKNN_LAYOUT_NHWC && to->kind == RKNN_LAYOUT_NHWC)
@@ -552,9 +550,9 @@ static uint32_t output_words(const rknn_layout *from, const void *src, const rkn
     return done;
 }
 
-/* int8 -> float32, float16 or uint8 through the table t of the user's
- * element for each code's byte (esize bytes each), any layouts, a row at a
- * time. The inner loops step pointers: no index products, which emulated
+/* int8 -> float32 or float16 through the table t of the user's element for
+ * each code's byte (esize bytes each), or uint8 (the code + 128), any
+ * layouts, a row at a time. The inner loops step pointers: no index products, which emulated
  * and 32-bit CPUs pay dearly for. */
 static void output_int8_table(const rknn_layout *from, const int8_t *src, const rknn_layout *to,
                               void *dst, const void *t, uint32_t esize)
@@ -573,9 +571,9 @@ static void output_int8_table(const rknn_layout *from, const int8_t *src, const 
                 else if (esize == 2)
                     for (uint16_t *d = (uint16_t *)dst + at; s < end; s += a.sw, d += b.sw)
                         *d = ((const uint16_t *)t)[(uint8_t)*s];
-                else
+                else /* uint8: code + 128 */
                     for (uint8_t *d = (uint8_t *)dst + at; s < end; s += a.sw, d += b.sw)
-                        *d = ((const uint8_t *)t)[(uint8_t)*s];
+                        *d = (uint8_t)(*s ^ 0x80);
             }
 }
 
@@ -591,7 +589,6 @@ static void output_from_int8(const rknn_layout *from, const int8_t *src, const r
     union {
         float f32[256];
         uint16_t f16[256];
-        uint8_t u8[256];
     } t;
 
     if (map->quantised && map->by_product) {
@@ -601,35 +598,30 @@ static void output_from_int8(const rknn_layout *from, const int8_t *src, const r
         q.zp = (float)map->zp;
         q.scale = map->scale;
     }
-    if (to->type == RKNN_TENSOR_UINT8) {
-        for (int c = 0; c < 256; c++)
-            t.u8[c] = (uint8_t)(c ^ 0x80);
-    } else {
-        dequant_table(t.f32, &q);
-        if (to->type == RKNN_TENSOR_FLOAT16)
-            for (int c = 0; c < 256; c++) /* in place: entry c is read before it is written */
-                t.f16[c] = rknn_f32_to_f16(t.f32[c]);
-    }
+    dequant_table(t.f32, &q);
+    if (to->type == RKNN_TENSOR_FLOAT16)
+        for (int c = 0; c < 256; c++) /* in place: entry c is read before it is written */
+            t.f16[c] = rknn_f32_to_f16(t.f32[c]);
     output_int8_table(from, src, to, dst, &t, elem_bytes(to->type));
 }
 
-/* The user types each native output type converts to. */
-int rknn_convert_output_supported(rknn_tensor_type native, rknn_tensor_type user)
+#define TYPE_BIT(t) (1u << RKNN_TENSOR_##t)
+
+/* The user types each native output type converts to, a bit a type. */
+static int output_supported(rknn_tensor_type native, rknn_tensor_type user)
 {
-    switch (user) {
-    case RKNN_TENSOR_FLOAT32:
-        return native == RKNN_TENSOR_FLOAT32 || native == RKNN_TENSOR_INT8 ||
-               native == RKNN_TENSOR_FLOAT16 || native == RKNN_TENSOR_INT16 ||
-               native == RKNN_TENSOR_INT32;
-    case RKNN_TENSOR_FLOAT16:
-        return native == RKNN_TENSOR_FLOAT16 || native == RKNN_TENSOR_INT8 ||
-               native == RKNN_TENSOR_FLOAT32;
-    case RKNN_TENSOR_UINT8: return native == RKNN_TENSOR_UINT8 || native == RKNN_TENSOR_INT8;
-    case RKNN_TENSOR_INT8:
-    case RKNN_TENSOR_INT16:
-    case RKNN_TENSOR_INT32: return native == user;
-    default: return 0;
-    }
+    static const uint16_t to_of[] = {
+        [RKNN_TENSOR_FLOAT32] = TYPE_BIT(FLOAT32) | TYPE_BIT(FLOAT16),
+        [RKNN_TENSOR_FLOAT16] = TYPE_BIT(FLOAT16) | TYPE_BIT(FLOAT32),
+        [RKNN_TENSOR_INT8] =
+            TYPE_BIT(INT8) | TYPE_BIT(FLOAT32) | TYPE_BIT(FLOAT16) | TYPE_BIT(UINT8),
+        [RKNN_TENSOR_UINT8] = TYPE_BIT(UINT8),
+        [RKNN_TENSOR_INT16] = TYPE_BIT(INT16) | TYPE_BIT(FLOAT32),
+        [RKNN_TENSOR_INT32] = TYPE_BIT(INT32) | TYPE_BIT(FLOAT32),
+    };
+
+    return (unsigned)native < sizeof to_of / sizeof to_of[0] && (unsigned)user < 16u &&
+           (to_of[native] >> user & 1u);
 }
 
 int rknn_convert_output(const rknn_layout *from, const void *src, const rknn_layout *to, void *dst,
@@ -640,7 +632,7 @@ int rknn_convert_output(const rknn_layout *from, const void *src, const rknn_lay
     float v[ROW_CHUNK];
 
     if (from->n != to->n || from->c != to->c || from->h != to->h || from->w != to->w ||
-        !rknn_convert_output_supported(from->type, to->type))
+        !output_supported(from->type, to->type))
         return -1;
     if (from->type == RKNN_TENSOR_INT8 && to->type != RKNN_TENSOR_INT8) {
         output_from_int8(from, src, to, dst, map);

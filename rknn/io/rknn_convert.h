@@ -51,16 +51,11 @@ int rknn_convert_input(const rknn_layout *from, const void *src, const rknn_layo
  * conversion, rknn_cvt.c); 0 otherwise. */
 int rknn_convert_pixel_offset(const rknn_value_map *map, int32_t *offset);
 
-/* 1 when rknn_convert_output converts a native output of type `native`
- * into `user`: INT8, UINT8, INT16, INT32, FLOAT16 or FLOAT32 into its own
+/* native -> user: read `src` in layout `from`, write `dst` in layout `to`
+ * as `to->type`: INT8, UINT8, INT16, INT32, FLOAT16 or FLOAT32 into its own
  * type (codes copied), FLOAT32 from INT8 (dequantised), FLOAT16, INT16 or
  * INT32, FLOAT16 from INT8 (dequantised) or FLOAT32, UINT8 from INT8
- * (code + 128). */
-int rknn_convert_output_supported(rknn_tensor_type native, rknn_tensor_type user);
-
-/* native -> user: read `src` in layout `from`, write `dst` in layout `to`
- * as `to->type`. -1 for a pair rknn_convert_output_supported refuses or
- * different shapes. */
+ * (code + 128). -1 for any other pair or different shapes. */
 int rknn_convert_output(const rknn_layout *from, const void *src, const rknn_layout *to, void *dst,
                         const rknn_value_map *map);
 

@@ -219,12 +219,13 @@ static int apply(rknn_ctx *ctx, uint32_t input)
     rknn_cvt_words w;
     uint32_t tensor;
 
+    /* untested: every input of the shared models is packed NHWC of 1 to 4
+     * channels, which rknn_cvt_plan programs */
     if (p->cvt == RKNN_CVT_NONE || rknn_model_io(&ctx->model, 1, input, &tensor) != RKNN_SUCC)
         return RKNN_SUCC;
     if (!p->cvt_checked)
         check_input(ctx, input, tensor);
-    if (p->cvt == RKNN_CVT_NONE) /* untested: check_input turned it off for a file whose
-                                  * task lacks the converter words; no shared model has one */
+    if (p->cvt == RKNN_CVT_NONE)
         return RKNN_SUCC;
     rknn_cvt_words_of(ctx->soc, p->native.c, p->cvt, p->cvt_offset, &w);
     rows_of(p, npu_soc_is_rk356x(ctx->soc), &w);

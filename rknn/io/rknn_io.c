@@ -312,14 +312,6 @@ int rknn_io_get_output(rknn_ctx *ctx, rknn_output *out, rknn_tensor_type user_ty
     user.type = user_type != RKNN_TENSOR_TYPE_MAX ? user_type
                 : out->want_float                 ? RKNN_TENSOR_FLOAT32
                                                   : native.type;
-    /* untested: an output that does not convert to float32 (int64; none of
-     * the shared models has one; a binding's type is checked when it is made) */
-    if (!rknn_convert_output_supported(native.type, user.type)) {
-        HAL_LOG_ERR("rknn_outputs_get: output %lu: the model's %s does not convert to %s",
-                    (unsigned long)out->index, get_type_string(native.type),
-                    get_type_string(user.type));
-        return RKNN_ERR_OUTPUT_INVALID;
-    }
     need = rknn_layout_bytes(&user);
     if (alloc && !out->is_prealloc) {
         void *p = NULL;
@@ -376,8 +368,12 @@ int rknn_io_get_output(rknn_ctx *ctx, rknn_output *out, rknn_tensor_type user_ty
             rknpu_hook_cache_invalidate(src, t.size);
     }
     rknn_io_value_map(ctx, UINT32_MAX, &t, &native, &map);
-    if (rknn_convert_output(&native, src, &user, out->buf, &map) != 0)
+    if (rknn_convert_output(&native, src, &user, out->buf, &map) != 0) {
+        HAL_LOG_ERR("rknn_outputs_get: output %lu: the model's %s does not convert to %s",
+                    (unsigned long)out->index, get_type_string(native.type),
+                    get_type_string(user.type));
         return RKNN_ERR_OUTPUT_INVALID;
+    }
     return RKNN_SUCC;
 }
 

@@ -12,7 +12,6 @@
 #include <string.h>
 
 #include "hal.h"
-#include "rknn_convert.h"
 #include "rknn_ctx.h"
 #include "rknn_cvt.h"
 #include "rknn_io.h"
@@ -317,25 +316,14 @@ static int is_native(const rknn_tensor_attr *attr, const rknn_tensor_attr *nativ
             attr->type == RKNN_TENSOR_FLOAT32);
 }
 
-/* The types a binding may have: an input's that rknn_inputs_set takes, an
- * output's that rknn_convert_output makes. Rockchip's runtime accepts any
- * and fails the run (an int16 binding of an int8 output: compat.md §2). */
-static int type_converts(int is_input, rknn_tensor_type native, rknn_tensor_type type)
-{
-    if (is_input)
-        return type == RKNN_TENSOR_UINT8 || type == RKNN_TENSOR_INT8 ||
-               type == RKNN_TENSOR_FLOAT16 || type == RKNN_TENSOR_FLOAT32;
-    return rknn_convert_output_supported(native, type);
-}
-
 /* A 4-D native the NPU holds as NC1HWC2 while its attribute says NCHW (as
- * the vendor answers for fp16 outputs): binding it converts. untested: the
- * tests bind fp16 outputs by NC1HWC2 native attributes (PP-OCRv4 det). */
+ * the vendor answers for fp16 outputs): binding it converts. */
 static int held_otherwise(const rknn_ctx *ctx, const rknn_model_tensor_info *t,
                           const rknn_tensor_attr *native)
 {
     rknn_layout l;
 
+    /* untested: the tests bind fp16 outputs by NC1HWC2 attributes (PP-OCRv4) */
     return native->fmt == RKNN_TENSOR_NCHW && rknn_io_native_layout(ctx, t, &l) == RKNN_SUCC &&
            l.kind != RKNN_LAYOUT_NCHW;
 }
@@ -397,11 +385,6 @@ static int bind_io(rknn_ctx *ctx, rknn_tensor_mem *mem, const rknn_tensor_attr *
         ret = rknn_tensor_native_attr(&t, index, &native);
     if (ret != RKNN_SUCC)
         return ret;
-    if (!type_converts(is_input, native.type, attr->type)) {
-        HAL_LOG_ERR("rknn_set_io_mem: '%.64s' (%s) cannot be bound as %s", attr->name,
-                    get_type_string(native.type), get_type_string(attr->type));
-        return RKNN_ERR_PARAM_INVALID;
-    }
     /* Built aside: a refused binding leaves the previous one in force. */
     memset(&nb, 0, sizeof nb);
     nb.native = (uint8_t)(is_native(attr, &native) && !held_otherwise(ctx, &t, &native) &&

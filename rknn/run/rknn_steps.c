@@ -79,13 +79,11 @@ int rknn_steps_run(rknn_ctx *ctx, const rknn_run_cores *rc, uint32_t from, uint3
      * steps, each bounded by the driver's job timeout. */
     while (from < to) {
         if ((ret = rknn_steps_next(ctx, rc, &from, to, jobs, &n)) != RKNN_SUCC || n == 0)
-            /* untested: the steps re-read the node table rknn_init validated, which
-             * fails only in a zero-copy model buffer overwritten since */
             return ret;
         memset(&res, 0, sizeof res);
         ret = npu_run(rknpu_platform_npu(), jobs, n, &ctx->owner, &res);
         *hw_us += res.hw_time_us;
-        if (ret != RKNN_SUCC)
+        if (ret != RKNN_SUCC) /* untested: faults are injected in models without CPU nodes */
             return ret;
     }
     return RKNN_SUCC;
