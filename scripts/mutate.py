@@ -93,11 +93,20 @@ def mutants_of_line(line):
 
 
 def run(cmd, timeout=None):
+    """cmd's exit status, or -1 when it outlives timeout. It runs in a
+    process group of its own, killed whole at the timeout or when this
+    script stops: a mutant that loops forever must not leave its test
+    processes running once meson is gone."""
+    p = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                         start_new_session=True)
     try:
-        return subprocess.run(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                              timeout=timeout).returncode
+        return p.wait(timeout=timeout)
     except subprocess.TimeoutExpired:
         return -1
+    finally:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
 
 
 def object_of(build, path):

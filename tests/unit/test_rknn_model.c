@@ -1035,7 +1035,8 @@ static void doc_elem(bson_doc *d, uint8_t type, const char *key, const void *val
     d->b[d->n++] = type;
     memcpy(d->b + d->n, key, strlen(key) + 1);
     d->n += (uint32_t)strlen(key) + 1;
-    memcpy(d->b + d->n, value, size);
+    if (size) /* a value of no bytes may be NULL */
+        memcpy(d->b + d->n, value, size);
     d->n += size;
 }
 
