@@ -9,12 +9,12 @@
  *    row is a plain copy when the constant is 0 (uint8 pixels for the NPU's
  *    input converter, int8 pixel - 128 as codes), else a byte-wise add;
  *    otherwise one 256-entry table lookup per byte.
- *  - int8 output into float32 (want_float), float16 or uint8: each code's
- *    answer from a 256-entry table made once per call with
- *    ((float)code - zp) * scale (hence the same bits as arithmetic per
- *    element); NC1HWC2 to NCHW reads the surface in order. No SIMD: a load per element keeps pace
- *    with the memory traffic on silicon and is many times faster under
- *    emulation (dequant_table).
+ *  - int8 output into float32 (want_float) or float16: each code's value
+ *    from a 256-entry table made once per call with ((float)code - zp) *
+ *    scale (hence the same bits as arithmetic per element); into uint8 the
+ *    code + 128. NC1HWC2 to NCHW reads the surface in order. No SIMD: a
+ *    load per element keeps pace with the memory traffic on silicon and is
+ *    many times faster under emulation (dequant_table).
  * Every other case takes the general path: the tensor
  * walked as rows of w elements at a constant stride, (n, h, c, w) with w
  * innermost, the type dispatch outside the inner loops.
@@ -203,9 +203,9 @@ static float pixel_of(rknn_tensor_type t, uint8_t byte)
 /* ---- rows through a float buffer (the general path) -------------------------- */
 
 /* v[i] = element (i0 + i * stride) of src, n <= ROW_CHUNK: the types that
- * reach it, float16 and float32 user inputs and the outputs of
- * rknn_convert_output_supported that no table converts (8-bit data goes
- * through the tables of input_lut and output_int8_table). */
+ * reach it, float16 and float32 user inputs and the natives of
+ * output_supported other than int8 (8-bit data goes through input_lut and
+ * output_int8_table). */
 static void read_row(const void *src, rknn_tensor_type t, size_t i0, size_t stride, uint32_t n,
                      float *v)
 {
@@ -551,9 +551,9 @@ static uint32_t output_words(const rknn_layout *from, const void *src, const rkn
 }
 
 /* int8 -> float32 or float16 through the table t of the user's element for
- * each code's byte (esize bytes each), or uint8 (the code + 128), any
- * layouts, a row at a time. The inner loops step pointers: no index products, which emulated
- * and 32-bit CPUs pay dearly for. */
+ * each code's byte (esize bytes each), or uint8 (the code + 128, t unused),
+ * any layouts, a row at a time. The inner loops step pointers: no index
+ * products, which emulated and 32-bit CPUs pay dearly for. */
 static void output_int8_table(const rknn_layout *from, const int8_t *src, const rknn_layout *to,
                               void *dst, const void *t, uint32_t esize)
 {
@@ -578,9 +578,9 @@ static void output_int8_table(const rknn_layout *from, const int8_t *src, const 
 }
 
 /* int8 -> float32 or float16 (the dequantised value, as Rockchip's runtime
- * writes a float16 binding of an int8 output: compat.md §2), or uint8 (the
- * code + 128, the same value with the zero point + 128, as it writes a
- * uint8 binding), through a table of the 256 answers. */
+ * writes a float16 binding of an int8 output: api.md §4) through a table of
+ * the 256 answers, or uint8 (the code + 128, the same value with the zero
+ * point + 128, as it writes a uint8 binding). */
 static void output_from_int8(const rknn_layout *from, const int8_t *src, const rknn_layout *to,
                              void *dst, const rknn_value_map *map)
 {
@@ -598,6 +598,8 @@ static void output_from_int8(const rknn_layout *from, const int8_t *src, const r
         q.zp = (float)map->zp;
         q.scale = map->scale;
     }
+    /* built for uint8 too, which ignores it: skipping it costs more text
+     * than the 64 KiB gate leaves, and 256 products are nothing per call */
     dequant_table(t.f32, &q);
     if (to->type == RKNN_TENSOR_FLOAT16)
         for (int c = 0; c < 256; c++) /* in place: entry c is read before it is written */
