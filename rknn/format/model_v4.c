@@ -271,6 +271,7 @@ typedef struct {
     int block;
     uint16_t target;
     int checked;
+    int writes_lut; /* an entry set LUT_ACCESS_CFG to write a table */
 } v4_cursor;
 
 /* One register list entry: a register of a compute block of this SoC. */
@@ -299,6 +300,16 @@ static int walk_entry(v4_walk *w, v4_cursor *c, const uint8_t *p, uint32_t e)
                            w->op == V4_OP_LUT_LOAD ? "a LUT may only write DPU registers"
                                                    : "not a compute-unit register");
     value = with_core_index(w, table, value);
+    if (!c->checked && table == NPU_DPU_LUT_ACCESS_CFG &&
+        NPU_DPU_LUT_ACCESS_CFG_ACCESS_TYPE_GET(value)) {
+        /* relocation finds the LUT loads by this write and points their
+         * source and destination at the stream (model_reloc.c) */
+        if (w->op != V4_OP_LUT_LOAD)
+            return entry_error(w, e, reg, value,
+                               "it sets DPU_LUT_ACCESS_CFG to write a LUT table, which only "
+                               "the loads of a LUT tensor may (format.md §5.1)");
+        c->writes_lut = 1;
+    }
     if (!c->checked)
         note_dcomp(&w->dcomp, table, value);
     word = npu_regcmd_make(c->target, (uint16_t)reg, value);
@@ -360,6 +371,16 @@ static int check_dcomp(const v4_walk *w, uint32_t enable)
     return RKNN_SUCC;
 }
 
+/* A LUT load that writes no table would run its dummy op on addresses
+ * no relocation sets (0): relocation only binds loads that write one. */
+static int lut_load_error(const v4_walk *w)
+{
+    HAL_LOG_ERR("rknn model: node %lu task %lu: a part of its LUT's register list does not set "
+                "DPU_LUT_ACCESS_CFG to write a table (format.md §5.1)",
+                (unsigned long)w->node, (unsigned long)w->task_in_node);
+    return RKNN_ERR_MODEL_INVALID;
+}
+
 /* One task: its entries, room for the PC tail (written once every task's
  * place is known), padded to 16 bytes; and its record. */
 static int walk_task(v4_walk *w, const uint8_t *entries, uint32_t n_entries, uint32_t enable,
@@ -371,7 +392,12 @@ static int walk_task(v4_walk *w, const uint8_t *entries, uint32_t n_entries, uin
 
     if (w->stream && w->n_tasks >= w->v->n_tasks)
         return changed_since_parse(); /* untested: lists grown since the parse */
-    v4_cursor c = {w->stream, (uint32_t)first, w->page, w->page_block, w->page_target, checked(w)};
+    v4_cursor c = {.stream = w->stream,
+                   .at = (uint32_t)first,
+                   .page = w->page,
+                   .block = w->page_block,
+                   .target = w->page_target,
+                   .checked = checked(w)};
 
     memset(&w->dcomp, 0, sizeof w->dcomp);
     for (uint32_t e = 0; e < n_entries && ret == RKNN_SUCC; e++)
@@ -382,6 +408,8 @@ static int walk_task(v4_walk *w, const uint8_t *entries, uint32_t n_entries, uin
     w->page_target = c.target;
     if (ret == RKNN_SUCC && w->op != V4_OP_LUT_LOAD && !checked(w))
         ret = check_dcomp(w, enable);
+    if (ret == RKNN_SUCC && w->op == V4_OP_LUT_LOAD && !checked(w) && !c.writes_lut)
+        ret = lut_load_error(w);
     if (ret != RKNN_SUCC)
         return ret;
     amount = (uint32_t)(w->n_words - first);

@@ -791,6 +791,22 @@ static size_t v4_entry(const uint8_t *data, const rknn_model_view *v, int8_t kin
     return 0;
 }
 
+/* The first LUT_ACCESS_CFG entry of a LUT tensor's list that writes a
+ * table (bit 17); its file offset, or 0. */
+static size_t v4_lut_write(const uint8_t *data, const rknn_model_view *v)
+{
+    for (uint32_t i = 0; i < v->n_tensors; i++) {
+        rknn_model_tensor_info t;
+        if (rknn_model_tensor(v, i, &t) != RKNN_SUCC || t.kind != RKNN_MODEL_KIND_LUT || !t.data)
+            continue;
+        for (uint32_t e = 0; e + 8 <= t.data_size; e += 8)
+            if (rknn_fbs_le16(t.data + e + 2) == 0x4100 &&
+                (rknn_fbs_le32(t.data + e + 4) >> 17 & 1))
+                return (size_t)(t.data + e - data);
+    }
+    return 0;
+}
+
 /* What the container-4 checks refuse, each on one entry of the real file. */
 static void check_v4_refusals(const uint8_t *data, size_t size, const rknn_model_view *v)
 {
@@ -801,10 +817,13 @@ static void check_v4_refusals(const uint8_t *data, size_t size, const rknn_model
     static const char split[] = "\x05\0\0\0Split", splix[] = "\x05\0\0\0Splix";
     size_t feature = v4_entry(data, v, RKNN_MODEL_KIND_REGLIST_OLD, 0x1070);
     size_t lut = v4_entry(data, v, RKNN_MODEL_KIND_LUT, 0x4004);
+    size_t lut_write = v4_lut_write(data, v);
+    static const uint8_t zero[4] = {0};
     const uint8_t *op = NULL;
 
-    CHECK(feature && lut, "v4: a CNA_FEATURE_DATA_ADDR entry and a LUT entry");
-    if (!feature || !lut)
+    CHECK(feature && lut && lut_write,
+          "v4: a CNA_FEATURE_DATA_ADDR entry, a LUT entry, a LUT_ACCESS_CFG write");
+    if (!feature || !lut || !lut_write)
         return;
     /* an address past every tensor; the u16 that must be 0; a PC register */
     v4_refused(data, size, feature + 4, far_value, 4, "not inside the tensor its rule names");
@@ -814,6 +833,9 @@ static void check_v4_refusals(const uint8_t *data, size_t size, const rknn_model
     /* a convolution has no rule for the EW operand's address: non-zero is refused */
     v4_refused(data, size, feature + 2, ew_base_0x40, 6, "an address register with no rule");
     v4_refused(data, size, lut + 2, cna_reg, 2, "a LUT may only write DPU registers");
+    /* a LUT load must write its table (LUT_ACCESS_CFG bit 17): relocation
+     * points only such loads' dummy op at the stream, others would DMA to 0 */
+    v4_refused(data, size, lut_write + 4, zero, 4, "does not set DPU_LUT_ACCESS_CFG to write");
     for (size_t i = 0; i + sizeof split - 1 <= size && !op; i++)
         if (memcmp(data + i, split, sizeof split - 1) == 0)
             op = data + i;
@@ -961,10 +983,16 @@ static void check_v2_refusals(const uint8_t *data, size_t size, const rknn_model
     static const uint8_t big[4] = {0x40, 0, 0, 0}, regnum[4] = {0x55, 0x55, 0x55, 0x15};
     size_t amount = v4_entry(data, v, RKNN_MODEL_KIND_REGLIST_OLD, 0x117c);
     size_t num = v4_entry(data, v, RKNN_MODEL_KIND_REGLIST_OLD, 0x1104);
+    /* LUT_ACCESS_CFG with its write bit (17) and table address 0x36: the
+     * byte fuzz_rknn_init changed (relocation took the convolution for a
+     * LUT load and pointed its unused DPU_RDMA_SRC_BASE_ADDR at the stream) */
+    static const uint8_t lut_write[4] = {0, 0, 0x36, 0};
+    size_t lut_cfg = v4_entry(data, v, RKNN_MODEL_KIND_REGLIST_OLD, 0x4100);
 
-    CHECK(amount && num, "v2: DCOMP_AMOUNT15 and DCOMP_REGNUM entries");
-    if (!amount || !num)
+    CHECK(amount && num && lut_cfg, "v2: DCOMP_AMOUNT15, DCOMP_REGNUM, LUT_ACCESS_CFG entries");
+    if (!amount || !num || !lut_cfg)
         return;
+    v4_refused(data, size, lut_cfg + 4, lut_write, 4, "which only the loads of a LUT tensor may");
     v4_refused(data, size, amount + 4, big, 4, "compressed weight streams (CNA_DCOMP_AMOUNTn)");
     v4_refused(data, size, num + 4, regnum, 4, "not the one layout known");
 }
