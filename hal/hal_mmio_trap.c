@@ -1,7 +1,8 @@
 /*
  * hal_mmio_trap.c - the MMIO trap registry: which handler emulates an
  * address window
- * (the virtual NPU on the host and QEMU; empty on a board).
+ * (the virtual NPU on the host and QEMU; empty on a board), and the emulated
+ * secure firmware that answers SMCs where there is none (tests).
  */
 #include "hal.h"
 
@@ -48,4 +49,16 @@ const hal_mmio_region *hal_mmio_find(uintptr_t addr)
             return r;
     }
     return NULL;
+}
+
+static hal_smc_emulator smc_emulator;
+
+void hal_smc_emulate(hal_smc_emulator fn)
+{
+    smc_emulator = fn;
+}
+
+hal_smc_emulator hal_smc_emulator_get(void)
+{
+    return smc_emulator;
 }

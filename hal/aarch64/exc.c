@@ -5,7 +5,10 @@
  *    (nothing is mapped there on QEMU's virt board) raises a data abort. QEMU
  *    reports ISV=0 for aborts taken to EL1, so the faulting LDR/STR is decoded
  *    here and forwarded to the region registered with hal_mmio_register().
- * 2. Anything else is fatal: print a fault report and exit with status 99 so
+ * 2. SMC emulation: without EL3 (QEMU's virt board) an SMC is an undefined
+ *    instruction; with an emulator installed (hal_smc_emulate) it answers
+ *    as the secure firmware would, x0..x3 in, x0 out.
+ * 3. Anything else is fatal: print a fault report and exit with status 99 so
  *    a crashing test fails at once instead of hanging until its timeout.
  */
 #include <stdint.h>
@@ -24,6 +27,9 @@ _Static_assert(sizeof(struct hal_exc_frame) == 272, "frame layout must match vec
 void hal_exc_handler(struct hal_exc_frame *f, unsigned kind);
 
 #define EC_DATA_ABORT_SAME_EL 0x25u
+#define EC_UNKNOWN            0x00u       /* an undefined instruction */
+#define SMC_INSN_MASK         0xFFE0001Fu /* SMC #imm16 */
+#define SMC_INSN              0xD4000003u
 #define VECTOR_SYNC_SPX       4u
 
 static uint64_t frame_reg(const struct hal_exc_frame *f, unsigned r)
@@ -83,6 +89,17 @@ static int emulate_access(struct hal_exc_frame *f, uint64_t far)
     return 1;
 }
 
+static int emulate_smc(struct hal_exc_frame *f)
+{
+    hal_smc_emulator fn = hal_smc_emulator_get();
+
+    if (!fn || (*(const uint32_t *)(uintptr_t)f->elr & SMC_INSN_MASK) != SMC_INSN)
+        return 0;
+    f->x[0] = fn((uint32_t)f->x[0], (uintptr_t)f->x[1], (uintptr_t)f->x[2], (uintptr_t)f->x[3]);
+    f->elr += 4;
+    return 1;
+}
+
 void hal_exc_handler(struct hal_exc_frame *f, unsigned kind)
 {
     uint64_t esr, far;
@@ -92,6 +109,8 @@ void hal_exc_handler(struct hal_exc_frame *f, unsigned kind)
     __asm__ volatile("mrs %0, far_el1" : "=r"(far));
     ec = (unsigned)(esr >> 26) & 0x3fu;
     if (kind == VECTOR_SYNC_SPX && ec == EC_DATA_ABORT_SAME_EL && emulate_access(f, far))
+        return;
+    if (kind == VECTOR_SYNC_SPX && ec == EC_UNKNOWN && emulate_smc(f))
         return;
     printf("\n*** unhandled exception: vector=%u EC=0x%02x ESR=0x%08llx FAR=0x%llx ELR=0x%llx\n",
            kind, ec, (unsigned long long)esr, (unsigned long long)far, (unsigned long long)f->elr);

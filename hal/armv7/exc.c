@@ -543,11 +543,37 @@ static bool try_emulate_mmio(hal_armv7_frame *frame)
     return true;
 }
 
+/* Without the Security Extensions (QEMU's virt board) an SMC is an
+ * undefined instruction: with an emulator installed (hal_smc_emulate) it
+ * answers as the secure firmware would, r0..r3 in, r0 out. The frame's pc
+ * already holds the next instruction. */
+static bool try_emulate_smc(hal_armv7_frame *frame)
+{
+    hal_smc_emulator fn = hal_smc_emulator_get();
+    uint32_t at = faulting_pc(frame, EXC_UNDEF);
+    bool smc;
+
+    if (!fn)
+        return false;
+    if (frame->cpsr & CPSR_T)
+        smc = frame->pc - at == 4u &&
+              (*(const volatile uint16_t *)(uintptr_t)at & 0xFFF0u) == 0xF7F0u &&
+              *(const volatile uint16_t *)(uintptr_t)(at + 2u) == 0x8000u;
+    else
+        smc = (*(const volatile uint32_t *)(uintptr_t)at & 0x0FFFFFF0u) == 0x01600070u;
+    if (!smc)
+        return false;
+    frame->r[0] = (uint32_t)fn(frame->r[0], frame->r[1], frame->r[2], frame->r[3]);
+    return true;
+}
+
 /* Called from vectors.S with the saved frame; returns only after a
  * successful emulation, and then the frame is what the CPU resumes with. */
 void hal_armv7_exception(hal_armv7_frame *frame, unsigned kind)
 {
     if (kind == EXC_DABT && try_emulate_mmio(frame))
+        return;
+    if (kind == EXC_UNDEF && try_emulate_smc(frame))
         return;
     report_fatal(frame, kind);
 }

@@ -1,5 +1,5 @@
 /*
- * hal_boot_armv7.c - PSCI SYSTEM_OFF (hal_boot.h), the architecture's name
+ * hal_boot_armv7.c - PSCI SYSTEM_OFF (hal_boot.h), SMCs (hal.h), the architecture's name
  * for the boards' platform report. Board-support library.
  */
 #include <stdint.h>
@@ -20,6 +20,23 @@ void hal_psci_system_off(int conduit)
                          : "+r"(r0)
                          :
                          : "r1", "r2", "r3", "memory");
+}
+
+/* SMCCC: the callee may change the argument registers and, in SMC64/SMC32
+ * calls on aarch64, x4-x17 (SMCCC v1.0; v1.1 keeps them, v1.0 firmware
+ * does not). */
+uintptr_t hal_smc(uint32_t fid, uintptr_t a1, uintptr_t a2, uintptr_t a3)
+{
+    register uint32_t r0 __asm__("r0") = fid;
+    register uint32_t r1 __asm__("r1") = a1;
+    register uint32_t r2 __asm__("r2") = a2;
+    register uint32_t r3 __asm__("r3") = a3;
+
+    __asm__ volatile(".arch_extension sec\n\tsmc #0"
+                     : "+r"(r0), "+r"(r1), "+r"(r2), "+r"(r3)
+                     :
+                     : "r12", "memory");
+    return (uintptr_t)r0;
 }
 
 const char *hal_arch_name(void)

@@ -39,6 +39,14 @@ void hal_mmio_write32(uintptr_t addr, uint32_t value)
     r->write32(r->ctx, addr - r->base, value);
 }
 
+/* No secure firmware on the host: the emulated one answers, if any. */
+uintptr_t hal_smc(uint32_t fid, uintptr_t a1, uintptr_t a2, uintptr_t a3)
+{
+    hal_smc_emulator fn = hal_smc_emulator_get();
+
+    return fn ? fn(fid, a1, a2, a3) : HAL_SMC_NOT_SUPPORTED;
+}
+
 void hal_wmb(void)
 {
     __atomic_thread_fence(__ATOMIC_SEQ_CST);

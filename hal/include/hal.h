@@ -66,6 +66,24 @@ const hal_mmio_region *hal_mmio_find(uintptr_t addr);
 /* Number of emulated accesses so far (tests check the trap path ran). */
 extern volatile uint32_t hal_mmio_trap_count;
 
+/* ---- Secure monitor calls (board support) ------------------------------------ */
+
+/* An SMC to the secure firmware (SMC calling convention: function id in
+ * x0/r0, arguments in the next three; returns x0/r0). Boards use it for
+ * firmware services such as SCMI; the runtime never does. */
+uintptr_t hal_smc(uint32_t fid, uintptr_t a1, uintptr_t a2, uintptr_t a3);
+
+/* An emulated secure firmware, as the MMIO registry emulates devices: on
+ * QEMU without EL3 an SMC is an undefined instruction, which the exception
+ * handler forwards here; on the host hal_smc() calls it. NULL removes it.
+ * With none, the host's hal_smc() returns HAL_SMC_NOT_SUPPORTED and on
+ * QEMU the undefined instruction is fatal. */
+typedef uintptr_t (*hal_smc_emulator)(uint32_t fid, uintptr_t a1, uintptr_t a2, uintptr_t a3);
+void hal_smc_emulate(hal_smc_emulator fn);
+/* The handler installed, or NULL (the trap handlers' lookup). */
+hal_smc_emulator hal_smc_emulator_get(void);
+#define HAL_SMC_NOT_SUPPORTED ((uintptr_t)-1) /* SMCCC: unknown function id */
+
 /* ---- Cache maintenance by address range ---------------------------------- */
 
 void hal_cache_clean_range(const void *addr, size_t size);
