@@ -4,7 +4,10 @@
  * final line:
  *   rknpu selftest: PASS (<cores>: network and matmul, <time>)
  *   rknpu selftest: FAIL (<reason>, <time>)
- * Exit status 0 on PASS. Copy the three calls into your own boot code.
+ * after the platform report (on a Rockchip board: the NPU's supply, power
+ * domains and clock, what a first boot on silicon must show: the checklist
+ * is docs/boards.md §6). Exit status 0 on PASS. Copy the calls into your
+ * own boot code.
  */
 #include <stdio.h>
 
@@ -18,6 +21,7 @@ int main(void)
     const rknpu_platform_config *p;
     int ret = board_init();
 
+    board_print_report();
     if (ret != RKNN_SUCC) {
         printf("rknpu selftest: FAIL (board bring-up returned %d, 0 us)\n", ret);
         return 1;
