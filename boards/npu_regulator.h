@@ -1,8 +1,8 @@
 /*
  * npu_regulator.h - the NPU supplies of the Rockchip reference boards: a
- * regulator on an I2C bus, set to a voltage and enabled (docs/hardware.md
- * §2.5). One function per chip; each checks the chip's ID first, so a
- * board with another PMIC at that address is left untouched.
+ * regulator on an I2C bus, set to a voltage and enabled. One function per
+ * chip; each checks the chip's ID first, so a board with another PMIC at
+ * that address is left untouched. Register maps: docs/hardware.md §2.5.
  */
 #ifndef NPU_REGULATOR_H
 #define NPU_REGULATOR_H

@@ -35,7 +35,8 @@ enum {
     SCMI_PROTOCOL_ERROR = -10,
 };
 
-/* The clock protocol's messages used here (SCMI 3.x §4.6). */
+/* The clock protocol's messages used here (the Arm SCMI specification's
+ * clock management protocol; docs/hardware.md §2.5). */
 #define SCMI_PROTOCOL_CLOCK   0x14u
 #define SCMI_CLOCK_RATE_SET   0x5u
 #define SCMI_CLOCK_RATE_GET   0x6u
