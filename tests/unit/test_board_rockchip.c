@@ -756,6 +756,20 @@ static uint32_t opp_uv(int rk3588, uint64_t hz)
                               : 1000000u;
 }
 
+/* A board's facts: the SCMI channel and clock id (hardware.md §2.5), a rate
+ * TF-A takes, a voltage at or above the vendor's OPP for it and inside the
+ * rail's limits (min_uv..max_uv, the board's device tree). */
+static void check_facts(const board_rockchip_npu *b, uint32_t clock_id, int rk3588, uint32_t min_uv,
+                        uint32_t max_uv)
+{
+    CHECK_EQ_U(b->scmi.shmem, 0x0010F000u);
+    CHECK_EQ_U(b->scmi.smc_id, 0x82000010u);
+    CHECK_EQ_U(b->clock_id, clock_id);
+    CHECK(rate_in_table(b->clock_hz));
+    CHECK(b->supply_uv >= opp_uv(rk3588, b->clock_hz));
+    CHECK(b->supply_uv >= min_uv && b->supply_uv <= max_uv);
+}
+
 static int rk3588_domains_on(void)
 {
     return rk3588_all_on();
@@ -833,13 +847,7 @@ static void test_rk3588(void)
     board_rockchip_npu b = moved(&rk3588_npu);
     board_npu_state st;
 
-    /* the board's facts */
-    CHECK_EQ_U(rk3588_npu.scmi.shmem, 0x0010F000u);
-    CHECK_EQ_U(rk3588_npu.scmi.smc_id, 0x82000010u);
-    CHECK_EQ_U(rk3588_npu.clock_id, 6);
-    CHECK(rate_in_table(rk3588_npu.clock_hz));
-    CHECK(rk3588_npu.supply_uv >= opp_uv(1, rk3588_npu.clock_hz));
-    CHECK(rk3588_npu.supply_uv >= 550000u && rk3588_npu.supply_uv <= 950000u);
+    check_facts(&rk3588_npu, 6, 1, 550000u, 950000u);
 
     rk3588_board();
     CHECK_EQ_U(board_rockchip_npu_up(&b, &st), 0);
@@ -916,12 +924,7 @@ static void test_rk3568(void)
     board_rockchip_npu b = moved(&rk3568_npu);
     board_npu_state st;
 
-    CHECK_EQ_U(rk3568_npu.scmi.shmem, 0x0010F000u);
-    CHECK_EQ_U(rk3568_npu.scmi.smc_id, 0x82000010u);
-    CHECK_EQ_U(rk3568_npu.clock_id, 2);
-    CHECK(rate_in_table(rk3568_npu.clock_hz));
-    CHECK(rk3568_npu.supply_uv >= opp_uv(0, rk3568_npu.clock_hz));
-    CHECK(rk3568_npu.supply_uv <= 1350000u);
+    check_facts(&rk3568_npu, 2, 0, 500000u, 1350000u);
 
     rk3568_board(0x92);
     CHECK_EQ_U(board_rockchip_npu_up(&b, &st), 0);
