@@ -135,10 +135,11 @@ void hal_logf(rknpu_log_level level, const char *fmt, ...) __attribute__((format
 void hal_vlogf(rknpu_log_level level, const char *fmt, va_list ap);
 
 /* The build option log_strings=false (HAL_LOG_STRINGS=0) leaves every
- * format string out of the binary, for small firmware. Each HAL_LOG_* then
- * logs where it was called instead, e.g. "error at pc 0x40012a4c line 212"
- * (addr2line -e firmware.elf 0x40012a4c names the file and function). The
- * arguments are still checked against the format, and never evaluated. */
+ * format string out of the binary, for small firmware. Each HAL_LOG_ERR and
+ * HAL_LOG_WARN then logs where it was called instead, e.g. "error at pc
+ * 0x40012a4c line 212" (addr2line -e firmware.elf 0x40012a4c names the file
+ * and function); information and debug lines are left out. The arguments
+ * are still checked against the format, and never evaluated. */
 #ifndef HAL_LOG_STRINGS
 #define HAL_LOG_STRINGS 1
 #endif
@@ -158,8 +159,10 @@ void hal_log_site(unsigned site);
     ((void)(0 && (hal_logf(level, __VA_ARGS__), 0)), hal_log_site(HAL_LOG_SITE(level, __LINE__)))
 #define HAL_LOG_ERR(...)   HAL_LOG_SITE_(RKNPU_LOG_ERROR, __VA_ARGS__)
 #define HAL_LOG_WARN(...)  HAL_LOG_SITE_(RKNPU_LOG_WARN, __VA_ARGS__)
-#define HAL_LOG_INFO(...)  HAL_LOG_SITE_(RKNPU_LOG_INFO, __VA_ARGS__)
-#define HAL_LOG_DEBUG(...) HAL_LOG_SITE_(RKNPU_LOG_DEBUG, __VA_ARGS__)
+/* Information and debug lines say nothing without their text (and are
+ * below the default threshold): left out, their arguments still checked. */
+#define HAL_LOG_INFO(...)  ((void)(0 && (hal_logf(RKNPU_LOG_INFO, __VA_ARGS__), 0)))
+#define HAL_LOG_DEBUG(...) ((void)(0 && (hal_logf(RKNPU_LOG_DEBUG, __VA_ARGS__), 0)))
 #endif
 
 /* ---- Exceptions and MMU (bare metal; no-ops on the host) ------------------ */

@@ -146,7 +146,9 @@ static int parse_model_table(rknn_model_view *v)
         HAL_LOG_ERR("rknn model: FlatBuffer root table: %s", rknn_fbs_strerror(ret));
         return RKNN_ERR_MODEL_INVALID;
     }
-    if (fmt_is_error(ret = rknn_fbs_get_i32(&v->fbs.model, M_SCHEMA, 0, &v->schema_generation)))
+    /* an int32 in the file: the u32's bytes */
+    if (fmt_is_error(ret = rknn_fbs_get_u32(&v->fbs.model, M_SCHEMA, 0,
+                                            (uint32_t *)(void *)&v->schema_generation)))
         return fmt_fb_error("model", 0, "schema generation (slot 0)", &v->fbs.model, ret);
     if (v->schema_generation !=
         (fmt_is_v4(v) ? RKNN_MODEL_SCHEMA_V4 : RKNN_MODEL_SCHEMA_GENERATION)) {

@@ -195,7 +195,8 @@ int rknn_model_plan(const rknn_model_view *m, const npu_soc_profile *soc, rknn_m
     /* the file up to its JSON trailer, which nothing reads after the parse */
     plan->image_bytes = hal_align_up((uint32_t)m->json_offset, RKNN_DMA_ALIGN);
     plan->blobs_aligned = (uint8_t)blobs_aligned(m);
-    plan->lowered_bytes = hal_align_up(m->lowered_size, RKNN_DMA_ALIGN);
+    if (RKNN_CONTAINER_V4) /* else nothing is lowered (the plan starts zeroed) */
+        plan->lowered_bytes = hal_align_up(m->lowered_size, RKNN_DMA_ALIGN);
     return RKNN_SUCC;
 }
 

@@ -133,16 +133,6 @@ int rknn_fbs_get_u32(const rknn_fbs_table *t, uint32_t slot, uint32_t def, uint3
     return ret;
 }
 
-int rknn_fbs_get_i32(const rknn_fbs_table *t, uint32_t slot, int32_t def, int32_t *out)
-{
-    uint32_t u = 0;
-    int ret = rknn_fbs_get_u32(t, slot, (uint32_t)def, &u);
-
-    if (out)
-        *out = (int32_t)u;
-    return ret;
-}
-
 /* Follows the uoffset stored at pos (4 readable bytes) to an absolute,
  * in-buffer, 4-aligned position. */
 static int follow_uoffset(const rknn_fbs_buf *b, uint32_t pos, uint32_t *target)

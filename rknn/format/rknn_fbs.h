@@ -112,10 +112,10 @@ uint32_t rknn_fbs_slot_count(const rknn_fbs_table *t);
 int rknn_fbs_field_pos(const rknn_fbs_table *t, uint32_t slot, uint32_t size, uint32_t *pos);
 
 /* ---- scalar fields: RKNN_FBS_OK, RKNN_FBS_ABSENT (def stored) or error ----
- * (the widths the .rknn parser reads; others would follow get_u32) */
+ * (the widths the .rknn parser reads; others would follow get_u32; a
+ * signed field has the same bytes) */
 
 int rknn_fbs_get_u8(const rknn_fbs_table *t, uint32_t slot, uint8_t def, uint8_t *out);
-int rknn_fbs_get_i32(const rknn_fbs_table *t, uint32_t slot, int32_t def, int32_t *out);
 int rknn_fbs_get_u32(const rknn_fbs_table *t, uint32_t slot, uint32_t def, uint32_t *out);
 
 /* ---- offset fields: RKNN_FBS_OK, RKNN_FBS_ABSENT (out emptied) or error --- */
