@@ -87,7 +87,7 @@ int rknn_loader_relocate(rknn_ctx *ctx)
         to.blob_offsets = blob_offsets;
         to.arena_dma = dma32(ctx->arena);
         to.bitmap = (uint32_t *)((uint8_t *)scratch + hal_align_up(m->n_blobs * 4u, 8));
-        ret = rknn_model_relocate(m, &to);
+        ret = rknn_model_relocate(&ctx->model, &to);
     }
     rknpu_carve_free(scratch);
     if (ret != RKNN_SUCC)
@@ -95,7 +95,7 @@ int rknn_loader_relocate(rknn_ctx *ctx)
     rknpu_hook_cache_clean(ctx->regcmd, stream_bytes(ctx));
     ctx->relocated = 1;
     if (ctx->regcmd_in_place) /* every view of the store reads it relocated from now on */
-        ctx->model.regcmd_dma = ctx->store->regcmd_dma = dma32(ctx->regcmd);
+        ctx->store->regcmd_dma = ctx->model.regcmd_dma;
     return RKNN_SUCC;
 }
 

@@ -186,27 +186,54 @@ static void bind_lut_loads(const rknn_model_view *m, uint8_t *stream, uint32_t s
 
 #endif
 
-int rknn_model_relocate(const rknn_model_view *m, const rknn_model_reloc_target *to)
+static int overlap_error(void)
 {
-    int ret;
+    HAL_LOG_ERR("rknn_init: the file's tables overlap its command stream (relocating it where "
+                "it lies changed them)");
+    return RKNN_ERR_MODEL_INVALID;
+}
 
-    memset(to->bitmap, 0, (m->n_regcmd_words + 31) / 32 * 4u);
-    if (to->stream != m->regcmd) /* else relocated where it lies */
-        memcpy(to->stream, m->regcmd, m->regcmd_size);
-    ret = patch_relocs(m, to, to->bitmap);
+/* A stream relocated where it lies shares its bytes with the file: a file
+ * whose tables lie inside its stream would read other sizes and offsets
+ * once relocated than those the relocation checked, and a later view of it
+ * (rknn_dup_context) would refuse it. Such a stream is relocated twice, the
+ * second time as it now is (its links holding its own address), and must
+ * come out of it the same. */
+int rknn_model_relocate(rknn_model_view *m, const rknn_model_reloc_target *to)
+{
+    uint64_t before = 0;
+
+    for (unsigned pass = 0;; pass++) {
+        uint64_t digest = 0;
+        int ret;
+        memset(to->bitmap, 0, (m->n_regcmd_words + 31) / 32 * 4u);
+        if (to->stream != m->regcmd) /* else relocated where it lies */
+            memcpy(to->stream, m->regcmd, m->regcmd_size);
+        ret = patch_relocs(m, to, to->bitmap);
 #if RKNN_CONTAINER_V4
-    if (ret == RKNN_SUCC && m->lowered)
-        bind_lut_loads(m, to->stream, to->stream_dma, to->bitmap);
+        if (ret == RKNN_SUCC && m->lowered)
+            bind_lut_loads(m, to->stream, to->stream_dma, to->bitmap);
 #endif
-    /* a lowered stream has no such word: its walk binds every address
-     * register to a tensor or leaves it 0 (model_v4.c, address_entry) */
-    if (ret == RKNN_SUCC && !m->lowered)
-        ret = fmt_check_unrelocated(m, to->bitmap);
-    if (ret == RKNN_SUCC)
-        ret = rebase_chain(m, to);
-    if (ret == RKNN_SUCC)
+        /* a lowered stream has no such word: its walk binds every address
+         * register to a tensor or leaves it 0 (model_v4.c, address_entry) */
+        if (ret == RKNN_SUCC && !rknn_model_lowered(m))
+            ret = fmt_check_unrelocated(m, to->bitmap);
+        if (ret == RKNN_SUCC)
+            ret = rebase_chain(m, to);
+        if (ret != RKNN_SUCC)
+            return ret;
         clear_unfetched(m, to, to->bitmap); /* the bitmap is free again */
-    return ret;
+        if (to->stream != m->regcmd)
+            return RKNN_SUCC;
+        m->regcmd_dma = to->stream_dma; /* its links point at itself now */
+        if (rknn_model_lowered(m))
+            return RKNN_SUCC; /* built here, apart from the file's tables */
+        for (uint32_t i = 0; i < m->n_regcmd_words; i++)
+            digest = digest * 31u + fmt_stream_word(m, i);
+        if (pass)
+            return digest == before ? RKNN_SUCC : overlap_error();
+        before = digest;
+    }
 }
 
 /* The CNA words from DATA_SIZE0 on that rknn_cvt.c programs for what an

@@ -495,11 +495,13 @@ typedef struct {
 } rknn_model_reloc_target;
 
 /* Copy the model's stream into to->stream (or, to->stream == m->regcmd,
- * relocate it where it lies) and point every relocated word at the target's
- * constants and arena, every chain link at the copy; words no task covers
- * become NOPs. RKNN_ERR_MODEL_INVALID (logged) for a relocation
- * that is not an in-range address register or an address left unrelocated. */
-int rknn_model_relocate(const rknn_model_view *m, const rknn_model_reloc_target *to);
+ * relocate it where it lies, and m->regcmd_dma becomes to->stream_dma) and
+ * point every relocated word at the target's constants and arena, every
+ * chain link at the copy; words no task covers become NOPs.
+ * RKNN_ERR_MODEL_INVALID (logged) for a relocation that is not an in-range
+ * address register or an address left unrelocated, and for a stream
+ * relocated where it lies that relocating changed the file's tables of. */
+int rknn_model_relocate(rknn_model_view *m, const rknn_model_reloc_target *to);
 
 /* 1 if `stream` holds m's program as a context leaves it (m's stream as in
  * the file, `stream` possibly relocated where it lies): word for word the

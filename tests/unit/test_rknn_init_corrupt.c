@@ -1075,6 +1075,34 @@ static void poison_carveout(void)
         put64(carve, i, make_word(0x0201, 0x1070, 0xDEAD0000u));
 }
 
+/* The stream's blob grown over the blob after it: the first context
+ * relocates the stream where it lies in its copy of the file, so the next
+ * blob's length would be rewritten (a NOP in a word no task covers) after
+ * the relocation read it. rknn_init must refuse the file, not leave a
+ * context that rknn_dup_context (check_success) then refuses. Found by
+ * fuzz_rknn_init. Smaller growths may load; their duplicates must too. */
+static void corrupt_stream_over_next_blob(void)
+{
+    size_t end = file_pos(view.regcmd) + view.regcmd_size, next = 0;
+
+    for (uint32_t b = 0; b < view.n_blobs; b++) {
+        const uint8_t *data;
+        uint32_t size;
+        if (rknn_model_blob(&view, b, &data, &size) == RKNN_SUCC && size && file_pos(data) > end &&
+            (!next || file_pos(data) < next))
+            next = file_pos(data);
+    }
+    if (!next) {
+        fail("no blob after the stream");
+        return;
+    }
+    for (uint32_t grow = 8; end + grow <= next - 4; grow += 8)
+        try32(file_pos(view.regcmd) - 4, view.regcmd_size + grow, EXPECT_ANY,
+              "stream blob grown into the gap before the next blob");
+    try32(file_pos(view.regcmd) - 4, (uint32_t)(next - file_pos(view.regcmd)), EXPECT_INVALID,
+          "stream blob grown over the next blob's length");
+}
+
 static void corrupt_gaps(void)
 {
     uint8_t *covered = covered_words();
@@ -1281,6 +1309,7 @@ static void test_sample(const sample *s, uint32_t seed)
     corrupt_core_count(s->soc);
     corrupt_no_tasks();
     corrupt_gaps();
+    corrupt_stream_over_next_blob();
     derive_model_without_constants();
     corrupt_randomly(seed);
     printf("%s: %lu cases, %lu loaded\n", s->file, cases - before, accepted - acc_before);
