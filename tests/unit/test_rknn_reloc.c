@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "npu_regcmd.h"
+#include "rknpu_hooks.h"
 #include "rknn_api.h"
 #include "rknn_model.h"
 #include "test_files.h"
@@ -308,6 +309,80 @@ out:
     free(buf);
 }
 
+static char last_error[256];
+
+void rknpu_hook_log(rknpu_log_level level, const char *msg)
+{
+    if (level == RKNPU_LOG_ERROR)
+        snprintf(last_error, sizeof last_error, "%s", msg);
+}
+
+/* The first word of a run of at least n words no task covers (body and
+ * PC tail), or UINT32_MAX. */
+static uint32_t uncovered_run(const rknn_model_view *m, uint32_t n)
+{
+    for (uint32_t start = 0, i = 0; i < m->n_regcmd_words; i++) {
+        int covered = 0;
+        for (uint32_t t = 0; t < m->n_tasks && !covered; t++) {
+            rknn_model_task_info ti;
+            uint32_t first;
+            if (rknn_model_task(m, t, &ti) != RKNN_SUCC)
+                return UINT32_MAX;
+            first = (uint32_t)(ti.regcmd_addr / 8u);
+            covered = i >= first && i < first + ti.regcfg_amount + NPU_PC_TAIL_WORDS;
+        }
+        if (covered)
+            start = i + 1;
+        else if (i + 1 - start >= n)
+            return start;
+    }
+    return UINT32_MAX;
+}
+
+/* A stream relocated where it lies is relocated again as it then is and
+ * must come out the same (format.md §4.3, step 6): what relocation reads
+ * must not lie inside it. Here the blob offsets lie over words no task
+ * covers, which the first pass makes NOPs: the second pass puts other
+ * constants' addresses, and the relocation is refused. */
+static void check_input_inside_stream(const char *file)
+{
+    size_t size;
+    uint8_t *buf = read_model(file, &size);
+    uint32_t *bitmap = NULL, run;
+    rknn_model_view m;
+    rknn_model_reloc_target to;
+
+    if (!buf)
+        return;
+    if (!CHECK(rknn_model_parse(buf, size, &m) == RKNN_SUCC))
+        goto out;
+    run = uncovered_run(&m, (m.n_blobs * 4u + 7u) / 8u);
+    bitmap = malloc((m.n_regcmd_words + 31) / 32 * 4u);
+    if (!CHECK(run != UINT32_MAX) || !CHECK(bitmap != NULL))
+        goto out;
+    to = target_of(&m, (uint8_t *)(uintptr_t)m.regcmd,
+                   (uint32_t *)(void *)((uint8_t *)(uintptr_t)m.regcmd + (size_t)run * 8u), bitmap);
+    last_error[0] = 0;
+    CHECK(rknn_model_relocate(&m, &to) == RKNN_ERR_MODEL_INVALID);
+    CHECK(strstr(last_error, "overlap its command stream") != NULL);
+    /* the blob offsets apart from the stream: relocated where it lies, twice, the same */
+    free(buf);
+    buf = read_model(file, &size);
+    if (!buf || !CHECK(rknn_model_parse(buf, size, &m) == RKNN_SUCC))
+        goto out;
+    {
+        uint32_t offsets[64];
+        if (CHECK(m.n_blobs <= 64)) {
+            to = target_of(&m, (uint8_t *)(uintptr_t)m.regcmd, offsets, bitmap);
+            CHECK(rknn_model_relocate(&m, &to) == RKNN_SUCC);
+            CHECK_EQ_U(m.regcmd_dma, STREAM_DMA);
+        }
+    }
+out:
+    free(bitmap);
+    free(buf);
+}
+
 int main(int argc, char **argv)
 {
     dir = argc > 1 ? argv[1] : "../shared/models";
@@ -316,5 +391,6 @@ int main(int argc, char **argv)
     check_model("rk3588_dual_residual_custom.v6.rknn", 0);
     check_model("rk3588_ppocrv4_det.v6.rknn", 1);
     check_changed_after_parse("rk3588_multiple_input_demo.v6.rknn");
+    check_input_inside_stream("rk3588_multiple_input_demo.v6.rknn");
     return test_report("rknn_reloc");
 }
