@@ -30,9 +30,9 @@
 #include <string.h>
 
 #include "npu_regcmd.h"
-#include "rknpu_hooks.h"
 #include "rknn_api.h"
 #include "rknn_model.h"
+#include "rknpu_hooks.h"
 #include "test_files.h"
 #include "test_util.h"
 
