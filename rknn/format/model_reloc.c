@@ -228,8 +228,8 @@ int rknn_model_relocate(rknn_model_view *m, const rknn_model_reloc_target *to)
         m->regcmd_dma = to->stream_dma; /* its links point at itself now */
         if (rknn_model_lowered(m))
             return RKNN_SUCC; /* built here, apart from the file's tables */
-        for (uint32_t i = 0; i < m->n_regcmd_words; i++)
-            digest = digest * 31u + fmt_stream_word(m, i);
+        for (uint32_t i = 0; i < m->n_regcmd_words; i++) /* 64-byte aligned where it lies */
+            digest = (digest << 7 | digest >> 57) ^ ((const fmt_word *)(const void *)m->regcmd)[i];
         if (pass)
             return digest == before ? RKNN_SUCC : overlap_error();
         before = digest;
