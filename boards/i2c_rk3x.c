@@ -1,7 +1,8 @@
 /*
  * i2c_rk3x.c - Rockchip I2C master, polled (i2c_rk3x.h). Register map and
- * sequence as Linux's drivers/i2c/busses/i2c-rk3x.c drives the controller
- * (docs/hardware.md §2.5):
+ * sequence as Linux's drivers/i2c/busses/i2c-rk3x.c and U-Boot's rk_i2c.c
+ * drive the controller (docs/hardware.md §2.5; MRXADDR's read bit as U-Boot
+ * sets it, Linux leaves it to the controller):
  *   write: CON = enable | TX | start; after the start, the address byte and
  *          the data go in TXDATA0 and MTXCNT sends them (MBTF when done).
  *   read:  MRXADDR = address | read, MRXRADDR = register, CON = enable |
