@@ -375,6 +375,7 @@ typedef struct {
     int flag_error;
     int wrong_header;
     uint32_t reply_length; /* 0: the right one */
+    uint64_t runs_at;      /* non-zero: the rate CLOCK_RATE_GET reports after a set */
     unsigned commands;
     uint32_t last_header;
     int changed_with_domains_off;
@@ -424,7 +425,7 @@ static int agent_command(uint32_t header, const uint32_t *in, uint32_t in_bytes,
             return SCMI_INVALID_PARAMETERS;
         if (agent.domains_on && !agent.domains_on())
             agent.changed_with_domains_off = 1;
-        agent.hz = (uint64_t)in[3] << 32 | in[2];
+        agent.hz = agent.runs_at ? agent.runs_at : (uint64_t)in[3] << 32 | in[2];
         record(EV_RATE, (uint32_t)(agent.hz / 1000u), 0);
         return SCMI_SUCCESS;
     case 0x6: /* CLOCK_RATE_GET: id -> rate low, rate high */
@@ -883,6 +884,16 @@ static void test_rk3588(void)
     CHECK_EQ_U(st.clock_set, SCMI_DENIED);
     CHECK(logged("DENIED"));
     CHECK_EQ_U(st.clock_read, SCMI_DENIED);
+    board_rockchip_npu_report(&b, &st);
+
+    /* the firmware takes the rate but runs the clock at another (the PLL's
+     * nearest): the report shows what it runs at, nothing fails */
+    rk3588_board();
+    agent.runs_at = 990000000u;
+    CHECK_EQ_U(board_rockchip_npu_up(&b, &st), 0);
+    CHECK_EQ_U(st.clock_set, SCMI_SUCCESS);
+    CHECK_EQ_U(st.clock_hz, 990000000u);
+    CHECK_EQ_U(errors, 0);
     board_rockchip_npu_report(&b, &st);
 
     /* a channel the firmware never gives back */
