@@ -24,12 +24,10 @@ static int same_shape_as_model(const rknn_ctx *ctx, const rknn_tensor_attr *attr
 
 int rknn_set_input_shapes(rknn_context context, uint32_t n_inputs, rknn_tensor_attr attr[])
 {
-    const rknn_ctx *ctx = rknn_ctx_from_handle(context);
+    const rknn_ctx *ctx = rknn_ctx_of(context, "rknn_set_input_shapes");
 
-    if (!ctx) {
-        HAL_LOG_ERR("rknn_set_input_shapes: invalid context");
+    if (!ctx)
         return RKNN_ERR_CTX_INVALID;
-    }
     if (!attr || n_inputs != ctx->model.n_inputs) {
         HAL_LOG_ERR("rknn_set_input_shapes: pass all %lu inputs",
                     (unsigned long)ctx->model.n_inputs);
@@ -62,10 +60,8 @@ int rknn_set_input_shape(rknn_context context, rknn_tensor_attr *attr)
 
 int rknn_set_batch_core_num(rknn_context context, int core_num)
 {
-    if (!rknn_ctx_from_handle(context)) {
-        HAL_LOG_ERR("rknn_set_batch_core_num: invalid context");
+    if (!rknn_ctx_of(context, "rknn_set_batch_core_num"))
         return RKNN_ERR_CTX_INVALID;
-    }
     if (core_num != 1) {
         HAL_LOG_ERR("rknn_set_batch_core_num: multi-batch models are not supported (use "
                     "rknn_set_core_mask for multi-core runs)");

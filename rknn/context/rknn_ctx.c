@@ -32,6 +32,21 @@ rknn_ctx *rknn_ctx_from_handle(rknn_context handle)
     return ctx;
 }
 
+#if HAL_LOG_STRINGS
+rknn_ctx *rknn_ctx_of(rknn_context handle, const char *api)
+{
+#else
+rknn_ctx *rknn_ctx_checked(rknn_context handle)
+{
+    const char *api = ""; /* only in the log's unevaluated arguments */
+#endif
+    rknn_ctx *ctx = rknn_ctx_from_handle(handle);
+
+    if (!ctx)
+        HAL_LOG_ERR("%s: invalid context", api);
+    return ctx;
+}
+
 rknn_context rknn_ctx_to_handle(const rknn_ctx *ctx)
 {
     return (rknn_context)(uintptr_t)ctx;

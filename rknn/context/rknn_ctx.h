@@ -157,6 +157,14 @@ typedef struct rknn_ctx {
 /* Handle <-> context, validating the handle (pool membership and magic). */
 rknn_ctx *rknn_ctx_from_handle(rknn_context handle);
 rknn_context rknn_ctx_to_handle(const rknn_ctx *ctx);
+/* The same for an API call: NULL having logged "<api>: invalid context"
+ * (without log strings, the line of this function: one log call for all). */
+#if HAL_LOG_STRINGS
+rknn_ctx *rknn_ctx_of(rknn_context handle, const char *api);
+#else
+rknn_ctx *rknn_ctx_checked(rknn_context handle);
+#define rknn_ctx_of(handle, api) rknn_ctx_checked(handle)
+#endif
 
 /* Take a context from the pool (magic and flags set), and give it back. */
 rknn_ctx *rknn_ctx_take(uint32_t flags);

@@ -527,11 +527,9 @@ int rknn_dup_context(rknn_context *context_in, rknn_context *context_out)
         HAL_LOG_ERR("rknn_dup_context: NULL argument");
         return RKNN_ERR_PARAM_INVALID;
     }
-    src = rknn_ctx_from_handle(*context_in);
-    if (!src) {
-        HAL_LOG_ERR("rknn_dup_context: invalid context");
+    src = rknn_ctx_of(*context_in, "rknn_dup_context");
+    if (!src)
         return RKNN_ERR_CTX_INVALID;
-    }
     if (src->mapped_file || src->own_image || (RKNN_CONTAINER_V4 && src->own_lowered) ||
         (src->flags & RKNN_FLAG_COLLECT_MODEL_INFO_ONLY)) {
         HAL_LOG_ERR("rknn_dup_context: the context has no loaded weights to share (info-only, "

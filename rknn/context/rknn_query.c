@@ -231,12 +231,10 @@ static int query_dispatch(rknn_ctx *ctx, rknn_query_cmd cmd, void *info)
 
 int rknn_query(rknn_context context, rknn_query_cmd cmd, void *info, uint32_t size)
 {
-    rknn_ctx *ctx = rknn_ctx_from_handle(context);
+    rknn_ctx *ctx = rknn_ctx_of(context, "rknn_query");
 
-    if (!ctx) {
-        HAL_LOG_ERR("rknn_query: invalid context");
+    if (!ctx)
         return RKNN_ERR_CTX_INVALID;
-    }
     if (!info) {
         HAL_LOG_ERR("rknn_query: info is NULL");
         return RKNN_ERR_PARAM_INVALID;

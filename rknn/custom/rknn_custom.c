@@ -297,13 +297,11 @@ static int register_op(rknn_ctx *ctx, const op_copy *op)
 
 int rknn_register_custom_ops(rknn_context context, rknn_custom_op *op, uint32_t custom_op_num)
 {
-    rknn_ctx *ctx = rknn_ctx_from_handle(context);
+    rknn_ctx *ctx = rknn_ctx_of(context, "rknn_register_custom_ops");
     int ret = RKNN_SUCC;
 
-    if (!ctx) {
-        HAL_LOG_ERR("rknn_register_custom_ops: invalid context");
+    if (!ctx)
         return RKNN_ERR_CTX_INVALID;
-    }
     if (!op || custom_op_num == 0) {
         HAL_LOG_ERR("rknn_register_custom_ops: no ops given");
         return RKNN_ERR_PARAM_INVALID;

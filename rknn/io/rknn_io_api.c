@@ -13,13 +13,11 @@
 
 int rknn_inputs_set(rknn_context context, uint32_t n_inputs, rknn_input inputs[])
 {
-    rknn_ctx *ctx = rknn_ctx_from_handle(context);
+    rknn_ctx *ctx = rknn_ctx_of(context, "rknn_inputs_set");
     int ret = RKNN_SUCC;
 
-    if (!ctx) {
-        HAL_LOG_ERR("rknn_inputs_set: invalid context");
+    if (!ctx)
         return RKNN_ERR_CTX_INVALID;
-    }
     if (!inputs || n_inputs == 0 || n_inputs > ctx->model.n_inputs) {
         HAL_LOG_ERR("rknn_inputs_set: %lu input(s) given, the model has %lu",
                     (unsigned long)n_inputs, (unsigned long)ctx->model.n_inputs);
@@ -40,14 +38,12 @@ int rknn_inputs_set(rknn_context context, uint32_t n_inputs, rknn_input inputs[]
 int rknn_outputs_get(rknn_context context, uint32_t n_outputs, rknn_output outputs[],
                      rknn_output_extend *extend)
 {
-    rknn_ctx *ctx = rknn_ctx_from_handle(context);
+    rknn_ctx *ctx = rknn_ctx_of(context, "rknn_outputs_get");
     int ret = RKNN_SUCC;
 
     (void)extend;
-    if (!ctx) {
-        HAL_LOG_ERR("rknn_outputs_get: invalid context");
+    if (!ctx)
         return RKNN_ERR_CTX_INVALID;
-    }
     /* rknn_init refuses a model of more than RKNN_CTX_MAX_OUTPUTS outputs */
     if (!outputs || n_outputs == 0 || n_outputs > ctx->model.n_outputs) {
         HAL_LOG_ERR("rknn_outputs_get: %lu output(s) asked, the model has %lu",
@@ -92,12 +88,10 @@ int rknn_outputs_get(rknn_context context, uint32_t n_outputs, rknn_output outpu
 
 int rknn_outputs_release(rknn_context context, uint32_t n_outputs, rknn_output outputs[])
 {
-    rknn_ctx *ctx = rknn_ctx_from_handle(context);
+    rknn_ctx *ctx = rknn_ctx_of(context, "rknn_outputs_release");
 
-    if (!ctx) {
-        HAL_LOG_ERR("rknn_outputs_release: invalid context");
+    if (!ctx)
         return RKNN_ERR_CTX_INVALID;
-    }
     if (!outputs && n_outputs) {
         HAL_LOG_ERR("rknn_outputs_release: outputs is NULL");
         return RKNN_ERR_PARAM_INVALID;

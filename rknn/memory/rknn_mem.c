@@ -422,13 +422,11 @@ static int bind_io(rknn_ctx *ctx, rknn_tensor_mem *mem, const rknn_tensor_attr *
 
 int rknn_set_io_mem(rknn_context context, rknn_tensor_mem *mem, rknn_tensor_attr *attr)
 {
-    rknn_ctx *ctx = rknn_ctx_from_handle(context);
+    rknn_ctx *ctx = rknn_ctx_of(context, "rknn_set_io_mem");
     int ret;
 
-    if (!ctx) {
-        HAL_LOG_ERR("rknn_set_io_mem: invalid context");
+    if (!ctx)
         return RKNN_ERR_CTX_INVALID;
-    }
     if (!record_of(mem) || !attr) {
         HAL_LOG_ERR("rknn_set_io_mem: %s", attr ? "unknown tensor memory" : "attr is NULL");
         return RKNN_ERR_PARAM_INVALID;

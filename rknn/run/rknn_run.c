@@ -46,13 +46,11 @@ static int cores_for_mask(const rknn_ctx *ctx, uint32_t mask, unsigned *cores, u
 
 int rknn_set_core_mask(rknn_context context, rknn_core_mask core_mask)
 {
-    rknn_ctx *ctx = rknn_ctx_from_handle(context);
+    rknn_ctx *ctx = rknn_ctx_of(context, "rknn_set_core_mask");
     unsigned cores[3], n;
 
-    if (!ctx) {
-        HAL_LOG_ERR("rknn_set_core_mask: invalid context");
+    if (!ctx)
         return RKNN_ERR_CTX_INVALID;
-    }
     if (ctx->soc->core_count == 1) {
         /* as Rockchip's runtime 1.6.0 answers on RK3566 (compat.md) */
         HAL_LOG_ERR("rknn_set_core_mask: %s has one NPU core; core masks are for multi-core SoCs",
@@ -245,13 +243,11 @@ static int run_locked(rknn_ctx *ctx, const rknn_run_extend *extend)
 
 int rknn_run(rknn_context context, rknn_run_extend *extend)
 {
-    rknn_ctx *ctx = rknn_ctx_from_handle(context);
+    rknn_ctx *ctx = rknn_ctx_of(context, "rknn_run");
     int ret;
 
-    if (!ctx) {
-        HAL_LOG_ERR("rknn_run: invalid context");
+    if (!ctx)
         return RKNN_ERR_CTX_INVALID;
-    }
     if (!ctx->relocated) {
         HAL_LOG_ERR("rknn_run: the context has no %s bound (RKNN_FLAG_MEM_ALLOC_OUTSIDE needs "
                     "rknn_set_weight_mem and rknn_set_internal_mem first)",
@@ -272,14 +268,12 @@ int rknn_run(rknn_context context, rknn_run_extend *extend)
 
 int rknn_wait(rknn_context context, rknn_run_extend *extend)
 {
-    rknn_ctx *ctx = rknn_ctx_from_handle(context);
+    rknn_ctx *ctx = rknn_ctx_of(context, "rknn_wait");
     int ret;
 
     (void)extend;
-    if (!ctx) {
-        HAL_LOG_ERR("rknn_wait: invalid context");
+    if (!ctx)
         return RKNN_ERR_CTX_INVALID;
-    }
     rknpu_hook_lock();
     ret = rknn_run_settle(ctx);
     rknpu_hook_unlock();
