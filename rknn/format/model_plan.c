@@ -121,6 +121,12 @@ int rknn_model_home_size(const rknn_model_view *m, int is_input, uint32_t index,
         ret = rknn_model_tensor(m, t, &ti);
     if (ret != RKNN_SUCC)
         return ret;
+    if (!fmt_is_activation(ti.kind)) {
+        /* its bytes would lie outside the arena the plan counts */
+        HAL_LOG_ERR("rknn model: graph %s %lu is tensor %lu of kind %d, not an activation",
+                    is_input ? "input" : "output", (unsigned long)index, (unsigned long)t, ti.kind);
+        return RKNN_ERR_MODEL_INVALID;
+    }
     *size = ti.size;
     if (!is_input) /* its bytes and all after them, whole 64-byte granules */
         ti.size = ti.size % RKNN_DMA_ALIGN ? 0 : UINT32_MAX;
@@ -138,8 +144,7 @@ static int home_bytes(const rknn_model_view *m, rknn_mem_plan *plan)
             uint32_t size;
             int ret = rknn_model_home_size(m, in, i, &size);
             if (ret != RKNN_SUCC)
-                return ret; /* unreachable: fmt_validate_graph_io() checked every input and
-                               output index, fmt_validate_tensors() every tensor */
+                return ret;
             if (in) {
                 plan->input_home_bytes += hal_align_up(size, RKNN_DMA_ALIGN);
             } else if (size) { /* at most one output lies past all the others */

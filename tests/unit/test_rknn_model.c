@@ -1292,6 +1292,41 @@ static void check_crafted_weights(const uint8_t *data, size_t size, const rknn_m
  * whose tasks skip a core configuration below its largest; lowering into
  * too small or misaligned a buffer, or after the file's register lists
  * changed; a step that stops where a chain link is missing. */
+/* A graph output that is not an activation has no bytes in the arena the
+ * plan counts: the plan refuses it (fuzz_rknn_init found a v2 file whose
+ * last two nodes were gone and whose output tensor had another kind; the
+ * arena a context kept for itself then ended before the convolution's
+ * output, and the NPU wrote past it). */
+static void check_v2_output_kind(const uint8_t *data, size_t size, const rknn_model_view *v)
+{
+    const npu_soc_profile *soc = npu_soc_find_platform("rk3588");
+    uint8_t *copy = malloc(size);
+    uint32_t out = 0, kind_pos = 0;
+    rknn_fbs_table t;
+    rknn_model_view m;
+    rknn_mem_plan plan;
+
+    int found = copy && soc && rknn_model_io(v, 0, 0, &out) == RKNN_SUCC && v->n_nodes == 5 &&
+                rknn_fbs_vec_table(&v->fbs.tensors, out, &t) == RKNN_FBS_OK &&
+                rknn_fbs_field_pos(&t, 2, 1, &kind_pos) == RKNN_FBS_OK;
+
+    CHECK(found, "v2: the output tensor's kind field (Tensor slot 2)");
+    if (!found) {
+        free(copy);
+        return;
+    }
+    memcpy(copy, data, size);
+    put32(copy, v->payload_offset + v->fbs.nodes.pos - 4, 3); /* Conv's nodes only */
+    copy[v->payload_offset + kind_pos] = RKNN_MODEL_KIND_NULL;
+    unsupported_log_clear();
+    CHECK(rknn_model_parse(copy, size, &m) == RKNN_SUCC && m.n_nodes == 3,
+          "v2 without its last two nodes parses");
+    CHECK(rknn_model_plan(&m, soc, &plan) == RKNN_ERR_MODEL_INVALID &&
+              strstr(unsupported_logged, "not an activation"),
+          "v2 output of kind 0: plan refused, logged '%s'", unsupported_logged);
+    free(copy);
+}
+
 static void check_v2_crafted(const uint8_t *data, size_t size, const rknn_model_view *v)
 {
     static const uint8_t regcmd_kind[1] = {RKNN_MODEL_KIND_REGCMD}, two_cores[4] = {2, 0, 0, 0};
@@ -1561,6 +1596,7 @@ static void check_model(const char *dir, const char *name, line_list *out)
             check_v2_against_v6(dir, &v);
             check_v2_refusals(data, size, &v);
             check_v2_crafted(data, size, &v);
+            check_v2_output_kind(data, size, &v);
         } else
             CHECK(0, "%s: a new model: add its hand-typed checks to check_model()", name);
     }
