@@ -22,9 +22,7 @@ void hal_psci_system_off(int conduit)
                          : "r1", "r2", "r3", "memory");
 }
 
-/* SMCCC: the callee may change the argument registers and, in SMC64/SMC32
- * calls on aarch64, x4-x17 (SMCCC v1.0; v1.1 keeps them, v1.0 firmware
- * does not). */
+/* SMCCC (SMC32): the callee may change r0-r3 and r12. */
 uintptr_t hal_smc(uint32_t fid, uintptr_t a1, uintptr_t a2, uintptr_t a3)
 {
     register uint32_t r0 __asm__("r0") = fid;

@@ -131,11 +131,11 @@ static inline int fmt_is_schema1(uint64_t version)
     return version == RKNN_MODEL_CONTAINER_V4 || version == RKNN_MODEL_CONTAINER_V2;
 }
 
-/* A view of one; never without the option (parse_container refuses them),
- * so that its branches compile away there. */
 /* A stream word read in place (a stream's bytes may be any array's). */
 typedef uint64_t __attribute__((may_alias)) fmt_word;
 
+/* A view of one; never without the option (parse_container refuses them),
+ * so that its branches compile away there. */
 static inline int fmt_is_v4(const rknn_model_view *v)
 {
     return RKNN_CONTAINER_V4 && fmt_is_schema1(v->container_version);

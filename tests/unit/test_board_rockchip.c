@@ -604,11 +604,22 @@ static void test_scmi(void)
 
 /* ---- I2C master -------------------------------------------------------------------- */
 
+/* A fresh scenario with one device at addr on a controller at test_bus. */
+static const rk_i2c_bus test_bus = {0xFEA90000u, 200000000u, 100000u, 2000u};
+
+static i2c_device *device_on_test_bus(uint32_t clock_id, uint8_t addr,
+                                      void (*after)(i2c_device *, uint8_t, uint8_t))
+{
+    fresh(clock_id);
+    map(test_bus.base, 0x1000, NULL, i2c_read, i2c_write);
+    return add_device(addr, after);
+}
+
 static void test_i2c(void)
 {
     static const uint32_t clocks[] = {24000000u, 100000000u, 200000000u, 198000000u};
     static const uint32_t rates[] = {100000u, 400000u, 1000000u};
-    const rk_i2c_bus bus = {0xFEA90000u, 200000000u, 100000u, 2000u};
+    const rk_i2c_bus *bus = &test_bus;
     uint8_t v = 0;
     uint64_t t0;
 
@@ -624,38 +635,34 @@ static void test_i2c(void)
         }
     CHECK_EQ_U(rk_i2c_clkdiv(200000000u, 100000u), 0x007C007Cu); /* 250 x 8 clocks */
 
-    fresh(6);
-    map(0xFEA90000u, 0x1000, NULL, i2c_read, i2c_write);
-    i2c_device *d = add_device(0x42, NULL);
+    i2c_device *d = device_on_test_bus(6, 0x42, NULL);
     d->regs[0x10] = 0x5A;
-    rk_i2c_init(&bus);
+    rk_i2c_init(bus);
     CHECK_EQ_U(ctrl.clkdiv, 0x007C007Cu);
-    CHECK_EQ_U(rk_i2c_read_reg(&bus, 0x42, 0x10, &v), 0);
+    CHECK_EQ_U(rk_i2c_read_reg(bus, 0x42, 0x10, &v), 0);
     CHECK_EQ_U(v, 0x5A);
-    CHECK_EQ_U(rk_i2c_write_reg(&bus, 0x42, 0x11, 0xC3), 0);
+    CHECK_EQ_U(rk_i2c_write_reg(bus, 0x42, 0x11, 0xC3), 0);
     CHECK_EQ_U(d->regs[0x11], 0xC3);
     CHECK_EQ_U(d->writes, 1);
     CHECK(!ctrl.started && ctrl.con == 0); /* stopped and off after each transfer */
     /* nobody at 0x43: a NAK, logged; the bus is released */
     errors = 0;
-    CHECK_EQ_U(rk_i2c_read_reg(&bus, 0x43, 0x10, &v), RK_I2C_NAK);
-    CHECK_EQ_U(rk_i2c_write_reg(&bus, 0x43, 0x10, 1), RK_I2C_NAK);
+    CHECK_EQ_U(rk_i2c_read_reg(bus, 0x43, 0x10, &v), RK_I2C_NAK);
+    CHECK_EQ_U(rk_i2c_write_reg(bus, 0x43, 0x10, 1), RK_I2C_NAK);
     CHECK_EQ_U(errors, 2);
     CHECK(logged("0x43") && logged("no acknowledge"));
     CHECK(!ctrl.started);
     /* a controller that never answers: bounded waits */
     ctrl.dead = 1;
     t0 = hal_time_us();
-    CHECK_EQ_U(rk_i2c_write_reg(&bus, 0x42, 0x11, 0), RK_I2C_TIMEOUT);
+    CHECK_EQ_U(rk_i2c_write_reg(bus, 0x42, 0x11, 0), RK_I2C_TIMEOUT);
     CHECK(logged("timed out"));
     CHECK(hal_time_us() - t0 < 1000000u);
-    CHECK_EQ_U(rk_i2c_read_reg(&bus, 0x42, 0x11, &v), RK_I2C_TIMEOUT);
+    CHECK_EQ_U(rk_i2c_read_reg(bus, 0x42, 0x11, &v), RK_I2C_TIMEOUT);
     unmap_all();
 }
 
 /* ---- regulators ---------------------------------------------------------------------- */
-
-static const rk_i2c_bus test_bus = {0xFEA90000u, 200000000u, 100000u, 2000u};
 
 static void test_rk8602(void)
 {
@@ -663,9 +670,7 @@ static void test_rk8602(void)
     uint32_t uv = 0;
     i2c_device *d;
 
-    fresh(6);
-    map(0xFEA90000u, 0x1000, NULL, i2c_read, i2c_write);
-    d = add_device(0x42, rk8602_written);
+    d = device_on_test_bus(6, 0x42, rk8602_written);
     d->regs[0x03] = 0x8A; /* vendor bits, die ID 10 */
     d->regs[0x06] = 0x30;
     /* the lowest selector at or above the asked voltage */
@@ -712,9 +717,7 @@ static void test_rk809(void)
     uint32_t uv = 0;
     i2c_device *d;
 
-    fresh(2);
-    map(0xFEA90000u, 0x1000, NULL, i2c_read, i2c_write);
-    d = add_device(0x20, rk809_written);
+    d = device_on_test_bus(2, 0x20, rk809_written);
     d->regs[0xED] = 0x80;
     d->regs[0xEE] = 0x92; /* RK809, revision 2 */
     d->regs[0xB1] = 0x05; /* DCDC1 and DCDC3 on: they must stay on */
@@ -771,11 +774,6 @@ static void check_facts(const board_rockchip_npu *b, uint32_t clock_id, int rk35
     CHECK(b->supply_uv >= min_uv && b->supply_uv <= max_uv);
 }
 
-static int rk3588_domains_on(void)
-{
-    return rk3588_all_on();
-}
-
 /* The NPU windows, the PMU, I2C1 and the pin controllers of an RK3588. */
 static void rk3588_board(void)
 {
@@ -783,7 +781,7 @@ static void rk3588_board(void)
     pmu.pwr_con = 0x3Au;  /* every NPU domain off */
     pmu.idle_req = 0x0Eu; /* and idle */
     pmu.never_repairs = 0;
-    agent.domains_on = rk3588_domains_on;
+    agent.domains_on = rk3588_all_on;
     map(0xFDAB0000u, 0x30000, (void *)(uintptr_t)EV_NPU, recorder_read, recorder_write);
     map(0xFD8D8000u, 0x1000, NULL, pmu3588_read, pmu3588_write);
     map(0xFEA90000u, 0x1000, NULL, i2c_read, i2c_write);
